@@ -1,0 +1,157 @@
+"""One self-contained HTML report: sections of escaped text, tables and embedded PNG plots.
+
+Each analysis contributes a :class:`Section` (built by a pure function of its results); the
+report only lays sections out. Every piece of text that reaches the page goes through
+:func:`html.escape`, so model output cannot inject markup.
+
+>>> r = Report("t")
+>>> r.add(Section("A <b>", [Paragraph("x & y")]))
+>>> "A &lt;b&gt;" in r.render() and "x &amp; y" in r.render()
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+
+class Block:
+    """A piece of a section that renders itself to safe HTML."""
+
+    def render(self) -> str:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Paragraph(Block):
+    text: str
+
+    def render(self) -> str:
+        return f"<p>{html.escape(self.text)}</p>"
+
+
+@dataclass(frozen=True)
+class Bullets(Block):
+    items: tuple[str, ...]
+
+    def __init__(self, items):
+        object.__setattr__(self, "items", tuple(str(i) for i in items))
+
+    def render(self) -> str:
+        inner = "".join(f"<li>{html.escape(i)}</li>" for i in self.items)
+        return f"<ul>{inner}</ul>"
+
+
+@dataclass(frozen=True)
+class Table(Block):
+    """A DataFrame shown as a table; cells are escaped, floats printed with ``digits``."""
+
+    frame: pd.DataFrame
+    caption: str = ""
+    digits: int = 3
+    index: bool = False
+
+    def render(self) -> str:
+        frame = self.frame.reset_index() if self.index else self.frame
+        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+        rows = []
+        for record in frame.itertuples(index=False):
+            cells = "".join(f"<td>{html.escape(_fmt(v, self.digits))}</td>" for v in record)
+            rows.append(f"<tr>{cells}</tr>")
+        caption = f"<caption>{html.escape(self.caption)}</caption>" if self.caption else ""
+        return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+@dataclass(frozen=True)
+class Figure(Block):
+    """A PNG image embedded as base64; build it with :func:`figure_png`."""
+
+    png: bytes
+    caption: str = ""
+
+    def render(self) -> str:
+        data = base64.b64encode(self.png).decode("ascii")
+        cap = f"<figcaption>{html.escape(self.caption)}</figcaption>" if self.caption else ""
+        alt = html.escape(self.caption or "plot", quote=True)
+        return f'<figure><img alt="{alt}" src="data:image/png;base64,{data}"/>{cap}</figure>'
+
+
+@dataclass
+class Section:
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+
+    def render(self, anchor: str) -> str:
+        body = "\n".join(b.render() for b in self.blocks)
+        return f'<section id="{anchor}"><h2>{html.escape(self.title)}</h2>\n{body}\n</section>'
+
+
+def _fmt(value: object, digits: int) -> str:
+    if isinstance(value, float):
+        if value != value:  # nan
+            return "–"
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def figure_png(fig) -> bytes:
+    """Render a matplotlib figure to PNG bytes and close it."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+_STYLE = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;margin:2em auto;
+padding:0 1em;color:#222;line-height:1.45}
+h1{border-bottom:2px solid #444}h2{border-bottom:1px solid #bbb;margin-top:2em}
+table{border-collapse:collapse;margin:1em 0;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
+th{background:#f0f0f0}caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}
+figure{margin:1em 0}img{max-width:100%}figcaption{font-size:.85em;color:#555}
+nav ul{columns:2}
+"""
+
+
+class Report:
+    """An ordered collection of sections written as one HTML file."""
+
+    def __init__(self, title: str, *, intro: str = "") -> None:
+        self.title = title
+        self.intro = intro
+        self.sections: list[Section] = []
+
+    def add(self, section: Section) -> None:
+        self.sections.append(section)
+
+    def render(self) -> str:
+        anchors = [f"s{i}" for i in range(len(self.sections))]
+        toc = "".join(
+            f'<li><a href="#{a}">{html.escape(s.title)}</a></li>'
+            for a, s in zip(anchors, self.sections, strict=True)
+        )
+        body = "\n".join(s.render(a) for a, s in zip(anchors, self.sections, strict=True))
+        intro = f"<p>{html.escape(self.intro)}</p>" if self.intro else ""
+        return (
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(self.title)}</title><style>{_STYLE}</style></head><body>"
+            f"<h1>{html.escape(self.title)}</h1>{intro}<nav><ul>{toc}</ul></nav>\n{body}\n</body></html>\n"
+        )
+
+    def write(self, path: str | Path) -> Path:
+        """Write atomically (temp file, then rename) so a failed run leaves no half report."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(self.render(), encoding="utf-8")
+        tmp.replace(path)
+        return path

@@ -1,0 +1,1 @@
+"""Sub-commands of this package; wordplay_audit.cli composes them."""

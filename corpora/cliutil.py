@@ -1,0 +1,47 @@
+"""Small helpers every sub-command uses to print its result (``--json`` or a readable table)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import typer
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn numpy/pandas scalars and containers into plain JSON values (nan becomes null)."""
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, pd.DataFrame):
+        return [to_jsonable(r) for r in value.to_dict(orient="records")]
+    if isinstance(value, pd.Series):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, np.ndarray):
+        return [to_jsonable(v) for v in value.tolist()]
+    if isinstance(value, np.bool_ | bool):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating | float):
+        value = float(value)
+        return None if math.isnan(value) or math.isinf(value) else value
+    return value
+
+
+def emit(result: dict[str, Any], *, as_json: bool, lines: list[str] | None = None) -> None:
+    """Print ``result`` as one JSON object, or ``lines`` (a human summary) when not ``--json``."""
+    if as_json:
+        typer.echo(json.dumps(to_jsonable(result), indent=2, sort_keys=False))
+        return
+    if lines is None:
+        lines = [f"{k}: {v}" for k, v in to_jsonable(result).items()]
+    for line in lines:
+        typer.echo(line)
+
+
+JSON_OPTION = typer.Option(False, "--json", help="Print one JSON object instead of a summary.")

@@ -1,0 +1,52 @@
+"""Shared fixtures.
+
+Outside data: tests marked ``shared`` read ``$WORDPLAY_AUDIT_SHARED`` (default ``../shared/corpora``
+beside the checkout). Where it is absent they skip with the reason shown; with
+``WORDPLAY_AUDIT_REQUIRE_SHARED=1`` (set by ``.ci/run``) its absence is a failure instead.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from wordplay_audit.cli import main as cli_main
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def shared_root() -> Path:
+    return Path(os.environ.get("WORDPLAY_AUDIT_SHARED", REPO.parent / "shared" / "corpora"))
+
+
+def _require(path: Path) -> Path:
+    if path.exists():
+        return path
+    message = f"outside data not found at {path} (set WORDPLAY_AUDIT_SHARED)"
+    if os.environ.get("WORDPLAY_AUDIT_REQUIRE_SHARED") == "1":
+        pytest.fail(message + "; WORDPLAY_AUDIT_REQUIRE_SHARED=1 forbids skipping")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def connections_dir() -> Path:
+    return _require(shared_root() / "connections")
+
+
+@pytest.fixture(scope="session")
+def wof_dir() -> Path:
+    return _require(shared_root() / "wof")
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """Run the console entry point in-process; return (exit code, stdout, stderr)."""
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = cli_main(list(args))
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return run

@@ -1,0 +1,3 @@
+from wordplay_audit.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,69 @@
+"""Compose the sub-commands that each package defines under ``<package>/cli/``.
+
+Every module there that has ``NAME`` and ``app`` (a ``typer.Typer``) becomes a command group;
+one with ``NAME`` and ``command`` (a function) becomes a single command. Bad input anywhere ends
+as one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import click
+import typer
+
+from corpora.contract import InputError
+
+PACKAGES = ("corpora", "annotate", "judges", "analysis")
+
+
+def build_app() -> typer.Typer:
+    root = typer.Typer(
+        name="wordplay-audit",
+        help="Audit the labels behind LLM word-game benchmarks.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    for package in PACKAGES:
+        cli_package = importlib.import_module(f"{package}.cli")
+        for info in sorted(pkgutil.iter_modules(cli_package.__path__), key=lambda m: m.name):
+            module = importlib.import_module(f"{package}.cli.{info.name}")
+            name = getattr(module, "NAME", None)
+            if name is None:
+                continue
+            if hasattr(module, "app"):
+                root.add_typer(module.app, name=name)
+            elif hasattr(module, "command"):
+                root.command(name)(module.command)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    app = build_app()
+    try:
+        result = app(args=argv, standalone_mode=False, prog_name="wordplay-audit")
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except click.exceptions.NoArgsIsHelpError as exc:
+        exc.show()
+        return 0
+    except click.ClickException as exc:
+        print(f"error: {exc.format_message()}", file=sys.stderr)
+        return 2
+    except click.exceptions.Abort:
+        print("error: aborted", file=sys.stderr)
+        return 2
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except OSError as exc:
+        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
