@@ -41,6 +41,11 @@ def build_app() -> typer.Typer:
     return root
 
 
+def _usage_error(exc: BaseException) -> bool:
+    """A command-line usage error from click or typer's bundled copy of it."""
+    return hasattr(exc, "format_message") and hasattr(exc, "exit_code")
+
+
 def main(argv: list[str] | None = None) -> int:
     app = build_app()
     try:
@@ -48,19 +53,21 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except click.exceptions.NoArgsIsHelpError as exc:
-        exc.show()
-        return 0
-    except click.ClickException as exc:
-        print(f"error: {exc.format_message()}", file=sys.stderr)
-        return 2
-    except click.exceptions.Abort:
+    except (typer.Exit, click.exceptions.Exit) as exc:
+        return int(exc.exit_code)
+    except (typer.Abort, click.exceptions.Abort):
         print("error: aborted", file=sys.stderr)
         return 2
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
     except OSError as exc:
         print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        if not _usage_error(exc):
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            exc.show()
+            return 0
+        print(f"error: {exc.format_message()}", file=sys.stderr)
         return 2
     return result if isinstance(result, int) else 0
 
