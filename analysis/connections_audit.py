@@ -176,7 +176,7 @@ def quality_audit(
             else:
                 add(file, "judgement on a group not clustered correctly", r.game_key, f"{r.model_name} / {r.gold_name}")
     for r in matched.itertuples(index=False):
-        if r.game_key in scored_keys and r.reproduced and r.decision is None:
+        if r.game_key in scored_keys and r.reproduced and pd.isna(r.decision):
             add(f"{r.model}.json", "correct group without a name judgement", r.game_key, f"{r.model_name} / {r.gold_name}")
         if r.game_key in scored_keys and r.n_reproducing > 1:
             add(f"{r.model}.json", "answer repeats a correct group", r.game_key, f"{r.gold_name} ×{r.n_reproducing}")

@@ -29,7 +29,7 @@ from analysis.connections_audit import (  # noqa: E402
     table5_check,
 )
 from analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png  # noqa: E402
-from corpora.connections import MODEL_NAMES, ConnectionsData  # noqa: E402
+from corpora.connections import MODEL_NAMES, ConnectionsData, to_contract  # noqa: E402
 
 
 @dataclass
@@ -48,6 +48,8 @@ class ConnectionsResult:
     deviations: pd.DataFrame
     quality_summary: pd.DataFrame
     quality_details: pd.DataFrame
+    items: pd.DataFrame
+    labels: pd.DataFrame
     figures: dict[str, bytes] = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -101,6 +103,7 @@ def analyze_connections(data: ConnectionsData, *, match: str = "exact", plots: b
     summary, details = quality_audit(
         data, matched, scores, human, casefold_scores=other_scores if match == "exact" else None
     )
+    items, labels = to_contract(data, matched)
     result = ConnectionsResult(
         match=match,
         games=int(data.games["scored"].sum()),
@@ -114,6 +117,8 @@ def analyze_connections(data: ConnectionsData, *, match: str = "exact", plots: b
         deviations=deviations,
         quality_summary=summary,
         quality_details=details,
+        items=items,
+        labels=labels,
     )
     if plots:
         result.figures = connections_figures(result)
@@ -177,9 +182,9 @@ def result_tables(result: ConnectionsResult) -> dict[str, pd.DataFrame]:
     tables["categorical_hist"] = pd.DataFrame(
         [{"model": _label(m), **{str(i): v for i, v in enumerate(s["categorical_hist"])}} for m, s in result.models.items()]
     )
-    tables["table1_knowledge_types"] = pd.DataFrame(
-        [{"knowledge_type": k, "categories": v, "published": PUBLISHED_TABLE1.get(k)} for k, v in result.taxonomy.items()]
-    )
+    table1 = pd.DataFrame({"knowledge_type": list(result.taxonomy), "categories": list(result.taxonomy.values())})
+    table1["published"] = pd.array([PUBLISHED_TABLE1.get(k) for k in result.taxonomy], dtype="Int64")
+    tables["table1_knowledge_types"] = table1
     tables["knowledge_type_success"] = result.knowledge_success
     tables["table5_check"] = result.table5.assign(
         **{c: result.table5[c].map(lambda v: " ".join(map(str, v))) for c in
@@ -197,6 +202,8 @@ def result_tables(result: ConnectionsResult) -> dict[str, pd.DataFrame]:
     tables["human_scores"] = result.human
     tables["quality_summary"] = result.quality_summary
     tables["quality_details"] = result.quality_details
+    tables["items"] = result.items
+    tables["labels"] = result.labels
     return tables
 
 

@@ -102,6 +102,8 @@ def test_audit_counts(result):
     assert by_file["gpt4o.json: stored score differs from recomputed"] == 1
     assert by_file["gpt4o.json: score depends on letter case"] == 1
     assert by_file["llama3.1405B.json: answer repeats a correct group"] == 1
+    # Gemini reproduced game 0's purple ({"Words"}) group; the study never judged its name
+    assert by_file["gemini1.5pro.json: correct group without a name judgement"] == 1
     assert quality['gold group stored as {"Words": [...]}'] == 1
     assert by_file["novice_raw.csv: broken list literal repaired"] == 14
     assert by_file["expert_raw.csv: broken list literal repaired"] == 9

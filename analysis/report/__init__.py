@@ -62,7 +62,7 @@ class Table(Block):
         head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
         rows = []
         for record in frame.itertuples(index=False):
-            cells = "".join(f"<td>{html.escape(_fmt(v, self.digits))}</td>" for v in record)
+            cells = "".join(f"<td>{html.escape(format_cell(v, self.digits))}</td>" for v in record)
             rows.append(f"<tr>{cells}</tr>")
         caption = f"<caption>{html.escape(self.caption)}</caption>" if self.caption else ""
         return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -92,10 +92,15 @@ class Section:
         return f'<section id="{anchor}"><h2>{html.escape(self.title)}</h2>\n{body}\n</section>'
 
 
-def _fmt(value: object, digits: int) -> str:
+def format_cell(value: object, digits: int) -> str:
+    """Floats with ``digits`` decimals; tiny non-zero values (p-values) in scientific notation."""
+    if value is None or value is pd.NA:
+        return "–"
     if isinstance(value, float):
         if value != value:  # nan
             return "–"
+        if value != 0 and abs(value) < 10 ** (-digits):
+            return f"{value:.1e}"
         return f"{value:.{digits}f}"
     return str(value)
 

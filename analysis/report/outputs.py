@@ -12,18 +12,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.report import Report
+from analysis.report import Report, format_cell
 
 
 def markdown_table(frame: pd.DataFrame, *, digits: int = 3) -> str:
     """A GitHub-flavoured Markdown table (pipes in cells escaped)."""
 
     def cell(value: object) -> str:
-        if isinstance(value, float):
-            text = "–" if value != value else f"{value:.{digits}f}"
-        else:
-            text = str(value)
-        return text.replace("|", "\\|").replace("\n", " ")
+        return format_cell(value, digits).replace("|", "\\|").replace("\n", " ")
 
     header = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"
