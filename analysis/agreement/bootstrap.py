@@ -1,0 +1,333 @@
+"""Item-level bootstrap intervals (percentile and BCa) for κ, α, AC1 and per-category κ.
+
+The bootstrap resamples *items* with replacement (raters fixed). Every statistic here is
+:math:`\\theta = g(\\sum_i w_i f_i)` (see :mod:`._core`): a resample only changes the
+multiplicities :math:`w_i`, and items with the same count row share :math:`f_i`. So a resample
+is fully described by how many items of each *pattern* it draws, and the statistic of the
+resample is :math:`g(W F)` with ``W`` ``(B, P)`` and ``F`` ``(P, features)``. Nothing is copied
+row by row and nothing is approximated.
+
+Two ways to draw ``W`` (``draws=``):
+
+``"multinomial"`` (default)
+    :math:`W_b \\sim \\mathrm{Multinomial}(n, \\mathrm{freq}/n)`, drawn with
+    ``rng.multinomial``. When *n* items are drawn uniformly with replacement, the vector of
+    draws per pattern has exactly this distribution, so this is the item bootstrap itself at
+    :math:`O(B P)` cost instead of :math:`O(B n)`.
+``"indices"``
+    ``idx = rng.integers(0, n, size=(chunk, n))`` per chunk of resamples, then
+    ``W = bincount(pattern[idx])``. It consumes the random stream exactly as a naive loop
+    ``for b in range(B): idx = rng.integers(0, n, n)`` — and as ``scipy.stats.bootstrap`` —
+    so the intervals equal theirs for the same seed (used in the tests).
+
+BCa (Efron 1987) uses the jackknife acceleration; leaving out one item of pattern *p* gives
+:math:`g(S - f_p)`, so the *n* jackknife values take only *P* distinct values.
+
+Conventions follow ``scipy.stats.bootstrap`` (percentiles with linear interpolation;
+:math:`\\hat z_0 = \\Phi^{-1}((\\#\\{\\theta^*<\\hat\\theta\\} + \\#\\{\\theta^*\\le\\hat\\theta\\})/2B)`).
+Resamples whose statistic is undefined (nan, e.g. every drawn item in one category) are left
+out and counted in ``n_undefined``.
+
+References: Efron, B. (1987). Better bootstrap confidence intervals. JASA 82, 171–185;
+Efron & Tibshirani (1993), An Introduction to the Bootstrap, ch. 14.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy.special import ndtr, ndtri
+
+from corpora.contract import InputError
+
+from ._core import (
+    LEVELS,
+    Functional,
+    Patterns,
+    ac1_functional,
+    alpha_functional,
+    fleiss_functional,
+    linearised_se,
+    per_category_functional,
+    usable_patterns,
+)
+from .alpha import category_values
+from .tables import resolve_counts
+
+__all__ = ["Interval", "bootstrap_intervals", "STATISTICS", "DRAWS", "CI_METHODS"]
+
+STATISTICS = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa")
+DRAWS = ("multinomial", "indices")
+CI_METHODS = ("bca", "percentile")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A point estimate with its bootstrap interval(s).
+
+    ``value``, ``ci_low``, ``ci_high`` (the interval of ``method``), ``percentile`` and ``bca``
+    (both intervals), ``boot_se`` (standard deviation of the bootstrap values, ddof=1), ``se``
+    (analytic standard error where one exists, else None), ``n_boot`` (resamples drawn),
+    ``n_undefined`` (resamples where the statistic was nan) and ``distribution`` (the
+    bootstrap values). For per-category κ the numbers are arrays of length *K* and
+    ``categories`` names them.
+    """
+
+    value: float | np.ndarray
+    ci_low: float | np.ndarray
+    ci_high: float | np.ndarray
+    method: str
+    percentile: tuple
+    bca: tuple
+    boot_se: float | np.ndarray
+    se: float | None
+    n_boot: int
+    n_undefined: int | np.ndarray
+    confidence: float
+    categories: tuple[str, ...] | None = None
+    distribution: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
+
+    def as_dict(self) -> dict:
+        """``{value, ci_low, ci_high, se, boot_se, method, confidence, n_boot, n_undefined}``."""
+        return {
+            "value": self.value,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "se": self.se,
+            "boot_se": self.boot_se,
+            "method": self.method,
+            "confidence": self.confidence,
+            "n_boot": self.n_boot,
+            "n_undefined": self.n_undefined,
+        }
+
+    def frame(self) -> pd.DataFrame:
+        """Per-category intervals as a DataFrame indexed by category."""
+        if self.categories is None:
+            raise InputError("frame() is for per-category intervals")
+        return pd.DataFrame(
+            {
+                "kappa": self.value,
+                "ci_low": self.ci_low,
+                "ci_high": self.ci_high,
+                "boot_se": self.boot_se,
+            },
+            index=pd.Index(list(self.categories), name="category"),
+        )
+
+
+def _functional(
+    name: str, patterns: np.ndarray, level: str, values: np.ndarray | None
+) -> Functional:
+    if name == "fleiss_kappa":
+        return fleiss_functional(patterns)
+    if name == "gwet_ac1":
+        return ac1_functional(patterns)
+    if name == "krippendorff_alpha":
+        return alpha_functional(patterns, level=level, values=values)
+    return per_category_functional(patterns)
+
+
+def draw_pattern_weights(
+    pats: Patterns, n_boot: int, rng: np.random.Generator, *, draws: str = "multinomial"
+) -> Iterator[np.ndarray]:
+    """Yield chunks of bootstrap pattern multiplicities ``W`` ``(chunk, P)`` (float64).
+
+    Each row sums to ``pats.n_items``. See the module docstring for ``draws``.
+    """
+    n, n_pat = pats.n_items, len(pats.freq)
+    if draws == "multinomial":
+        probs = pats.freq / n
+        chunk = max(1, min(n_boot, (1 << 22) // max(n_pat, 1)))
+        for start in range(0, n_boot, chunk):
+            size = min(chunk, n_boot - start)
+            yield rng.multinomial(n, probs, size=size).astype(float)
+    elif draws == "indices":
+        chunk = max(1, min(n_boot, (1 << 23) // max(n, 1)))
+        pattern_of = pats.inverse
+        for start in range(0, n_boot, chunk):
+            size = min(chunk, n_boot - start)
+            idx = rng.integers(0, n, size=(size, n))
+            flat = pattern_of[idx] + (np.arange(size) * n_pat)[:, None]
+            yield (
+                np.bincount(flat.ravel(), minlength=size * n_pat).reshape(size, n_pat).astype(float)
+            )
+    else:
+        raise InputError(f"draws must be one of {', '.join(DRAWS)}, got {draws!r}")
+
+
+def _quantile(values: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """Linear-interpolation quantile of each column ``values[:, j]`` at ``probs[j]`` (nan kept
+    out); ``values`` ``(B, J)``, ``probs`` ``(J,)``."""
+    out = np.full(values.shape[1], np.nan)
+    for j in range(values.shape[1]):
+        col = values[:, j]
+        col = col[~np.isnan(col)]
+        if col.size and np.isfinite(probs[j]):
+            out[j] = np.quantile(col, probs[j])
+    return out
+
+
+def _intervals(
+    theta_hat: np.ndarray,
+    theta_b: np.ndarray,
+    jack: np.ndarray,
+    jack_weights: np.ndarray,
+    confidence: float,
+) -> dict:
+    """Percentile and BCa intervals for each column (``theta_hat`` ``(J,)``, ``theta_b``
+    ``(B, J)``, jackknife values ``(P, J)`` with multiplicities ``jack_weights`` ``(P,)``)."""
+    alpha = (1.0 - confidence) / 2.0
+    valid = ~np.isnan(theta_b)
+    n_valid = valid.sum(axis=0)
+    j = theta_b.shape[1]
+    pct_low = _quantile(theta_b, np.full(j, alpha))
+    pct_high = _quantile(theta_b, np.full(j, 1.0 - alpha))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        below = (theta_b < theta_hat).sum(axis=0) + (theta_b <= theta_hat).sum(axis=0)
+        z0 = ndtri(below / (2.0 * n_valid))
+        w = jack_weights[:, None].astype(float)
+        jack_ok = ~np.isnan(jack)
+        wj = np.where(jack_ok, w, 0.0)
+        jack0 = np.where(jack_ok, jack, 0.0)
+        mean = (wj * jack0).sum(axis=0) / wj.sum(axis=0)
+        d = np.where(jack_ok, mean - jack0, 0.0)
+        accel = (wj * d**3).sum(axis=0) / (6.0 * ((wj * d**2).sum(axis=0)) ** 1.5)
+        z_a = ndtri(alpha)
+        num1 = z0 + z_a
+        a1 = ndtr(z0 + num1 / (1.0 - accel * num1))
+        num2 = z0 - z_a
+        a2 = ndtr(z0 + num2 / (1.0 - accel * num2))
+    bca_low = _quantile(theta_b, np.where(np.isnan(a1), np.nan, a1))
+    bca_high = _quantile(theta_b, np.where(np.isnan(a2), np.nan, a2))
+    boot_se = np.array(
+        [np.std(theta_b[valid[:, c], c], ddof=1) if n_valid[c] > 1 else np.nan for c in range(j)]
+    )
+    return {
+        "percentile": (pct_low, pct_high),
+        "bca": (bca_low, bca_high),
+        "boot_se": boot_se,
+        "n_undefined": theta_b.shape[0] - n_valid,
+    }
+
+
+def bootstrap_intervals(
+    data: object,
+    *,
+    statistics: Sequence[str] = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1"),
+    n_boot: int = 1000,
+    seed: int | None = 0,
+    confidence: float = 0.95,
+    method: str = "bca",
+    draws: str = "multinomial",
+    level: str = "nominal",
+    categories: Sequence[str] | None = None,
+    rater_type: str | None = "human",
+) -> dict[str, Interval]:
+    """Point estimates and item-bootstrap intervals of several statistics in one pass.
+
+    Parameters
+    ----------
+    data
+        Labels DataFrame, :class:`~.tables.RatingTable` or count table ``(n, K)``.
+    statistics
+        Any of ``fleiss_kappa``, ``krippendorff_alpha`` (at ``level``), ``gwet_ac1``,
+        ``per_category_kappa``. All use the same resamples.
+    n_boot, seed
+        Number of resamples and the seed of ``numpy.random.default_rng``.
+    confidence
+        Two-sided level, e.g. 0.95 → 2.5 % and 97.5 % limits.
+    method
+        Which interval fills ``ci_low``/``ci_high``: ``"bca"`` (default) or ``"percentile"``;
+        both are always computed. When BCa is undefined (every resample on one side of the
+        estimate, so :math:`\\hat z_0 = \\pm\\infty`) the percentile interval is used and
+        ``Interval.method`` says so (per category: element-wise, silently).
+    draws
+        ``"multinomial"`` (fast, default) or ``"indices"`` (same draws as a naive loop or
+        ``scipy.stats.bootstrap``); see the module docstring.
+
+    Returns
+    -------
+    dict statistic name → :class:`Interval`. Analytic SEs (Gwet's linearisation) are filled
+    for ``fleiss_kappa`` and ``gwet_ac1``; Krippendorff's α has none (``se`` None).
+    """
+    unknown = [s for s in statistics if s not in STATISTICS]
+    if unknown:
+        raise InputError(f"unknown statistic {unknown[0]!r}; choose from {', '.join(STATISTICS)}")
+    if method not in CI_METHODS:
+        raise InputError(f"method must be one of {', '.join(CI_METHODS)}, got {method!r}")
+    if draws not in DRAWS:
+        raise InputError(f"draws must be one of {', '.join(DRAWS)}, got {draws!r}")
+    if level not in LEVELS:
+        raise InputError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+    if not 0.0 < confidence < 1.0:
+        raise InputError(f"confidence must be between 0 and 1, got {confidence}")
+    if int(n_boot) != n_boot or n_boot < 2:
+        raise InputError(f"n_boot must be a whole number of at least 2, got {n_boot}")
+    n_boot = int(n_boot)
+    counts, names = resolve_counts(data, categories=categories, rater_type=rater_type)
+    values = category_values(names, level) if "krippendorff_alpha" in statistics else None
+    pats = usable_patterns(counts)
+    functionals = {s: _functional(s, pats.patterns, level, values) for s in statistics}
+    blocks = [functionals[s].features for s in statistics]
+    bounds = np.cumsum([0] + [b.shape[1] for b in blocks])
+    features = np.concatenate(blocks, axis=1)
+    full = pats.freq @ features
+
+    def evaluate_all(sums: np.ndarray) -> dict[str, np.ndarray]:
+        out = {}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for s, lo, hi in zip(statistics, bounds[:-1], bounds[1:], strict=True):
+                out[s] = functionals[s].evaluate(sums[..., lo:hi])
+        return out
+
+    point = evaluate_all(full)
+    rng = np.random.default_rng(seed)
+    chunks: dict[str, list[np.ndarray]] = {s: [] for s in statistics}
+    for weights in draw_pattern_weights(pats, n_boot, rng, draws=draws):
+        for s, v in evaluate_all(weights @ features).items():
+            chunks[s].append(v)
+    jack = evaluate_all(full[None, :] - features)  # leave one item of each pattern out
+    result: dict[str, Interval] = {}
+    for s in statistics:
+        theta_hat = np.atleast_1d(point[s]).astype(float)
+        theta_b = np.concatenate(chunks[s], axis=0).reshape(n_boot, -1)
+        jv = jack[s].reshape(len(pats.freq), -1)
+        ints = _intervals(theta_hat, theta_b, jv, pats.freq, confidence)
+        chosen = ints[method]
+        used_method = method
+        if method == "bca":  # BCa undefined (z0 infinite: all resamples on one side) → percentile
+            fallback = np.isnan(chosen[0]) | np.isnan(chosen[1])
+            if fallback.any():
+                chosen = tuple(
+                    np.where(fallback, p, b)
+                    for p, b in zip(ints["percentile"], chosen, strict=True)
+                )
+                if s != "per_category_kappa":
+                    used_method = "percentile"
+        scalar = s != "per_category_kappa"
+        pick = (lambda a: float(a[0])) if scalar else (lambda a: np.asarray(a))
+        se = None
+        if s in ("fleiss_kappa", "gwet_ac1"):
+            se = linearised_se(
+                pats.patterns, pats.freq, chance="fleiss" if s == "fleiss_kappa" else "ac1"
+            )
+        result[s] = Interval(
+            value=pick(theta_hat),
+            ci_low=pick(chosen[0]),
+            ci_high=pick(chosen[1]),
+            method=used_method,
+            percentile=(pick(ints["percentile"][0]), pick(ints["percentile"][1])),
+            bca=(pick(ints["bca"][0]), pick(ints["bca"][1])),
+            boot_se=pick(ints["boot_se"]),
+            se=se,
+            n_boot=n_boot,
+            n_undefined=int(ints["n_undefined"][0]) if scalar else ints["n_undefined"],
+            confidence=confidence,
+            categories=None if scalar else tuple(str(n) for n in names),
+            distribution=theta_b[:, 0] if scalar else theta_b,
+        )
+    return result

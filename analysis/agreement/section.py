@@ -1,0 +1,202 @@
+"""The agreement section of the HTML report: tables and three plots (matplotlib, no pyplot state)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure as MplFigure
+
+from analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png
+
+from .summary import AgreementResult
+
+__all__ = ["agreement_section", "category_kappa_figure", "pairwise_heatmap", "consensus_confusions"]
+
+
+def _fmt(x: float | None, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{x:.{digits}f}"
+
+
+def category_kappa_figure(result: AgreementResult) -> MplFigure:
+    """Bars of per-category κ with their bootstrap intervals; prevalence under each bar."""
+    frame = result.per_category
+    fig = MplFigure(figsize=(max(4.0, 0.9 * len(frame) + 1.5), 3.4))
+    ax = fig.add_subplot()
+    x = np.arange(len(frame))
+    kappa = frame["kappa"].to_numpy(dtype=float)
+    low = frame["ci_low"].to_numpy(dtype=float)
+    high = frame["ci_high"].to_numpy(dtype=float)
+    ax.bar(x, np.nan_to_num(kappa), color="#4c72b0")
+    has_ci = ~(np.isnan(low) | np.isnan(high) | np.isnan(kappa))
+    if has_ci.any():
+        err = np.vstack([kappa - low, high - kappa])[:, has_ci]
+        ax.errorbar(
+            x[has_ci],
+            kappa[has_ci],
+            yerr=np.clip(err, 0, None),
+            fmt="none",
+            ecolor="black",
+            capsize=3,
+        )
+    ax.axhline(0, color="black", linewidth=0.6)
+    ticks = [f"{c}\n{p:.0%}" for c, p in zip(frame.index, frame["prevalence"], strict=True)]
+    ax.set_xticks(x, ticks, fontsize=8)
+    ax.set_ylabel("κ (category vs rest)")
+    ax.set_xlabel("category and its share of ratings", fontsize=8)
+    ax.set_title(
+        f"Per-category κ ({int(round(result.fleiss_kappa.confidence * 100))} % intervals)",
+        fontsize=10,
+    )
+    fig.tight_layout()
+    return fig
+
+
+def pairwise_heatmap(result: AgreementResult) -> MplFigure | None:
+    """Rater × rater Cohen's κ as a heatmap (None when there is no pairwise table)."""
+    if result.pairwise is None:
+        return None
+    kappa = result.pairwise.kappa
+    r = len(kappa)
+    size = min(1.0 + 0.45 * r, 12.0)
+    fig = MplFigure(figsize=(size + 1.2, size))
+    ax = fig.add_subplot()
+    image = ax.imshow(kappa.to_numpy(dtype=float), vmin=-1, vmax=1, cmap="RdBu")
+    ax.set_xticks(range(r), [str(c) for c in kappa.columns], rotation=90, fontsize=7)
+    ax.set_yticks(range(r), [str(c) for c in kappa.index], fontsize=7)
+    if r <= 12:
+        for i in range(r):
+            for j in range(r):
+                v = kappa.iat[i, j]
+                if not math.isnan(v):
+                    ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
+    fig.colorbar(image, ax=ax, label="Cohen's κ")
+    ax.set_title("Pairwise Cohen's κ")
+    fig.tight_layout()
+    return fig
+
+
+def consensus_confusions(result: AgreementResult, *, max_raters: int = 16) -> MplFigure:
+    """For each rater, the row-normalised confusion matrix of their labels (columns) against
+    the majority-vote consensus (rows), on items whose consensus is not tied."""
+    table = result.table
+    k = table.n_categories
+    consensus = result.consensus.set_index("item_id")["label"]
+    cons_label = consensus.reindex(pd.Index(table.item_ids)).to_numpy(dtype=object)
+    cons_code = pd.Index(table.categories).get_indexer(
+        pd.Series(cons_label).fillna("\0").to_numpy()
+    )
+    code = cons_code[table.item]
+    ok = code >= 0
+    cells = np.bincount(
+        (table.rater[ok] * k + code[ok]) * k + table.label[ok], minlength=table.n_raters * k * k
+    ).reshape(table.n_raters, k, k)
+    shown = min(table.n_raters, max_raters)
+    cols = min(4, shown)
+    rows = math.ceil(shown / cols)
+    fig = MplFigure(figsize=(3.0 * cols, 2.8 * rows))
+    names = [str(c) for c in table.categories]
+    for idx in range(shown):
+        ax = fig.add_subplot(rows, cols, idx + 1)
+        counts = cells[idx].astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = counts / counts.sum(axis=1, keepdims=True)
+        ax.imshow(np.nan_to_num(share), vmin=0, vmax=1, cmap="Blues")
+        if k <= 8:
+            for i in range(k):
+                for j in range(k):
+                    if counts[i, j]:
+                        ax.text(j, i, str(int(counts[i, j])), ha="center", va="center", fontsize=6)
+        ax.set_title(str(table.raters[idx]), fontsize=8)
+        ax.set_xticks(range(k), names if k <= 8 else [""] * k, rotation=90, fontsize=6)
+        ax.set_yticks(range(k), names if k <= 8 else [""] * k, fontsize=6)
+        if idx % cols == 0:
+            ax.set_ylabel("consensus", fontsize=7)
+        ax.set_xlabel("rater", fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def agreement_section(
+    result: AgreementResult, *, title: str = "Agreement between raters"
+) -> Section:
+    """Report section: summary table, kappa-paradox check, per-category κ bars with intervals,
+    pairwise κ heatmap, each rater's confusion against the consensus, rater quality table."""
+    conf = int(round(result.fleiss_kappa.confidence * 100))
+    rows = []
+    for name, est in (
+        ("Fleiss' κ", result.fleiss_kappa),
+        (f"Krippendorff's α ({result.level})", result.krippendorff_alpha),
+        ("Gwet's AC1", result.gwet_ac1),
+    ):
+        rows.append(
+            {
+                "statistic": name,
+                "value": est.value,
+                f"{conf} % interval ({est.method})": f"[{_fmt(est.ci_low)}, {_fmt(est.ci_high)}]",
+                "bootstrap SE": est.boot_se,
+                "analytic SE": float("nan") if est.se is None else est.se,
+            }
+        )
+    for name, value in (
+        ("percent agreement (pairwise)", result.percent_agreement),
+        ("PABAK", result.pabak),
+        ("prevalence index", result.prevalence_index),
+        ("bias index", result.bias_index),
+    ):
+        rows.append({"statistic": name, "value": value})
+    summary = pd.DataFrame(rows)
+    intro = (
+        f"{result.n_items} items, {len(result.raters)} raters ({result.rater_type or 'all types'}), "
+        f"{result.n_ratings} ratings, {len(result.categories)} categories. "
+        f"{result.n_items_single} items with a single rating are left out of κ, α and AC1. "
+        f"Intervals: item bootstrap with {result.fleiss_kappa.n_boot} resamples."
+    )
+    blocks: list = [Paragraph(intro), Table(summary, caption="Agreement")]
+    notes = []
+    top = result.per_category["prevalence"].max()
+    kappa, ac1 = result.fleiss_kappa.value, result.gwet_ac1.value
+    if (
+        not math.isnan(kappa)
+        and not math.isnan(ac1)
+        and result.prevalence_index > 0.3
+        and ac1 - kappa > 0.1
+    ):
+        notes.append(
+            f"Kappa paradox: one category takes {top:.0%} of ratings (prevalence index "
+            f"{result.prevalence_index:.2f}); κ = {kappa:.3f} is well below AC1 = {ac1:.3f} and "
+            f"PABAK = {result.pabak:.3f} although raw agreement is {result.percent_agreement:.3f}."
+        )
+    if result.bias_index > 0.1:
+        notes.append(
+            f"Raters use the categories at different rates (bias index {result.bias_index:.2f}), "
+            "which lowers Cohen's κ of the affected pairs."
+        )
+    weak = result.rater_quality["kappa_vs_rest"]
+    weak = weak[weak < 0.4].dropna()
+    if len(weak):
+        notes.append(
+            "Raters with κ < 0.4 against the others' majority: "
+            + ", ".join(f"{r} ({v:.2f})" for r, v in weak.items())
+        )
+    if notes:
+        blocks.append(Bullets(notes))
+    per_cat = result.per_category.reset_index()
+    blocks.append(Table(per_cat, caption="Per-category κ (Fleiss 1971) and prevalence"))
+    blocks.append(
+        Figure(figure_png(category_kappa_figure(result)), "Per-category κ with intervals")
+    )
+    heat = pairwise_heatmap(result)
+    if heat is not None:
+        blocks.append(Figure(figure_png(heat), "Pairwise Cohen's κ"))
+    blocks.append(
+        Figure(
+            figure_png(consensus_confusions(result)),
+            "Each rater against the majority-vote consensus",
+        )
+    )
+    blocks.append(Table(result.rater_quality, caption="Rater quality", index=True))
+    return Section(title, blocks)

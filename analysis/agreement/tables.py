@@ -1,0 +1,333 @@
+"""From the long labels table to the arrays every agreement statistic works on.
+
+Shapes (``n`` items, ``R`` raters, ``K`` categories, ``M`` ratings):
+
+* ``counts``  int64 ``(n, K)``: :math:`n_{ik}`, how many raters put item *i* in category *k*
+  (Fleiss' table; Krippendorff's ``value_counts``). Rows may have different sums
+  :math:`n_i` (missing ratings).
+* ``item``, ``rater``, ``label``  int ``(M,)``: one entry per rating, as codes into
+  ``item_ids``, ``raters`` and ``categories``.
+* patterns: the distinct rows of ``counts`` ``(P, K)``, with ``inverse`` ``(n,)`` mapping each
+  item to its pattern and ``freq`` ``(P,)`` the number of items per pattern. With *R* raters and
+  *K* categories there are at most :math:`\\binom{R+K-1}{K-1}` patterns (792 for R=5, K=8), so
+  sums over items become short weighted sums over patterns.
+
+Building ``counts`` from 5 million ratings uses pandas codes (categorical columns are used as
+they are, other columns are factorised) and one :func:`numpy.bincount`; no Python loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from pandas.api.types import CategoricalDtype
+
+from corpora.contract import LABEL_COLUMNS, RATER_TYPES, InputError, validate_labels
+
+__all__ = [
+    "RatingTable",
+    "rating_table",
+    "as_counts",
+    "count_patterns",
+    "order_categories",
+]
+
+
+@dataclass(frozen=True)
+class RatingTable:
+    """Ratings as integer codes plus the item × category count table.
+
+    Attributes
+    ----------
+    item_ids, raters, categories : ndarray of object, shapes ``(n,)``, ``(R,)``, ``(K,)``
+    item, rater, label : ndarray of int, shape ``(M,)`` — one entry per rating
+    counts : ndarray of int64, shape ``(n, K)``
+    """
+
+    item_ids: np.ndarray
+    raters: np.ndarray
+    categories: np.ndarray
+    item: np.ndarray
+    rater: np.ndarray
+    label: np.ndarray
+    counts: np.ndarray
+
+    @property
+    def n_items(self) -> int:
+        return int(self.counts.shape[0])
+
+    @property
+    def n_raters(self) -> int:
+        return int(len(self.raters))
+
+    @property
+    def n_categories(self) -> int:
+        return int(len(self.categories))
+
+    def codes_matrix(self) -> np.ndarray:
+        """Dense ``(n, R)`` matrix of category codes, ``-1`` where a rater did not rate."""
+        out = np.full((self.n_items, self.n_raters), -1, dtype=np.int64)
+        out[self.item, self.rater] = self.label
+        return out
+
+    def count_frame(self) -> pd.DataFrame:
+        """``counts`` as a DataFrame indexed by item with one column per category."""
+        return pd.DataFrame(
+            self.counts,
+            index=pd.Index(self.item_ids, name="item_id"),
+            columns=pd.Index(self.categories, name="category"),
+        )
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def order_categories(values: Sequence[str]) -> list[str]:
+    """Sort category names: numerically when every name is a number, else as text."""
+    unique = sorted({str(v) for v in values})
+    if unique and all(_is_number(v) for v in unique):
+        return sorted(unique, key=float)
+    return unique
+
+
+def _codes(column: pd.Series, *, sort: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes and the distinct values of a column (categoricals used as they are)."""
+    if isinstance(column.dtype, CategoricalDtype):
+        codes = column.cat.codes.to_numpy().astype(np.int64)
+        names = column.cat.categories
+        stripped = names.astype(str).str.strip()
+        used = np.bincount(codes, minlength=len(names)) > 0
+        if used.all() and stripped.is_unique:
+            return codes, np.asarray(stripped, dtype=object)
+        # drop unused categories and merge names that are equal after stripping
+        remap, values = pd.factorize(stripped[used], sort=sort)
+        lookup = np.full(len(names), -1, dtype=np.int64)
+        lookup[np.flatnonzero(used)] = remap
+        return lookup[codes], np.asarray(values, dtype=object)
+    codes, uniques = pd.factorize(column, sort=sort)
+    return codes.astype(np.int64), np.asarray(uniques, dtype=object)
+
+
+def _validate_categorical(labels: pd.DataFrame, allowed: Sequence[str] | None) -> None:
+    """The contract checks of :func:`validate_labels`, done on the categories of categorical
+    columns (fast for millions of rows); messages name the first bad row (1-based)."""
+    checks: dict[str, tuple[tuple[str, ...], str]] = {
+        "rater_type": (RATER_TYPES, "is not 'human' or 'judge'"),
+    }
+    if allowed is not None:
+        checks["label"] = (tuple(allowed), "is not one of " + ", ".join(sorted(allowed)))
+    for column in LABEL_COLUMNS:
+        series = labels[column]
+        cats = series.cat.categories.astype(str).str.strip()
+        codes = series.cat.codes.to_numpy()
+        empty = np.append(np.asarray(cats == ""), True)  # code -1 (missing) maps to the last slot
+        bad = empty[codes]
+        if bad.any():
+            raise InputError(f"labels row {int(np.argmax(bad)) + 1}: column {column!r} is empty")
+        if column in checks:
+            ok_values, text = checks[column]
+            outside = np.asarray(~cats.isin(list(ok_values)))[codes]
+            if outside.any():
+                row = int(np.argmax(outside))
+                raise InputError(f"labels row {row + 1}: {column} {cats[codes[row]]!r} {text}")
+
+
+def rating_table(
+    labels: pd.DataFrame,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: str | None = "human",
+) -> RatingTable:
+    """Validate a long labels table and turn it into a :class:`RatingTable`.
+
+    Parameters
+    ----------
+    labels
+        Contract labels table (``item_id``, ``rater``, ``rater_type``, ``label``). Columns may
+        be ``category`` dtype (fastest for millions of rows) or strings.
+    categories
+        The declared label set, in order (the order matters for ordinal/interval α). A label
+        outside it raises :class:`InputError` naming the row. Default: the labels seen, sorted
+        numerically when all are numbers, else as text.
+    rater_type
+        Keep only ratings of this type (``"human"`` default, ``"judge"``, or None for all).
+
+    Raises
+    ------
+    InputError
+        empty table, bad column, label outside ``categories``, no rating of ``rater_type``, or
+        a rater rating the same item twice (the message names the row; filter by ``question``
+        first when one item was asked several questions).
+    """
+    if rater_type is not None and rater_type not in RATER_TYPES:
+        raise InputError(f"rater_type must be 'human', 'judge' or None, got {rater_type!r}")
+    if not isinstance(labels, pd.DataFrame):
+        raise InputError(f"labels must be a pandas DataFrame, got {type(labels).__name__}")
+    if len(labels) == 0:
+        raise InputError("labels table is empty: no ratings to analyse")
+    declared = None if categories is None else [str(c).strip() for c in categories]
+    if declared is not None:
+        if len(set(declared)) != len(declared):
+            raise InputError(f"categories contain a duplicate: {declared}")
+        if len(declared) == 0:
+            raise InputError("categories is empty: declare at least one category")
+    missing = [c for c in LABEL_COLUMNS if c not in labels.columns]
+    if missing:
+        raise InputError(
+            f"labels table lacks column {missing[0]!r} (has {', '.join(map(str, labels.columns))})"
+        )
+    all_categorical = all(isinstance(labels[c].dtype, CategoricalDtype) for c in LABEL_COLUMNS)
+    if all_categorical:
+        _validate_categorical(labels, declared)
+        frame = labels[list(LABEL_COLUMNS)]
+    else:
+        frame = validate_labels(labels[list(LABEL_COLUMNS)], allowed=declared)
+    positions = np.arange(len(frame))
+    if rater_type is not None:
+        if all_categorical:
+            type_names = frame["rater_type"].cat.categories.astype(str).str.strip()
+            wanted = np.append(np.asarray(type_names == rater_type), False)  # code -1 → False
+            keep = wanted[frame["rater_type"].cat.codes.to_numpy()]
+        else:
+            keep = (frame["rater_type"] == rater_type).to_numpy()
+        if not keep.any():
+            raise InputError(f"labels table has no ratings with rater_type {rater_type!r}")
+        if not keep.all():
+            frame = frame[keep]
+            positions = positions[keep]
+    item, item_ids = _codes(frame["item_id"], sort=False)
+    rater, raters = _codes(frame["rater"], sort=True)
+    label, seen = _codes(frame["label"], sort=False)
+    names = declared if declared is not None else order_categories(seen)
+    lookup = pd.Index(names).get_indexer(seen)
+    label = lookup[label]
+    n_items, n_raters, n_cat = len(item_ids), len(raters), len(names)
+    if isinstance(frame["rater"].dtype, CategoricalDtype):
+        order = np.argsort(raters, kind="stable")  # raters sorted by name
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        rater, raters = rank[rater], raters[order]
+    pair = item * n_raters + rater
+    seen_pairs = np.bincount(pair, minlength=n_items * n_raters)
+    if seen_pairs.max() > 1:
+        dup = np.flatnonzero(seen_pairs[pair] > 1)[1]  # second rating of a duplicated pair
+        raise InputError(
+            f"labels row {positions[dup] + 1}: rater {raters[rater[dup]]!r} rated item "
+            f"{item_ids[item[dup]]!r} twice (keep one rating per rater and item; filter by "
+            "'question' first if an item was asked several questions)"
+        )
+    counts = np.bincount(item * n_cat + label, minlength=n_items * n_cat).reshape(n_items, n_cat)
+    return RatingTable(
+        item_ids=item_ids,
+        raters=np.asarray(raters, dtype=object),
+        categories=np.asarray(names, dtype=object),
+        item=item,
+        rater=rater,
+        label=label,
+        counts=counts.astype(np.int64, copy=False),
+    )
+
+
+def _looks_like_labels(data: object) -> bool:
+    """A DataFrame with any contract column is a labels table (so a missing column is named)."""
+    return isinstance(data, pd.DataFrame) and any(c in data.columns for c in LABEL_COLUMNS)
+
+
+def as_counts(data: object) -> np.ndarray:
+    """The ``(n, K)`` int64 count table of ``data``.
+
+    ``data`` may be a :class:`RatingTable`, a labels DataFrame (all ratings, any rater type —
+    call :func:`rating_table` to choose), a DataFrame of counts (items × categories) or a 2-D
+    array of non-negative integers (Fleiss' table, Krippendorff's ``value_counts``).
+    """
+    if isinstance(data, RatingTable):
+        return data.counts
+    if _looks_like_labels(data):
+        return rating_table(data, rater_type=None).counts
+    array = np.asarray(data)
+    if array.ndim != 2:
+        raise InputError(f"count table must be 2-D (items × categories), got shape {array.shape}")
+    if array.size == 0:
+        raise InputError("count table is empty: no items or no categories")
+    if array.dtype.kind == "f":
+        if not np.all(np.isfinite(array)) or not np.all(array == np.round(array)):
+            raise InputError("count table must hold whole numbers (counts of raters)")
+        array = array.astype(np.int64)
+    elif array.dtype.kind not in "iub":
+        raise InputError(f"count table must be numeric, got dtype {array.dtype}")
+    if (array < 0).any():
+        row = int(np.argmax((array < 0).any(axis=1)))
+        raise InputError(f"count table row {row}: negative count")
+    return array.astype(np.int64, copy=False)
+
+
+def count_patterns(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct rows of a count table.
+
+    Returns ``patterns`` ``(P, K)``, ``inverse`` ``(n,)`` with
+    ``patterns[inverse] == counts`` and ``freq`` ``(P,)`` = items per pattern.
+
+    Rows are encoded as one integer in base ``max+1`` when that fits (then distinct values are
+    found with a bincount or a 1-D unique); otherwise :func:`numpy.unique` over rows is used.
+    """
+    n, k = counts.shape
+    base = int(counts.max()) + 1 if counts.size else 1
+    if k * np.log2(max(base, 2)) < 62:
+        powers = base ** np.arange(k, dtype=np.int64)
+        keys = counts @ powers
+        top = int(keys.max()) + 1 if n else 1
+        if top <= max(4 * n, 1 << 20):
+            present = np.bincount(keys, minlength=top)
+            distinct = np.flatnonzero(present)
+            lookup = np.empty(top, dtype=np.int64)
+            lookup[distinct] = np.arange(len(distinct))
+            inverse = lookup[keys]
+            freq = present[distinct]
+            first = np.empty(len(distinct), dtype=np.int64)
+            first[inverse] = np.arange(n)  # any representative row: all rows of a pattern are equal
+        else:
+            distinct, first, inverse, freq = np.unique(
+                keys, return_index=True, return_inverse=True, return_counts=True
+            )
+        return counts[first], inverse.reshape(-1), freq.astype(np.int64)
+    patterns, inverse, freq = np.unique(counts, axis=0, return_inverse=True, return_counts=True)
+    return patterns, inverse.reshape(-1), freq.astype(np.int64)
+
+
+def resolve_counts(
+    data: object,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: str | None = "human",
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(counts, category names)`` of a labels DataFrame, a :class:`RatingTable` or a
+    prepared count table (array or DataFrame of counts, whose columns name the categories).
+
+    For a labels DataFrame, ``categories`` and ``rater_type`` are passed to
+    :func:`rating_table`; for a count table ``categories`` only names the columns.
+    """
+    if isinstance(data, RatingTable):
+        return data.counts, data.categories
+    if _looks_like_labels(data):
+        table = rating_table(data, categories=categories, rater_type=rater_type)
+        return table.counts, table.categories
+    counts = as_counts(data)
+    if categories is not None:
+        names = np.asarray([str(c) for c in categories], dtype=object)
+        if len(names) != counts.shape[1]:
+            raise InputError(
+                f"categories has {len(names)} names but the count table has {counts.shape[1]} columns"
+            )
+    elif isinstance(data, pd.DataFrame):
+        names = np.asarray([str(c) for c in data.columns], dtype=object)
+    else:
+        names = np.asarray([str(k) for k in range(counts.shape[1])], dtype=object)
+    return counts, names

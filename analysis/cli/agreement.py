@@ -1,0 +1,201 @@
+"""``wordplay-audit analyze agreement`` and ``wordplay-audit analyze aggregate``.
+
+``--kind K`` keeps the items of one kind: from a ``kind`` column of LABELS when it has one,
+else from ``--items ITEMS.csv`` (the contract items table, joined on ``item_id``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import typer
+
+from analysis.agreement import DawidSkene, agreement, majority_vote
+from analysis.agreement.aggregation import TIE_POLICIES
+from analysis.agreement.bootstrap import CI_METHODS
+from corpora.cliutil import JSON_OPTION, emit
+from corpora.contract import InputError, read_items, read_labels, read_table, validate_labels
+
+NAME = "analyze"
+app = typer.Typer(help="Agreement statistics and consensus labels.", no_args_is_help=True)
+
+_LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+
+def _rater_type(value: str) -> str | None:
+    if value not in ("human", "judge", "all"):
+        raise InputError(f"--rater-type must be human, judge or all, got {value!r}")
+    return None if value == "all" else value
+
+
+def _load(
+    labels_path: Path,
+    kind: str | None,
+    items_path: Path | None,
+    categories: list[str] | None = None,
+) -> pd.DataFrame:
+    """Read LABELS (checking labels against ``categories``, with file line numbers); with
+    ``kind`` keep the items of that kind (see the module docstring)."""
+    items = read_items(items_path) if items_path is not None else None
+    labels = read_labels(labels_path, items=items)
+    if categories is not None:
+        validate_labels(labels, allowed=categories, source=str(labels_path), row_offset=2)
+    if kind is None:
+        return labels
+    if "kind" in labels.columns:
+        kinds = labels["kind"].astype(str).str.strip()
+        source = f"column 'kind' of {labels_path}"
+    elif items is not None:
+        kinds = labels["item_id"].map(items.set_index("item_id")["kind"])
+        source = str(items_path)
+    else:
+        raise InputError(
+            f"--kind needs a 'kind' column in {labels_path} or an items table (--items ITEMS.csv)"
+        )
+    keep = (kinds == kind).to_numpy()
+    if not keep.any():
+        found = ", ".join(sorted(set(kinds.dropna().astype(str)))) or "none"
+        raise InputError(f"no ratings of kind {kind!r} (kinds in {source}: {found})")
+    return labels[keep].reset_index(drop=True)
+
+
+def _categories(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [c.strip() for c in text.split(",") if c.strip()]
+    if not names:
+        raise InputError("--categories is empty; give names separated by commas")
+    return names
+
+
+@app.command("agreement")
+def agreement_command(
+    labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
+    kind: str | None = typer.Option(None, "--kind", help="Only items of this kind."),
+    items: Path | None = typer.Option(None, "--items", help="Items CSV giving each item's kind."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples (0: none)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    level: str = typer.Option(
+        "nominal", "--level", help="Krippendorff's α level: nominal, ordinal, interval, ratio."
+    ),
+    rater_type: str = typer.Option("human", "--rater-type", help="human, judge or all."),
+    categories: str | None = typer.Option(
+        None, "--categories", help="Declared labels in order, comma separated."
+    ),
+    confidence: float = typer.Option(0.95, "--confidence", help="Interval level."),
+    ci: str = typer.Option("bca", "--ci", help="Interval shown: bca or percentile."),
+    gold: Path | None = typer.Option(
+        None, "--gold", help="CSV of honeypot answers (item_id, label)."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Percent agreement, Fleiss' κ, Krippendorff's α and Gwet's AC1 with intervals,
+    per-category κ, pairwise Cohen's κ and rater quality."""
+    if level not in _LEVELS:
+        raise InputError(f"--level must be one of {', '.join(_LEVELS)}, got {level!r}")
+    if ci not in CI_METHODS:
+        raise InputError(f"--ci must be one of {', '.join(CI_METHODS)}, got {ci!r}")
+    declared = _categories(categories)
+    frame = _load(labels, kind, items, declared)
+    gold_table = read_table(gold) if gold is not None else None
+    result = agreement(
+        frame,
+        categories=declared,
+        rater_type=_rater_type(rater_type),
+        level=level,
+        n_boot=bootstrap,
+        seed=seed,
+        confidence=confidence,
+        method=ci,
+        gold=gold_table,
+    )
+    out = result.to_dict()
+    if kind is not None:
+        out["kind"] = kind
+
+    def line(name: str, est: dict) -> str:
+        def f(x: float | None) -> str:
+            return "–" if x is None or x != x else f"{x:.3f}"
+
+        return f"{name}: {f(est['value'])} [{f(est['ci_low'])}, {f(est['ci_high'])}]"
+
+    lines = [
+        f"items: {out['items']} ({out['items_single_rating']} with one rating left out)",
+        f"raters: {out['raters']}  ratings: {out['ratings']}",
+        f"percent agreement: {out['percent_agreement']:.3f}",
+        line("Fleiss' kappa", out["fleiss_kappa"]),
+        line(f"Krippendorff's alpha ({level})", out["krippendorff_alpha"]),
+        line("Gwet's AC1", out["gwet_ac1"]),
+        f"PABAK: {out['pabak']:.3f}  prevalence index: {out['prevalence_index']:.3f}",
+    ]
+    lines += [
+        f"  {cat}: kappa {v['kappa']:.3f}, prevalence {v['prevalence']:.3f}"
+        for cat, v in out["per_category"].items()
+    ]
+    emit(out, as_json=as_json, lines=lines)
+
+
+def write_csv_atomically(frame: pd.DataFrame, path: Path) -> Path:
+    """Write ``frame`` as CSV to a temporary file beside ``path``, then rename it into place."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, expected a file name for --out")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "x", encoding="utf-8", newline="") as stream:
+            frame.to_csv(stream, index=False)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+@app.command("aggregate")
+def aggregate_command(
+    labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
+    out: Path = typer.Option(..., "--out", help="Where to write the consensus CSV."),
+    method: str = typer.Option("majority", "--method", help="majority or dawid-skene."),
+    tie: str = typer.Option(
+        "adjudicate", "--tie", help="Majority ties: adjudicate, first or random."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed for --tie random."),
+    n_iter: int = typer.Option(100, "--n-iter", help="Dawid–Skene: most EM iterations."),
+    kind: str | None = typer.Option(None, "--kind", help="Only items of this kind."),
+    items: Path | None = typer.Option(None, "--items", help="Items CSV giving each item's kind."),
+    rater_type: str = typer.Option("human", "--rater-type", help="human, judge or all."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Consensus label of every item (majority vote or Dawid–Skene), written as CSV."""
+    if method not in ("majority", "dawid-skene"):
+        raise InputError(f"--method must be majority or dawid-skene, got {method!r}")
+    if tie not in TIE_POLICIES:
+        raise InputError(f"--tie must be one of {', '.join(TIE_POLICIES)}, got {tie!r}")
+    frame = _load(labels, kind, items)
+    who = _rater_type(rater_type)
+    summary: dict = {"method": method}
+    if method == "majority":
+        consensus = majority_vote(frame, tie=tie, rater_type=who, seed=seed)
+        summary["ties"] = int(consensus["tie"].sum())
+        summary["tie_policy"] = tie
+    else:
+        model = DawidSkene(n_iter=n_iter, rater_type=who).fit(frame)
+        consensus = model.consensus()
+        summary["iterations"] = model.n_iter_
+        summary["priors"] = model.priors_.to_dict()
+    write_csv_atomically(consensus, out)
+    summary["items"] = int(len(consensus))
+    summary["label_counts"] = (
+        consensus["label"]
+        .value_counts(dropna=False)
+        .rename(index=lambda v: "adjudicate" if v is None or v != v else v)
+        .to_dict()
+    )
+    summary["out"] = str(out)
+    lines = [f"{method}: {summary['items']} items written to {out}"]
+    if "ties" in summary:
+        lines.append(f"ties: {summary['ties']} ({tie})")
+    emit(summary, as_json=as_json, lines=lines)
