@@ -13,6 +13,8 @@ def test_demo_writes_report(run_cli, tmp_path):
     assert "Connections (demo corpus)" in html
     assert "data:image/png;base64," in html
     assert summary["connections"]["model-b"] == [0, 0, 2, 1, 3]
+    assert "Agreement: three simulated linguists" in html
+    assert -1 <= summary["agreement"]["fleiss_kappa"] <= 1
 
 
 def test_cli_help_and_usage_errors(run_cli):

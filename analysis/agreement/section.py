@@ -43,8 +43,8 @@ def category_kappa_figure(result: AgreementResult) -> MplFigure:
             capsize=3,
         )
     ax.axhline(0, color="black", linewidth=0.6)
-    ticks = [f"{c}\n{p:.0%}" for c, p in zip(frame.index, frame["prevalence"], strict=True)]
-    ax.set_xticks(x, ticks, fontsize=8)
+    ticks = [f"{c} ({p:.0%})" for c, p in zip(frame.index, frame["prevalence"], strict=True)]
+    ax.set_xticks(x, ticks, fontsize=8, rotation=30, ha="right")
     ax.set_ylabel("κ (category vs rest)")
     ax.set_xlabel("category and its share of ratings", fontsize=8)
     ax.set_title(

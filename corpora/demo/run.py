@@ -46,6 +46,23 @@ def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
     return summary
 
 
+def _agreement_part(*, labels, out_dir, seed):
+    """Agreement of the three simulated linguists on the demo's knowledge-type labels."""
+    from analysis.agreement import agreement, majority_vote
+    from analysis.agreement.section import agreement_section
+
+    result = agreement(labels, n_boot=1000, seed=seed)
+    consensus = majority_vote(labels)
+    summary = {
+        "agreement": {
+            name: round(getattr(result, name).value, 3)
+            for name in ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
+        }
+    }
+    section = agreement_section(result, title="Agreement: three simulated linguists label knowledge types")
+    return summary, section, {"agreement/consensus": consensus}
+
+
 def _optional_parts():
-    """The demo parts of the other analyses (agreement, Balderdash)."""
-    return []
+    """The demo parts of the other analyses."""
+    return [_agreement_part]
