@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import stats
-from statsmodels.stats.contingency_tables import mcnemar
 
+from analysis.stats_models import mcnemar_exact_p
 from corpora.connections import ConnectionsData
 
 WEIGHTS = (1, 2, 3, 4)
@@ -293,7 +293,7 @@ def paired_tests(human: pd.DataFrame, model_scores: pd.DataFrame) -> dict:
     ]
     result["solved_table"] = table
     if table[0][1] + table[1][0] > 0:
-        result["mcnemar_p"] = float(mcnemar(table, exact=True).pvalue)
+        result["mcnemar_p"] = mcnemar_exact_p(table)
     else:
         result["mcnemar_p"] = float("nan")
     return result

@@ -1,0 +1,169 @@
+"""Convergence of the LLM-knows ratio (LKR) to the dominant strategy, and what the judge does to it.
+
+The study's rule (its Eq. 6): a model has converged at round T if LKR_n > 1 − ε for every round
+n > T, LKR_n being the round-n LKR averaged over the setting's games. ε was never stated.
+
+With a judge of sensitivity Se and specificity Sp the observed rate is
+p = Se θ + (1 − Sp)(1 − θ) ≤ Se for any true θ (when Se ≥ 1 − Sp), so the observed LKR of a model
+that knows every word hovers at Se: judged on judge labels, the rule can never be met for
+1 − ε ≥ Se (e.g. every ε < 0.26 when Se = 0.74). On the observed scale the rule "θ > 1 − ε"
+reads p > τ with τ = Se(1 − ε) + (1 − Sp)ε.
+
+:func:`convergence_table` reports, for a grid of ε and each (setting, model): T under the judge's
+labels, under human-replaced labels and under Rogan–Gladen-corrected per-round estimates; τ; a
+flag for every ε the judge makes unreachable; and the honest alternative: pool the last
+``window`` rounds, correct them (Rogan–Gladen, with the human labels where present) and call
+the model converged when the one-sided lower confidence bound exceeds 1 − ε.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analysis.balderdash.metrics import DEFAULT_SETTING, round_curves, round_metrics
+from analysis.balderdash.recompute import corrected_rates, model_accuracy, replace_labels
+from analysis.judge_audit import JudgeAccuracy
+from corpora.contract import InputError
+
+DEFAULT_EPS = (0.01, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
+
+
+def convergence_round(values: Sequence[float], threshold: float) -> float:
+    """Smallest T ≥ 0 with values[n] > threshold for every round n > T (rounds 1-based, in order).
+
+    Returns nan when the last round does not exceed the threshold (never converged); a nan
+    value counts as not exceeding it.
+
+    >>> convergence_round([0.5, 0.95, 0.97], 0.9)
+    1
+    >>> convergence_round([0.95, 0.97, 0.8], 0.9)
+    nan
+    """
+    arr = np.asarray(values, dtype=float)
+    above = np.nan_to_num(arr, nan=-np.inf) > threshold
+    k = len(arr)
+    while k > 0 and above[k - 1]:
+        k -= 1
+    return float("nan") if k == len(arr) else k
+
+
+def observed_threshold(eps: float, se: float, sp: float) -> float:
+    """τ = Se(1 − ε) + (1 − Sp)ε: observed LKR above τ ⇔ true LKR above 1 − ε."""
+    return se * (1 - eps) + (1 - sp) * eps
+
+
+def _curve_T(curves: pd.DataFrame, keys: list[str], value: str, eps: float) -> pd.DataFrame:
+    rows = []
+    for key, part in curves.groupby(keys, sort=True, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        part = part.sort_values("round_id")
+        t = convergence_round(part[value].to_numpy(), 1 - eps)
+        rows.append({**dict(zip(keys, key, strict=True)), "T": t})
+    return pd.DataFrame(rows, columns=[*keys, "T"])
+
+
+def convergence_table(
+    obs: pd.DataFrame,
+    labels: pd.DataFrame | None = None,
+    *,
+    eps: Sequence[float] = DEFAULT_EPS,
+    setting: Sequence[str] = DEFAULT_SETTING,
+    window: int = 5,
+    alpha: float = 0.05,
+    accuracy: Mapping[str, JudgeAccuracy] | None = None,
+    design: str = "stratified",
+) -> pd.DataFrame:
+    """Eq. 6 convergence of LKR for each ε, setting and model, under every available labelling.
+
+    Parameters
+    ----------
+    obs
+        :func:`corpora.balderdash.player_round_table`.
+    labels
+        People's labels (question ``any_sense`` corrects LKR); None for judge labels only.
+    accuracy
+        ``{model: JudgeAccuracy}`` for the LKR question, used instead of (or without) labels,
+        e.g. assumed Se/Sp with zero variance.
+    window
+        Number of last rounds pooled for the confidence-bound rule.
+    alpha
+        One-sided level of the window's lower confidence bound.
+
+    Returns
+    -------
+    DataFrame, one row per (setting, model, ε): ``eps``, ``threshold`` (1 − ε), ``T_judge``,
+    ``converged_judge``, ``T_replaced``, ``converged_replaced``, ``T_corrected``,
+    ``converged_corrected`` (T nan = never), ``se``, ``sp``, ``tau``, ``judge_unreachable``
+    (1 − ε ≥ Se: judge labels cannot show convergence even at true LKR 1), ``window_rounds``,
+    ``window_estimate``, ``window_lower`` and ``converged_window`` (lower bound > 1 − ε).
+    """
+    if window < 1:
+        raise InputError(f"window must be at least 1 round, got {window}")
+    for e in eps:
+        if not 0 < float(e) < 1:
+            raise InputError(f"every ε must lie strictly between 0 and 1, got {e}")
+    keys = [c for c in setting if c in obs.columns] + ["model"]
+    judge_curves = round_curves(round_metrics(obs, keep=setting), setting=setting, metrics=("lkr",))
+    replaced_curves = None
+    if labels is not None:
+        replaced = replace_labels(obs, labels)
+        replaced_curves = round_curves(round_metrics(replaced, keep=setting), setting=setting, metrics=("lkr",))
+        if accuracy is None:
+            accuracy = model_accuracy(obs, labels, metric="lkr")
+    corrected = None
+    if accuracy is not None:
+        per_round = corrected_rates(
+            obs, labels, metrics=("lkr",), by=[*keys, "round_id"], accuracy={"lkr": accuracy}, design=design
+        )
+        corrected = per_round.rename(columns={"rg": "lkr_rg"})
+        setting_keys = keys[:-1]
+        if setting_keys:
+            last = obs.groupby(setting_keys, dropna=False)["round_id"].transform("max")
+        else:
+            last = pd.Series(obs["round_id"].max(), index=obs.index)
+        window_obs = obs.loc[obs["round_id"] > (last - window)]
+        window_labels = None
+        if labels is not None:
+            window_labels = labels[labels["item_id"].isin(set(window_obs["item_id"]))]
+            window_labels = window_labels if len(window_labels) else None
+        pooled = corrected_rates(
+            window_obs, window_labels, metrics=("lkr",), by=keys, accuracy={"lkr": accuracy},
+            confidence=1 - 2 * alpha, design=design,
+        )
+    rows = []
+    for e in eps:
+        e = float(e)
+        table = _curve_T(judge_curves, keys, "lkr_mean", e).rename(columns={"T": "T_judge"})
+        if replaced_curves is not None:
+            table = table.merge(_curve_T(replaced_curves, keys, "lkr_mean", e).rename(columns={"T": "T_replaced"}), on=keys)
+        else:
+            table["T_replaced"] = np.nan
+        if corrected is not None:
+            table = table.merge(_curve_T(corrected, keys, "lkr_rg", e).rename(columns={"T": "T_corrected"}), on=keys)
+            table["se"] = table["model"].map(lambda m: accuracy[m].se if m in accuracy else np.nan)
+            table["sp"] = table["model"].map(lambda m: accuracy[m].sp if m in accuracy else np.nan)
+            win = pooled[[*keys, "rg", "rg_low"]].rename(columns={"rg": "window_estimate", "rg_low": "window_lower"})
+            table = table.merge(win, on=keys, how="left")
+        for column in ("T_corrected", "se", "sp", "window_estimate", "window_lower"):
+            if column not in table.columns:
+                table[column] = np.nan
+        table["eps"] = e
+        table["threshold"] = 1 - e
+        rows.append(table)
+    out = pd.concat(rows, ignore_index=True)
+    out["converged_judge"] = out["T_judge"].notna()
+    out["converged_replaced"] = out["T_replaced"].notna() if labels is not None else pd.NA
+    out["converged_corrected"] = out["T_corrected"].notna() if accuracy is not None else pd.NA
+    out["tau"] = observed_threshold(out["eps"], out["se"], out["sp"])
+    out["judge_unreachable"] = (1 - out["eps"]) >= out["se"]
+    out["window_rounds"] = window
+    out["converged_window"] = out["window_lower"] > out["threshold"]
+    columns = [
+        *keys, "eps", "threshold", "T_judge", "converged_judge", "T_replaced", "converged_replaced",
+        "T_corrected", "converged_corrected", "se", "sp", "tau", "judge_unreachable",
+        "window_rounds", "window_estimate", "window_lower", "converged_window",
+    ]
+    return out[columns].sort_values([*keys, "eps"]).reset_index(drop=True)

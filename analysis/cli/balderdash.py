@@ -1,0 +1,269 @@
+"""``wordplay-audit balderdash …``: the Balderdash study's metrics, recomputed under human labels.
+
+Sub-commands only parse, call :mod:`analysis.balderdash` and print (``--json`` keys are listed in
+docs/BALDERDASH.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+
+from corpora.cliutil import JSON_OPTION, emit
+from corpora.contract import InputError
+
+NAME = "balderdash"
+app = typer.Typer(help="Balderdash: read the game database, reproduce and correct its metrics.",
+                  no_args_is_help=True, add_completion=False)
+
+ExportArg = Annotated[Path, typer.Argument(help="Folder with games/players/rounds mongoexport files.")]
+HumanOpt = Annotated[Path | None, typer.Option("--human", help="Labels CSV (item_id, rater, rater_type, label, question).")]
+WordsOpt = Annotated[list[Path] | None, typer.Option("--words", help="Words CSV file or folder (repeatable).")]
+DesignOpt = Annotated[str, typer.Option("--design", help="How people's sample was drawn: stratified (by judge verdict) or random.")]
+
+
+def _load(export: Path, words: list[Path] | None):
+    from corpora.balderdash import player_round_table, read_export
+
+    data = read_export(export, words=words)
+    return data, player_round_table(data)
+
+
+def _labels(path: Path | None, obs: pd.DataFrame) -> pd.DataFrame | None:
+    if path is None:
+        return None
+    from analysis.judge_audit import boolean_labels
+    from corpora.contract import read_labels
+
+    labels = read_labels(path)
+    labels = boolean_labels(labels, source=str(path))
+    unknown = ~labels["item_id"].isin(set(obs["item_id"]))
+    if unknown.any():
+        pos = int(unknown.to_numpy().nonzero()[0][0])
+        raise InputError(f"{path} line {pos + 2}: item_id {labels['item_id'].iloc[pos]!r} names no definition in the export")
+    return labels[labels["rater_type"] == "human"].reset_index(drop=True)
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    return frame.to_dict(orient="records")
+
+
+def _lines(frame: pd.DataFrame, columns: list[str], title: str) -> list[str]:
+    cols = [c for c in columns if c in frame.columns]
+    return [title, frame[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}")]
+
+
+@app.command("metrics")
+def metrics_command(export: ExportArg, words: WordsOpt = None, as_json: bool = JSON_OPTION) -> None:
+    """The study's LKR, TDR, DR, CGR and AS per round, game and setting (judge labels)."""
+    from analysis.balderdash.metrics import balderdash_metrics, complete_games
+
+    data, obs = _load(export, words)
+    kept, dropped = complete_games(obs, data.games.set_index("game_id")["number_of_rounds"])
+    if kept.empty:
+        raise InputError(f"{export}: no complete game (every game lacks some of its rounds)")
+    result = balderdash_metrics(kept)
+    payload = {
+        "export": str(export),
+        "skipped": {**data.skipped, "incomplete_games_left_out": len(dropped)},
+        "incomplete_games": dropped,
+        "settings": _records(result["settings"]),
+        "games": _records(result["games"]),
+        "rounds": _records(result["rounds"]),
+    }
+    lines = _lines(result["settings"], ["deck", "filter_words", "history_type", "model", "n_games", "lkr_mean", "lkr_sd",
+                                        "tdr_mean", "tdr_sd", "dr_mean", "cgr_mean", "as_mean"], "per setting and model:")
+    lines.append(f"skipped: {payload['skipped']}")
+    emit(payload, as_json=as_json, lines=lines)
+
+
+@app.command("recompute")
+def recompute_command(
+    export: ExportArg,
+    human: Annotated[Path, typer.Option("--human", help="Labels CSV from people.")],
+    words: WordsOpt = None,
+    design: DesignOpt = "stratified",
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Judge audit per model, metrics under replaced labels, corrected LKR/TDR with intervals."""
+    from analysis.balderdash.metrics import game_metrics, setting_metrics
+    from analysis.balderdash.recompute import (
+        corrected_rates,
+        recompute_scores,
+        replace_labels,
+        replaced_round_metrics,
+    )
+    from analysis.balderdash.report import judge_audit_tables
+
+    data, obs = _load(export, words)
+    labels = _labels(human, obs)
+    if labels is None or labels.empty:
+        raise InputError(f"{human}: holds no human labels (rater_type 'human')")
+    audits = judge_audit_tables(obs, labels)
+    replaced = replace_labels(obs, labels)
+    rescored = recompute_scores(replaced)
+    rounds = replaced_round_metrics(rescored)
+    settings = setting_metrics(game_metrics(rounds))
+    corrected = corrected_rates(obs, labels, design=design)
+    status = rescored.drop_duplicates(["game_id", "round_id"])["round_status"].value_counts().to_dict()
+    payload = {
+        "export": str(export),
+        "human": str(human),
+        "design": design,
+        "skipped": {**data.skipped, **replaced.attrs.get("skipped", {}),
+                    "knows_undetermined": int(replaced["knows_undetermined"].sum())},
+        "judge_audit": {q: _records(t) for q, t in audits.items()},
+        "round_status": status,
+        "replaced_settings": _records(settings),
+        "corrected": _records(corrected),
+    }
+    lines = []
+    for question, table in audits.items():
+        lines += _lines(table, ["player_model", "n_labelled", "tp", "fp", "fn", "tn", "precision", "recall", "f1",
+                                "fnr", "fnr_low", "fnr_high", "fnr_w"], f"judge vs people ({question}):")
+    lines.append(f"rounds: {status}")
+    lines += _lines(corrected, ["metric", "model", "deck", "n", "n_labelled", "judge", "replaced", "rg", "rg_low",
+                                "rg_high", "ppi", "ppi_low", "ppi_high"], "corrected rates (95 % intervals):")
+    emit(payload, as_json=as_json, lines=lines)
+
+
+def _parse_eps(values: list[str] | None) -> tuple[float, ...]:
+    from analysis.balderdash.convergence import DEFAULT_EPS
+
+    if not values:
+        return DEFAULT_EPS
+    out = []
+    for value in values:
+        for part in str(value).split(","):
+            part = part.strip()
+            if not part:
+                continue
+            try:
+                e = float(part)
+            except ValueError:
+                raise InputError(f"--eps: {part!r} is not a number (expected e.g. 0.1 or 0.05,0.1)") from None
+            if not 0 < e < 1:
+                raise InputError(f"--eps: {e} is not strictly between 0 and 1")
+            out.append(e)
+    return tuple(out)
+
+
+@app.command("convergence")
+def convergence_command(
+    export: ExportArg,
+    human: HumanOpt = None,
+    eps: Annotated[list[str] | None, typer.Option("--eps", help="ε values (repeat or comma-separate).")] = None,
+    window: Annotated[int, typer.Option("--window", help="Last rounds pooled for the bound rule.")] = 5,
+    assume_se: Annotated[float | None, typer.Option("--assume-se", help="Judge sensitivity to assume (no --human).")] = None,
+    assume_sp: Annotated[float | None, typer.Option("--assume-sp", help="Judge specificity to assume (no --human).")] = None,
+    words: WordsOpt = None,
+    design: DesignOpt = "stratified",
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Eq. 6 convergence of LKR per ε under judge, replaced and corrected labels."""
+    from analysis.balderdash.convergence import convergence_table
+    from analysis.judge_audit import JudgeAccuracy
+
+    grid = _parse_eps(eps)
+    _, obs = _load(export, words)
+    labels = _labels(human, obs)
+    accuracy = None
+    if labels is None and (assume_se is not None or assume_sp is not None):
+        if assume_se is None or assume_sp is None:
+            raise InputError("give both --assume-se and --assume-sp")
+        for name, v in (("--assume-se", assume_se), ("--assume-sp", assume_sp)):
+            if not 0 <= v <= 1:
+                raise InputError(f"{name} must be in [0, 1], got {v}")
+        acc = JudgeAccuracy(assume_se, assume_sp, 0.0, 0.0, 0.0, 0, ("assumed",))
+        accuracy = {m: acc for m in obs["model"].unique()}
+    table = convergence_table(obs, labels, eps=grid, window=window, accuracy=accuracy, design=design)
+    payload = {"export": str(export), "human": str(human) if human else None, "eps": list(grid),
+               "window": window, "convergence": _records(table)}
+    lines = _lines(table, ["deck", "model", "eps", "converged_judge", "T_judge", "converged_replaced",
+                           "converged_corrected", "se", "tau", "judge_unreachable", "window_lower", "converged_window"],
+                   "convergence of LKR (T nan = never):")
+    emit(payload, as_json=as_json, lines=lines)
+
+
+@app.command("trend")
+def trend_command(export: ExportArg, human: HumanOpt = None, words: WordsOpt = None, as_json: bool = JSON_OPTION) -> None:
+    """Trend tests of LKR and TDR over rounds (judge labels, and replaced labels with --human)."""
+    try:
+        from analysis.balderdash.trend import trend_tests
+    except ImportError:
+        raise InputError("trend tests are not available yet") from None
+    from analysis.balderdash.recompute import replace_labels
+
+    _, obs = _load(export, words)
+    labels = _labels(human, obs)
+    frames = {"judge": obs}
+    if labels is not None:
+        frames["replaced"] = replace_labels(obs, labels)
+    payload: dict = {"export": str(export), "human": str(human) if human else None, "trend": {}}
+    lines = []
+    for labelling, frame in frames.items():
+        for outcome in ("knows", "true_def"):
+            result = trend_tests(frame, outcome=outcome)
+            table = result if isinstance(result, pd.DataFrame) else pd.DataFrame(result)
+            payload["trend"][f"{labelling}:{outcome}"] = _records(table)
+            lines += [f"{labelling} labels, outcome {outcome}:", table.to_string(index=False)]
+    emit(payload, as_json=as_json, lines=lines)
+
+
+@app.command("simulate")
+def simulate_command(
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the export, labels and truth into.")],
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    games_per_deck: Annotated[int, typer.Option("--games-per-deck")] = 3,
+    rounds: Annotated[int, typer.Option("--rounds")] = 20,
+    players_per_model: Annotated[int, typer.Option("--players-per-model")] = 2,
+    labels_per_stratum: Annotated[int, typer.Option("--labels-per-stratum")] = 25,
+    judge_se: Annotated[float, typer.Option("--judge-se", help="Judge sensitivity for every model.")] = 0.74,
+    judge_sp: Annotated[float, typer.Option("--judge-sp", help="Judge specificity for every model.")] = 0.97,
+    rater_accuracy: Annotated[float, typer.Option("--rater-accuracy")] = 1.0,
+    design: DesignOpt = "stratified",
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Write a simulated campaign with ground truth (seeded, deterministic)."""
+    from analysis.balderdash.simulate import DEFAULT_MODELS, SimConfig, true_rates
+    from corpora.balderdash_sim import simulate_to_folder
+
+    config = SimConfig(
+        games_per_deck=games_per_deck, n_rounds=rounds, players_per_model=players_per_model,
+        labels_per_stratum=labels_per_stratum, design=design, rater_accuracy=rater_accuracy,
+        judge_se={m: judge_se for m in DEFAULT_MODELS}, judge_sp={m: judge_sp for m in DEFAULT_MODELS},
+    )
+    campaign = simulate_to_folder(out, seed=seed, config=config)
+    payload = {"out": str(out), "seed": seed, "n_definitions": len(campaign.obs),
+               "n_labels": len(campaign.labels), "true_rates": _records(true_rates(campaign))}
+    emit(payload, as_json=as_json, lines=[f"wrote {out} ({len(campaign.obs)} definitions, {len(campaign.labels)} labels)"])
+
+
+@app.command("plan")
+def plan_command(
+    fnr: Annotated[float, typer.Option("--fnr", help="Expected judge false-negative rate.")] = 0.26,
+    fnr_halfwidth: Annotated[float, typer.Option("--fnr-halfwidth")] = 0.05,
+    true_share: Annotated[float, typer.Option("--true-share", help="Share of labelled definitions people call true.")] = 0.5,
+    rate: Annotated[float, typer.Option("--rate", help="Expected true LKR or TDR.")] = 0.5,
+    rate_halfwidth: Annotated[float, typer.Option("--rate-halfwidth")] = 0.05,
+    se: Annotated[float, typer.Option("--se", help="Expected judge sensitivity.")] = 0.74,
+    sp: Annotated[float, typer.Option("--sp", help="Expected judge specificity.")] = 0.97,
+    items: Annotated[float, typer.Option("--items", help="Definitions per model (inf = many).")] = float("inf"),
+    confidence: Annotated[float, typer.Option("--confidence")] = 0.95,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Human labels per model needed for a chosen interval width on FNR and on corrected rates."""
+    from analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr
+
+    a = labels_for_fnr(fnr, fnr_halfwidth, true_share=true_share, confidence=confidence)
+    b = labels_for_corrected_rate(rate, rate_halfwidth, se=se, sp=sp, n_items=items, confidence=confidence)
+    payload = {"fnr": a, "corrected_rate": b}
+    lines = [
+        f"FNR {fnr:.2f} ± {fnr_halfwidth:.3f}: {a['true_definitions']:.0f} true definitions per model, "
+        f"{a['labels']:.0f} labels at true share {true_share:.2f}",
+        f"corrected rate {rate:.2f} ± {rate_halfwidth:.3f} (Se {se:.2f}, Sp {sp:.2f}): {b['labels']:.0f} random labels per model",
+    ]
+    emit(payload, as_json=as_json, lines=lines)

@@ -1,0 +1,296 @@
+"""The one module of wordplay-audit that calls statsmodels (public API only).
+
+Every model fit the analyses need is a small function here that takes arrays and returns a
+frozen result object of plain numbers, so the rest of the package never sees a statsmodels
+results class and never has to silence statsmodels itself. Warnings statsmodels raises while
+fitting are caught *locally* (``warnings.catch_warnings``) and handed back as text in
+``messages``; nothing is filtered at import.
+
+Contents
+    :class:`MisclassifiedLogit`  a Binomial link for outcomes recorded by an imperfect judge
+    :func:`gee_binomial`         GEE, Binomial family, exchangeable within cluster,
+                                 Mancl–DeRouen bias-reduced sandwich
+    :func:`mixed_linear_slope`   linear mixed model with random intercepts for game and player
+    :func:`logit_slope_lr`       logistic regression on one covariate with a likelihood-ratio test
+
+Shared by design: other analyses should add their statsmodels calls here rather than import
+statsmodels themselves.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from scipy import special, stats
+from statsmodels.genmod.families import links
+
+_EPS = 1e-10
+
+
+class MisclassifiedLogit(links.Link):
+    r"""Logit link seen through a misclassifying judge.
+
+    If the true outcome follows :math:`P(T = 1) = \operatorname{expit}(\eta)` and a judge with
+    sensitivity :math:`Se` and specificity :math:`Sp` records it, the recorded outcome has
+
+    .. math::
+
+        \mu = P(Y = 1) = (1 - Sp) + (Se + Sp - 1)\,\operatorname{expit}(\eta)
+            = a + b\,q,\qquad q = \operatorname{expit}(\eta),
+
+    so the link is :math:`g(\mu) = \operatorname{logit}((\mu - a)/b)` with
+    :math:`a = 1 - Sp`, :math:`b = Se + Sp - 1 > 0`. Its derivatives, all analytic:
+
+    * :math:`g^{-1\prime}(\eta) = b\,q(1-q)`,
+      :math:`g^{-1\prime\prime}(\eta) = b\,q(1-q)(1-2q)`;
+    * :math:`g'(\mu) = 1/(b\,q(1-q))`,
+      :math:`g''(\mu) = (2q-1)/(b^2 q^2 (1-q)^2)` with :math:`q = (\mu - a)/b`.
+
+    With Se = Sp = 1 this is the ordinary logit. The Binomial variance :math:`\mu(1-\mu)` stays
+    the right variance for the recorded 0/1 outcome, so IRLS/GEE with this link maximise the
+    misclassification likelihood of Neuhaus (1999), *Biometrika* 86:843–855, and Magder &
+    Hughes (1997), *Am J Epidemiol* 146:195–203. Pass the family
+    ``Binomial(link=..., check_link=False)``: statsmodels does not list custom links as safe.
+    """
+
+    def __init__(self, sensitivity: float, specificity: float) -> None:
+        if not (0.0 <= sensitivity <= 1.0 and 0.0 <= specificity <= 1.0):
+            raise ValueError("sensitivity and specificity must lie in [0, 1]")
+        if sensitivity + specificity <= 1.0:
+            raise ValueError("sensitivity + specificity must exceed 1 (a judge better than chance)")
+        self.sensitivity = float(sensitivity)
+        self.specificity = float(specificity)
+        self.floor = 1.0 - self.specificity  # a
+        self.span = self.sensitivity + self.specificity - 1.0  # b
+
+    def _q(self, mu):
+        q = (np.asarray(mu, dtype=float) - self.floor) / self.span
+        return np.clip(q, _EPS, 1.0 - _EPS)
+
+    def __call__(self, p):
+        return special.logit(self._q(p))
+
+    def inverse(self, z):
+        return self.floor + self.span * special.expit(np.asarray(z, dtype=float))
+
+    def deriv(self, p):
+        q = self._q(p)
+        return 1.0 / (self.span * q * (1.0 - q))
+
+    def deriv2(self, p):
+        q = self._q(p)
+        return (2.0 * q - 1.0) / (self.span**2 * (q * (1.0 - q)) ** 2)
+
+    def inverse_deriv(self, z):
+        q = special.expit(np.asarray(z, dtype=float))
+        return self.span * q * (1.0 - q)
+
+    def inverse_deriv2(self, z):
+        q = special.expit(np.asarray(z, dtype=float))
+        return self.span * q * (1.0 - q) * (1.0 - 2.0 * q)
+
+
+def _messages(caught: list[warnings.WarningMessage]) -> tuple[str, ...]:
+    seen: list[str] = []
+    for item in caught:
+        text = str(item.message).strip().splitlines()[0] if str(item.message).strip() else ""
+        line = f"{item.category.__name__}: {text}"
+        if line not in seen:
+            seen.append(line)
+    return tuple(seen)
+
+
+@dataclass(frozen=True)
+class GeeFit:
+    """A GEE fit as plain numbers.
+
+    ``bse`` is the Mancl–DeRouen bias-reduced sandwich SE, ``bse_robust`` the ordinary
+    (Liang–Zeger) sandwich SE, ``pvalues_z`` the normal-reference p-values statsmodels reports
+    from ``bse``. ``dep_param`` is the estimated exchangeable correlation.
+    """
+
+    params: np.ndarray
+    bse: np.ndarray
+    bse_robust: np.ndarray
+    pvalues_z: np.ndarray
+    cov: np.ndarray
+    dep_param: float
+    converged: bool
+    n_groups: int
+    messages: tuple[str, ...]
+
+
+def gee_binomial(
+    endog: np.ndarray,
+    exog: np.ndarray,
+    groups: np.ndarray,
+    *,
+    sensitivity: float | None = None,
+    specificity: float | None = None,
+    start_params: np.ndarray | None = None,
+    maxiter: int = 100,
+) -> GeeFit:
+    r"""Fit a marginal logistic model by GEE with an exchangeable working correlation.
+
+    Model: :math:`E[Y_{ij}] = \mu(\eta_{ij})`, :math:`\eta = X\beta`, with the logit link, or
+    :class:`MisclassifiedLogit` when ``sensitivity`` or ``specificity`` is given; working
+    correlation exchangeable within each group (Liang & Zeger 1986, *Biometrika* 73:13–22).
+    The covariance is the bias-reduced sandwich of Mancl & DeRouen (2001), *Biometrics*
+    57:126–134 (``cov_type="bias_reduced"``):
+
+    .. math::
+
+        \hat V = A^{-1}\Big[\sum_i D_i^\top V_i^{-1}(I - H_i)^{-1} r_i r_i^\top
+                 (I - H_i)^{-\top} V_i^{-1} D_i\Big] A^{-1},\quad
+        A = \sum_i D_i^\top V_i^{-1} D_i,\quad H_i = D_i A^{-1} D_i^\top V_i^{-1}.
+
+    Shapes: ``endog`` (n,), 0/1; ``exog`` (n, k) including the intercept column; ``groups`` (n,).
+    Raises what statsmodels raises on a singular problem (``numpy.linalg.LinAlgError``,
+    ``ValueError``); non-convergence is reported in ``converged`` and ``messages``.
+    """
+    endog = np.asarray(endog, dtype=float)
+    exog = np.asarray(exog, dtype=float)
+    if sensitivity is None and specificity is None:
+        family = sm.families.Binomial()
+    else:
+        link = MisclassifiedLogit(
+            1.0 if sensitivity is None else sensitivity,
+            1.0 if specificity is None else specificity,
+        )
+        family = sm.families.Binomial(link=link, check_link=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        # The custom link is deliberate; statsmodels' notice that it is not a listed Binomial
+        # link carries no information here.
+        warnings.filterwarnings("ignore", message=".*does not respect the domain.*")
+        model = sm.GEE(
+            endog,
+            exog,
+            groups=np.asarray(groups),
+            family=family,
+            cov_struct=sm.cov_struct.Exchangeable(),
+        )
+        result = model.fit(maxiter=maxiter, start_params=start_params, cov_type="bias_reduced")
+        params = np.asarray(result.params, dtype=float)
+        bse = np.asarray(result.bse, dtype=float)
+        cov = np.asarray(result.cov_params(), dtype=float)
+        bse_robust = np.sqrt(np.diag(np.asarray(result.cov_robust, dtype=float)))
+        pvalues = np.asarray(result.pvalues, dtype=float)
+    dep = np.asarray(model.cov_struct.dep_params, dtype=float).ravel()
+    return GeeFit(
+        params=params,
+        bse=bse,
+        bse_robust=bse_robust,
+        pvalues_z=pvalues,
+        cov=cov,
+        dep_param=float(dep[0]) if dep.size else float("nan"),
+        converged=bool(getattr(result, "converged", True)),
+        n_groups=int(len(np.unique(np.asarray(groups)))),
+        messages=_messages(caught),
+    )
+
+
+@dataclass(frozen=True)
+class MixedFit:
+    """Fixed slope of a linear mixed model, its SE and z-test p-value (as statsmodels reports)."""
+
+    slope: float
+    se: float
+    pvalue: float
+    converged: bool
+    messages: tuple[str, ...]
+
+
+def mixed_linear_slope(
+    endog: np.ndarray, x: np.ndarray, game: np.ndarray, player: np.ndarray
+) -> MixedFit:
+    r"""REML fit of :math:`y_{gpr} = \beta_0 + \beta_1 x_r + u_g + v_{gp} + e_{gpr}`.
+
+    Random intercepts :math:`u_g \sim N(0, \sigma_g^2)` per game and :math:`v_{gp} \sim
+    N(0, \sigma_p^2)` per player within game (a variance component), independent errors; the
+    0/1 outcome is modelled linearly (a linear probability model), so :math:`\beta_1` is on the
+    probability scale. Laird & Ware (1982), *Biometrics* 38:963–974. The test of
+    :math:`\beta_1 = 0` is a Wald z-test; it assumes the slope is common to all games, so it is
+    a valid test only of "no trend in any game". ``player`` must be unique across games
+    (e.g. ``game:player``). Shapes: all (n,).
+    """
+    data = pd.DataFrame(
+        {
+            "y": np.asarray(endog, dtype=float),
+            "x": np.asarray(x, dtype=float),
+            "game": np.asarray(game).astype(str),
+            "player": np.asarray(player).astype(str),
+        }
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = smf.mixedlm(
+            "y ~ x",
+            data,
+            groups="game",
+            re_formula="1",
+            vc_formula={"player": "0 + C(player)"},
+        )
+        result = model.fit(reml=True, method=["powell", "lbfgs"])
+        slope = float(result.fe_params.iloc[1])
+        se = float(result.bse_fe.iloc[1])
+    z = slope / se if se > 0 else float("nan")
+    pvalue = float(2.0 * stats.norm.sf(abs(z))) if np.isfinite(z) else float("nan")
+    return MixedFit(
+        slope=slope,
+        se=se,
+        pvalue=pvalue,
+        converged=bool(result.converged),
+        messages=_messages(caught),
+    )
+
+
+@dataclass(frozen=True)
+class LogitSlope:
+    """Slope of a one-covariate logistic regression and its likelihood-ratio p-value."""
+
+    slope: float
+    pvalue: float
+    n: int
+    messages: tuple[str, ...]
+
+
+def logit_slope_lr(endog: np.ndarray, x: np.ndarray) -> LogitSlope:
+    r"""Fit :math:`\operatorname{logit} P(Y=1) = \beta_0 + \beta_1 x` by maximum likelihood
+    (statsmodels GLM, Binomial) and test :math:`\beta_1 = 0` by the likelihood-ratio statistic
+    :math:`2(\ell_1 - \ell_0) \sim \chi^2_1` (Agresti 2013, *Categorical Data Analysis*, §1.3.3).
+
+    The LR test stays usable under quasi-separation, where the Wald test breaks down; the
+    slope reported then is large and only indicative. An outcome that never varies returns
+    NaN for both (no information about a trend). Shapes: (n,).
+    """
+    endog = np.asarray(endog, dtype=float)
+    x = np.asarray(x, dtype=float)
+    n = int(endog.size)
+    if n == 0 or endog.min() == endog.max() or x.min() == x.max():
+        return LogitSlope(float("nan"), float("nan"), n, ())
+    exog1 = np.column_stack([np.ones(n), x])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        full = sm.GLM(endog, exog1, family=sm.families.Binomial()).fit()
+        null = sm.GLM(endog, np.ones((n, 1)), family=sm.families.Binomial()).fit()
+    statistic = max(0.0, 2.0 * (float(full.llf) - float(null.llf)))
+    return LogitSlope(
+        slope=float(full.params[1]),
+        pvalue=float(stats.chi2.sf(statistic, 1)),
+        n=n,
+        messages=_messages(caught),
+    )
+
+
+def mcnemar_exact_p(table: list[list[int]]) -> float:
+    """Exact McNemar p-value (two-sided binomial test on the discordant cells b and c) of a
+    2×2 table [[a, b], [c, d]], via ``statsmodels.stats.contingency_tables.mcnemar``."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    return float(mcnemar(np.asarray(table), exact=True).pvalue)

@@ -1,0 +1,96 @@
+"""The ``balderdash`` command group end to end on a simulated export."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analysis.balderdash.report import run_demo_part
+from analysis.report import Report
+
+
+@pytest.fixture(scope="module")
+def export_dir(tmp_path_factory):
+    from analysis.balderdash.simulate import SimConfig
+    from corpora.balderdash_sim import simulate_to_folder
+
+    folder = tmp_path_factory.mktemp("bd")
+    simulate_to_folder(folder, seed=2, config=SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=8))
+    return folder
+
+
+def test_metrics_json(run_cli, export_dir):
+    code, out, err = run_cli("balderdash", "metrics", str(export_dir), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert {"settings", "games", "rounds", "skipped", "incomplete_games"} <= set(data)
+    row = data["settings"][0]
+    assert {"model", "deck", "n_games", "lkr_mean", "lkr_sd", "tdr_mean", "dr_mean", "cgr_mean", "as_mean"} <= set(row)
+    assert row["n_games"] == 2
+
+
+def test_recompute_json(run_cli, export_dir):
+    code, out, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data["judge_audit"]) == {"reference", "any_sense"}
+    assert {"fnr", "fnr_low", "fnr_high", "f1"} <= set(data["judge_audit"]["reference"][0])
+    corrected = data["corrected"]
+    assert {r["metric"] for r in corrected} == {"lkr", "tdr"}
+    for r in corrected:
+        assert r["rg_low"] <= r["rg"] <= r["rg_high"] and r["ppi_low"] <= r["ppi"] <= r["ppi_high"]
+
+
+def test_convergence_json(run_cli, export_dir):
+    code, out, err = run_cli("balderdash", "convergence", str(export_dir), "--eps", "0.1,0.3", "--json",
+                             "--assume-se", "0.74", "--assume-sp", "0.97")
+    assert code == 0, err
+    rows = json.loads(out)["convergence"]
+    assert {r["eps"] for r in rows} == {0.1, 0.3}
+    # with assumed Se .74, every ε with 1 − ε ≥ .74 is unreachable on judge labels
+    assert all(r["judge_unreachable"] == (1 - r["eps"] >= 0.74) for r in rows)
+
+
+def test_trend_runs_or_says_it_is_missing(run_cli, export_dir):
+    code, out, err = run_cli("balderdash", "trend", str(export_dir), "--json")
+    assert (code == 0 and "trend" in json.loads(out)) or (code == 2 and "trend tests are not available" in err)
+
+
+def test_plan_json(run_cli):
+    code, out, err = run_cli("balderdash", "plan", "--fnr", "0.26", "--fnr-halfwidth", "0.05", "--json")
+    assert code == 0, err
+    assert json.loads(out)["fnr"]["true_definitions"] > 0
+
+
+def test_simulate_writes_an_export(run_cli, tmp_path):
+    code, out, err = run_cli("balderdash", "simulate", "--out", str(tmp_path), "--seed", "1", "--games-per-deck", "1",
+                             "--rounds", "3", "--json")
+    assert code == 0, err
+    assert {p.name for p in tmp_path.iterdir()} >= {"games.jsonl", "players.jsonl", "rounds.jsonl", "labels.csv", "truth.csv"}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("metrics", "/nonexistent/folder"), ("convergence", "EXPORT", "--eps", "abc"), ("plan", "--fnr", "1.5")],
+)
+def test_bad_input_exits_2_with_one_line(run_cli, export_dir, args):
+    args = [str(export_dir) if a == "EXPORT" else a for a in args]
+    code, out, err = run_cli("balderdash", *args)
+    assert code == 2 and err.startswith("error: ") and err.strip().count("\n") == 0
+
+
+def test_labels_naming_unknown_items(run_cli, export_dir, tmp_path):
+    bad = tmp_path / "labels.csv"
+    bad.write_text("item_id,rater,rater_type,label\nbd:99:1:1,r1,human,true\n", encoding="utf-8")
+    code, _, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(bad))
+    assert code == 2 and "line 2" in err and "names no definition" in err
+
+
+def test_demo_part(tmp_path):
+    summary, section = run_demo_part(tmp_path, seed=1)
+    assert summary["omniscient_true_lkr"] == 1.0
+    assert summary["omniscient_judge_lkr"] < 0.9
+    report = Report("demo")
+    report.add(section)
+    assert "Convergence" in report.render()

@@ -1,0 +1,53 @@
+"""Eq. 6 convergence, the observed-scale threshold, and the naive verdict's failure at true LKR 1."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from analysis.balderdash.convergence import convergence_round, convergence_table, observed_threshold
+from analysis.balderdash.simulate import SimConfig, simulate_campaign
+from corpora.contract import InputError
+
+
+def test_convergence_round_by_hand():
+    # rounds 1..5; threshold .9: rounds 3, 4, 5 exceed it → T = 2
+    assert convergence_round([0.95, 0.8, 0.91, 0.99, 0.93], 0.9) == 2
+    assert convergence_round([0.95, 0.96], 0.9) == 0  # from the start
+    assert math.isnan(convergence_round([0.95, 0.96, 0.9], 0.9))  # "exceeds" is strict
+    assert math.isnan(convergence_round([0.95, float("nan")], 0.9))
+
+
+def test_observed_threshold_by_hand():
+    # τ = Se(1 − ε) + (1 − Sp)ε = .74·.9 + .03·.1 = .669
+    assert observed_threshold(0.1, 0.74, 0.97) == pytest.approx(0.669)
+    assert observed_threshold(0.3, 1.0, 1.0) == pytest.approx(0.7)  # a perfect judge: τ = 1 − ε
+
+
+def test_naive_verdict_fails_for_a_model_that_knows_every_word():
+    config = SimConfig(
+        models=("omniscient", "average"), games_per_deck=6, players_per_model=5, n_rounds=20,
+        know={"omniscient": {"basic_english_words": 1.0, "balderdash_words": 1.0}},
+        judge_se={"omniscient": 0.74, "average": 0.74}, labels_per_stratum=60,
+    )
+    campaign = simulate_campaign(config, seed=11)
+    table = convergence_table(campaign.obs, campaign.labels, eps=(0.1,), window=10)
+    omni = table[table["model"] == "omniscient"]
+    assert len(omni) == 2  # one setting per deck
+    # true LKR is 1 in every round (converged at T = 0 for any ε), but the judge sees ≈ Se = .74
+    # per round (30 definitions: SD ≈ .08), so LKR_n > .9 essentially never holds: not converged
+    assert not omni["converged_judge"].any()
+    assert omni["judge_unreachable"].all()  # 1 − ε = .9 ≥ estimated Se
+    # replacing only the labelled definitions leaves most judge errors in place: still not converged
+    assert not omni["converged_replaced"].any()
+    # the corrected pooled-window bound clears 1 − ε
+    assert omni["window_lower"].gt(0.9).all() and omni["converged_window"].all()
+    # τ = Se·.9 + (1 − Sp)·.1 is far below .9
+    assert omni["tau"].between(0.6, 0.75).all()
+
+
+def test_bad_eps_is_refused():
+    campaign = simulate_campaign(SimConfig(games_per_deck=1, n_rounds=3, labels_per_stratum=2), seed=0)
+    with pytest.raises(InputError, match="ε"):
+        convergence_table(campaign.obs, eps=(1.2,))
