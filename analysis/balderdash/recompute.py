@@ -215,11 +215,21 @@ def ppi_mean(
     return theta, var, lam
 
 
-def rogan_gladen(p: float, acc: JudgeAccuracy, n_unlabelled: int) -> tuple[float, float]:
-    """Rogan–Gladen correction of an observed rate ``p`` on ``n_unlabelled`` items.
+def rogan_gladen(
+    p: float, acc: JudgeAccuracy, n_cell: int, *, share_pos: float = 0.0, share_neg: float = 0.0
+) -> tuple[float, float]:
+    """Rogan–Gladen correction of the judge's rate ``p`` on the ``n_cell`` definitions of a cell.
 
     Returns ``(theta, variance)`` with θ clipped to [0, 1] (variance evaluated there); nan
     when J = Se + Sp − 1 ≤ 0 or Se/Sp are unknown.
+
+    Variance = [θ² Var(Se) + (1 − θ)² Var(Sp) − 2θ(1 − θ) Cov]/J²   (estimating Se, Sp)
+             + [θ Se(1 − Se)(1 − w₊) + (1 − θ) Sp(1 − Sp)(1 − w₋)] / (n J²)   (cell vs model).
+    The second term is the cell's own realised accuracy departing from the model's realised
+    accuracy that Se and Sp estimate: the cell holds a share w₊ of the model's true definitions
+    and w₋ of its false ones, and the realised Se of the model is the w-weighted mean of its
+    cells', so the departure of one cell has variance Se(1 − Se)(1 − w₊)/(θ n) (likewise Sp).
+    A cell that is the whole model (w = 1) has no such term.
     """
     se, sp = acc.se, acc.sp
     j = se + sp - 1
@@ -227,8 +237,9 @@ def rogan_gladen(p: float, acc: JudgeAccuracy, n_unlabelled: int) -> tuple[float
         return np.nan, np.nan
     theta = float(np.clip((p + sp - 1) / j, 0.0, 1.0))
     var_acc = (theta**2 * acc.var_se + (1 - theta) ** 2 * acc.var_sp - 2 * theta * (1 - theta) * acc.cov) / j**2
-    var_noise = (theta * se * (1 - se) + (1 - theta) * sp * (1 - sp)) / (n_unlabelled * j**2) if n_unlabelled else 0.0
-    return theta, float(max(var_acc, 0.0) + var_noise)
+    spread = theta * se * (1 - se) * (1 - share_pos) + (1 - theta) * sp * (1 - sp) * (1 - share_neg)
+    var_noise = spread / (n_cell * j**2) if n_cell else 0.0
+    return theta, float(max(var_acc, 0.0) + max(var_noise, 0.0))
 
 
 @dataclass
@@ -323,6 +334,31 @@ def _ppi_stratified(cell: pd.DataFrame, pooled: pd.DataFrame, other_col: str, z:
     return theta, var, used_pool
 
 
+def _rg_shares(
+    data: pd.DataFrame, by: Sequence[str], acc_by_model: Mapping[str, JudgeAccuracy]
+) -> dict[tuple, tuple[float, float]]:
+    """Per cell: its estimated share of its model's true and of its false definitions
+    (Rogan–Gladen counts θ̂ n and (1 − θ̂) n over the model's cells)."""
+    counts = {}
+    for key, cell in data.groupby(list(by), sort=True, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        model = dict(zip(by, key, strict=True))["model"]
+        acc = acc_by_model.get(model)
+        theta = rogan_gladen(float(cell["judge"].mean()), acc, len(cell))[0] if acc is not None else np.nan
+        counts[key] = (model, theta * len(cell), (1 - theta) * len(cell)) if np.isfinite(theta) else (model, np.nan, np.nan)
+    totals: dict[str, list[float]] = {}
+    for model, pos, neg in counts.values():
+        total = totals.setdefault(model, [0.0, 0.0])
+        total[0] += pos
+        total[1] += neg
+    out = {}
+    for key, (model, pos, neg) in counts.items():
+        tp, tn = totals[model]
+        out[key] = (pos / tp if tp > 0 else 1.0, neg / tn if tn > 0 else 1.0)
+        out[key] = tuple(float(v) if np.isfinite(v) else 0.0 for v in out[key])
+    return out
+
+
 def corrected_rates(
     obs: pd.DataFrame,
     labels: pd.DataFrame | None = None,
@@ -393,6 +429,7 @@ def corrected_rates(
         else:
             acc_by_model = _accuracy_by_model(frame, strata)
         pooled_by_model = dict(iter(frame.data.groupby("model", sort=True)))
+        shares = _rg_shares(frame.data, by, acc_by_model)
         for key, cell in frame.data.groupby(by, sort=True, dropna=False):
             key = key if isinstance(key, tuple) else (key,)
             row = dict(zip(by, key, strict=True))
@@ -407,7 +444,8 @@ def corrected_rates(
             acc = acc_by_model.get(model, JudgeAccuracy(np.nan, np.nan, np.nan, np.nan, np.nan, 0, ()))
             # Rogan–Gladen on the whole cell: the unlabelled rest is selected on the judge's
             # verdict when sampling is stratified, which breaks p = Se θ + (1 − Sp)(1 − θ) there.
-            rg, var_rg = rogan_gladen(judge_rate, acc, n)
+            share_pos, share_neg = shares.get(key, (0.0, 0.0))
+            rg, var_rg = rogan_gladen(judge_rate, acc, n, share_pos=share_pos, share_neg=share_neg)
             rg_half = z * np.sqrt(var_rg)
             lam = np.nan
             pooled_flag = False

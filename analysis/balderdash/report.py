@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -90,16 +89,83 @@ def _round_figure(obs: pd.DataFrame, corrected: pd.DataFrame, replaced: pd.DataF
     return figure_png(fig)
 
 
+OUTCOME_QUESTION = {"knows": ("any_sense", "human_any", "knows_judge"), "true_def": ("reference", "human_ref", "true_def_judge")}
+"""Trend outcome → (question people answered, consensus column, judge column of replace_labels)."""
+
+
+def _pseudo_counts(audit: pd.DataFrame) -> dict[str, tuple[int, int, int, int]]:
+    """(TP, FN, TN, FP) per model for the adjusted trend test, from the re-weighted Se and Sp.
+
+    Under a sample stratified on the judge's verdict the raw counts over-represent one verdict,
+    so Se = TP/(TP + FN) is biased; the re-weighted ``recall_w``/``specificity_w`` are not. The
+    counts passed on keep the human sample's positive and negative sizes and the re-weighted
+    rates (raw rates where a re-weighted one is undefined).
+    """
+    out = {}
+    for r in audit.to_dict(orient="records"):
+        n_pos, n_neg = int(r["tp"] + r["fn"]), int(r["tn"] + r["fp"])
+        se = r.get("recall_w", np.nan)
+        sp = r.get("specificity_w", np.nan)
+        se = se if np.isfinite(se) else (r["tp"] / n_pos if n_pos else np.nan)
+        sp = sp if np.isfinite(sp) else (r["tn"] / n_neg if n_neg else np.nan)
+        if not (np.isfinite(se) and np.isfinite(sp)):
+            continue
+        tp, tn = int(round(se * n_pos)), int(round(sp * n_neg))
+        out[str(r["player_model"])] = (tp, n_pos - tp, tn, n_neg - tn)
+    return out
+
+
+def trend_analysis(
+    obs: pd.DataFrame, labels: pd.DataFrame | None = None, *, mixed: bool = True, seed: int = 0
+) -> dict[str, Any]:
+    """Trend tests of LKR (``knows``) and TDR (``true_def``) over rounds.
+
+    Under judge labels, with the misclassification-adjusted slope when ``labels`` hold human
+    answers for the outcome's question; under replaced labels too when ``labels`` are given;
+    and the judge drift check (Se, Sp vs round) in the human sample. Returns ``table`` (all
+    rows, column ``labels`` = judge | replaced) and ``drift`` {outcome: DriftResult fields}.
+    """
+    import warnings
+
+    from analysis.balderdash.trend import DriftWarning, se_sp_drift, trend_tests
+
+    audits = judge_audit_tables(obs, labels) if labels is not None and len(labels) else {}
+    replaced = replace_labels(obs, labels) if labels is not None and len(labels) else None
+    tables, drift = [], {}
+    pooled = obs["history_type"].nunique() > 1  # an "all" row only adds something then
+    for outcome, (question, human_col, judge_col) in OUTCOME_QUESTION.items():
+        se_sp = _pseudo_counts(audits[question]) if question in audits else None
+        table = trend_tests(obs, outcome=outcome, se_sp=se_sp or None, mixed=mixed, seed=seed, pooled=pooled)
+        table.insert(0, "labels", "judge")
+        tables.append(table)
+        if replaced is None:
+            continue
+        table = trend_tests(replaced, outcome=outcome, mixed=mixed, seed=seed, pooled=pooled)
+        table.insert(0, "labels", "replaced")
+        tables.append(table)
+        sample = replaced[replaced[human_col].notna()]
+        if len(sample):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", DriftWarning)
+                result = se_sp_drift(sample.assign(human=sample[human_col].astype(bool), judge=sample[judge_col]))
+            drift[outcome] = {**result.__dict__, "warnings": [str(w.message) for w in caught]}
+    return {"table": pd.concat(tables, ignore_index=True), "drift": drift}
+
+
 def _trend_blocks(obs: pd.DataFrame, labels: pd.DataFrame | None) -> list:
-    """Blocks from the trend engineer's ``analysis.balderdash.trend.trend_blocks`` when present."""
-    try:
-        module = importlib.import_module("analysis.balderdash.trend")
-    except ImportError:
-        return []
-    maker = getattr(module, "trend_blocks", None)
-    if not callable(maker):
-        return []
-    return list(maker(obs, labels))
+    """The trend tests' report blocks (table, how to read it, drift warnings)."""
+    from analysis.balderdash.trend import trend_section
+
+    analysis = trend_analysis(obs, labels)
+    blocks = list(trend_section(analysis["table"]).blocks)
+    for outcome, result in analysis["drift"].items():
+        text = (
+            f"Judge drift over rounds in the human sample ({outcome}): Se p = {result['se_p']:.3g}, "
+            f"Sp p = {result['sp_p']:.3g}" + (" — DRIFT: a trend in judged outcomes may come from the judge alone."
+                                               if result["drift"] else " — no drift detected.")
+        )
+        blocks.append(Paragraph(text))
+    return blocks
 
 
 def balderdash_section(

@@ -642,7 +642,7 @@ def trend_tests(
 
 
 _SHOWN = (
-    "model", "history_type", "outcome", "games", "n_obs", "rate", "slope", "gee_ci_low",
+    "labels", "model", "history_type", "outcome", "games", "n_obs", "rate", "slope", "gee_ci_low",
     "gee_ci_high", "gee_p_t", "gee_p_z", "twostage_slope", "twostage_p", "mixed_slope",
     "mixed_p", "adj_slope", "adj_ci_low", "adj_ci_high", "adj_p", "note",
 )  # fmt: skip

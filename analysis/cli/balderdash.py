@@ -190,26 +190,26 @@ def convergence_command(
 
 @app.command("trend")
 def trend_command(export: ExportArg, human: HumanOpt = None, words: WordsOpt = None, as_json: bool = JSON_OPTION) -> None:
-    """Trend tests of LKR and TDR over rounds (judge labels, and replaced labels with --human)."""
-    try:
-        from analysis.balderdash.trend import trend_tests
-    except ImportError:
-        raise InputError("trend tests are not available yet") from None
-    from analysis.balderdash.recompute import replace_labels
+    """Trend tests of LKR and TDR over rounds: judge labels (adjusted for the judge's errors with
+    --human), replaced labels with --human, and the judge drift check."""
+    from analysis.balderdash.report import trend_analysis
 
     _, obs = _load(export, words)
     labels = _labels(human, obs)
-    frames = {"judge": obs}
-    if labels is not None:
-        frames["replaced"] = replace_labels(obs, labels)
-    payload: dict = {"export": str(export), "human": str(human) if human else None, "trend": {}}
-    lines = []
-    for labelling, frame in frames.items():
-        for outcome in ("knows", "true_def"):
-            result = trend_tests(frame, outcome=outcome)
-            table = result if isinstance(result, pd.DataFrame) else pd.DataFrame(result)
-            payload["trend"][f"{labelling}:{outcome}"] = _records(table)
-            lines += [f"{labelling} labels, outcome {outcome}:", table.to_string(index=False)]
+    result = trend_analysis(obs, labels)
+    table = result["table"]
+    payload: dict = {
+        "export": str(export),
+        "human": str(human) if human else None,
+        "trend": _records(table),
+        "drift": result["drift"],
+    }
+    shown = [c for c in ("labels", "outcome", "model", "history_type", "games", "slope", "gee_p_t", "gee_ci_low",
+                         "gee_ci_high", "twostage_p", "adj_slope", "adj_p", "note") if c in table.columns]
+    lines = ["trend over rounds (slope per first-to-last round, logit scale; p from t with G-1 df):",
+             table[shown].to_string(index=False)]
+    for outcome, drift in result["drift"].items():
+        lines.append(f"judge drift ({outcome}): Se p={drift['se_p']:.3g}, Sp p={drift['sp_p']:.3g}, drift={drift['drift']}")
     emit(payload, as_json=as_json, lines=lines)
 
 

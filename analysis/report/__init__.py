@@ -65,7 +65,8 @@ class Table(Block):
             cells = "".join(f"<td>{html.escape(format_cell(v, self.digits))}</td>" for v in record)
             rows.append(f"<tr>{cells}</tr>")
         caption = f"<caption>{html.escape(self.caption)}</caption>" if self.caption else ""
-        return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        table = f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        return f'<div class="scroll">{table}</div>'
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ table{border-collapse:collapse;margin:1em 0;font-size:.9em}
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f0f0f0}caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}
 figure{margin:1em 0}img{max-width:100%}figcaption{font-size:.85em;color:#555}
-nav ul{columns:2}
+nav ul{columns:2}.scroll{overflow-x:auto;max-width:100%}
 """
 
 

@@ -63,6 +63,15 @@ def _agreement_part(*, labels, out_dir, seed):
     return summary, section, {"agreement/consensus": consensus}
 
 
+def _balderdash_part(*, labels, out_dir, seed):
+    """A simulated Balderdash campaign written in the export format, read back and audited."""
+    from analysis.balderdash.report import run_demo_part
+
+    del labels
+    summary, section = run_demo_part(out_dir, seed=seed)
+    return {"balderdash": summary}, section, {}
+
+
 def _optional_parts():
     """The demo parts of the other analyses."""
-    return [_agreement_part]
+    return [_agreement_part, _balderdash_part]
