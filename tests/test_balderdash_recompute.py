@@ -103,6 +103,19 @@ def test_rogan_gladen_by_hand():
     assert math.isnan(rogan_gladen(0.5, JudgeAccuracy(0.5, 0.5, 0, 0, 0, 0, ()), 10)[0])  # J = 0
 
 
+def test_rogan_gladen_cell_share_by_hand():
+    acc = JudgeAccuracy(se=0.8, sp=0.9, var_se=0.01, var_sp=0.0025, cov=0.0, n_labelled=0, strata=())
+    t = 0.4 / 0.7
+    base = (t**2 * 0.01 + (1 - t) ** 2 * 0.0025) / 0.49
+    # the cell holds 30 % of the model's true and 60 % of its false definitions:
+    # cell-vs-model term [θ·.16·(1 − .3) + (1 − θ)·.09·(1 − .6)]/(100·.49)
+    _, var = rogan_gladen(0.5, acc, 100, share_pos=0.3, share_neg=0.6)
+    assert var == pytest.approx(base + (t * 0.16 * 0.7 + (1 - t) * 0.09 * 0.4) / 49)
+    # a cell that is the whole model has only the term for estimating Se and Sp
+    _, whole = rogan_gladen(0.5, acc, 100, share_pos=1.0, share_neg=1.0)
+    assert whole == pytest.approx(base)
+
+
 def test_ppi_mean_by_hand():
     y, f = np.array([1, 1, 0, 0]), np.array([1, 1, 0, 1])
     fu = np.array([1, 1, 0, 0, 1, 0, 1, 1])

@@ -15,6 +15,11 @@ def test_demo_writes_report(run_cli, tmp_path):
     assert summary["connections"]["model-b"] == [0, 0, 2, 1, 3]
     assert "Agreement: three simulated linguists" in html
     assert -1 <= summary["agreement"]["fleiss_kappa"] <= 1
+    assert "Balderdash (simulated demo campaign)" in html
+    assert "Trend tests (knows, true_def)" in html
+    assert summary["balderdash"]["omniscient_true_lkr"] == 1.0
+    # the judge misses true definitions, so the judged LKR of a model that knows every word is below 1
+    assert summary["balderdash"]["omniscient_judge_lkr"] < 0.9
 
 
 def test_cli_help_and_usage_errors(run_cli):
