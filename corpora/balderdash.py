@@ -710,13 +710,17 @@ def build_items(export: BalderdashExport) -> pd.DataFrame:
 
 
 def judge_labels(export: BalderdashExport) -> pd.DataFrame:
-    """The judge's decisions as a contract labels table.
+    """The judge's decisions as a contract labels table (see :func:`judge_labels_from_table`)."""
+    return judge_labels_from_table(player_round_table(export))
+
+
+def judge_labels_from_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The judge's decisions in a :func:`player_round_table` as a contract labels table.
 
     Two rows per definition, ``rater`` = the game's judge model, ``rater_type`` = ``judge``:
     ``question`` = ``reference`` with ``judge_decision`` and ``question`` = ``any_sense`` with
     ``llm_knows_one_of_the_defs`` (labels ``true``/``false``).
     """
-    table = player_round_table(export)
     parts = []
     for question, column in (("reference", "true_def"), ("any_sense", "knows")):
         parts.append(

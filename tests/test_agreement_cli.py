@@ -4,46 +4,10 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pandas as pd
 import pytest
+from published import FLEISS_1971  # noqa: E402  (Fleiss 1971, Table 1)
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
-
-# Fleiss (1971) Table 1 (same table and source as in test_agreement_published.py)
-FLEISS_1971 = np.array(
-    [
-        [0, 0, 0, 6, 0],
-        [0, 3, 0, 0, 3],
-        [0, 1, 4, 0, 1],
-        [0, 0, 0, 0, 6],
-        [0, 3, 0, 3, 0],
-        [2, 0, 4, 0, 0],
-        [0, 0, 4, 0, 2],
-        [2, 0, 3, 1, 0],
-        [2, 0, 0, 4, 0],
-        [0, 0, 0, 0, 6],
-        [1, 0, 0, 5, 0],
-        [1, 1, 0, 4, 0],
-        [0, 3, 3, 0, 0],
-        [1, 0, 0, 5, 0],
-        [0, 2, 0, 3, 1],
-        [0, 0, 5, 0, 1],
-        [3, 0, 0, 1, 2],
-        [5, 1, 0, 0, 0],
-        [0, 2, 0, 4, 0],
-        [1, 0, 2, 0, 3],
-        [0, 0, 0, 0, 6],
-        [0, 1, 0, 5, 0],
-        [0, 2, 0, 1, 3],
-        [2, 0, 0, 4, 0],
-        [1, 0, 0, 4, 1],
-        [0, 5, 0, 1, 0],
-        [4, 0, 0, 0, 2],
-        [0, 2, 0, 4, 0],
-        [1, 0, 5, 0, 0],
-        [0, 0, 0, 0, 6],
-    ]
-)
 
 CATEGORIES = ["dep", "pers", "schiz", "neur", "other"]
 

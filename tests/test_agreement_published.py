@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from published import FLEISS_1971  # noqa: E402  (Fleiss 1971, Table 1; see tests/published.py)
 
 from analysis.agreement import (
     agreement,
@@ -17,46 +18,6 @@ from analysis.agreement import (
     krippendorff_alpha,
     per_category_kappa,
     percent_agreement,
-)
-
-# Fleiss (1971), "Measuring nominal scale agreement among many raters", Psychological Bulletin
-# 76(5), Table 1: 30 patients, 6 psychiatrists each, 5 diagnoses (depression, personality
-# disorder, schizophrenia, neurosis, other); cell = number of raters giving that diagnosis.
-# Transcription as published in the quadagree R package (data_raw/fleiss1971.csv, "scraped by
-# hand from Fleiss (1971)"); it reproduces every summary number the paper prints (below).
-FLEISS_1971 = np.array(
-    [
-        [0, 0, 0, 6, 0],
-        [0, 3, 0, 0, 3],
-        [0, 1, 4, 0, 1],
-        [0, 0, 0, 0, 6],
-        [0, 3, 0, 3, 0],
-        [2, 0, 4, 0, 0],
-        [0, 0, 4, 0, 2],
-        [2, 0, 3, 1, 0],
-        [2, 0, 0, 4, 0],
-        [0, 0, 0, 0, 6],
-        [1, 0, 0, 5, 0],
-        [1, 1, 0, 4, 0],
-        [0, 3, 3, 0, 0],
-        [1, 0, 0, 5, 0],
-        [0, 2, 0, 3, 1],
-        [0, 0, 5, 0, 1],
-        [3, 0, 0, 1, 2],
-        [5, 1, 0, 0, 0],
-        [0, 2, 0, 4, 0],
-        [1, 0, 2, 0, 3],
-        [0, 0, 0, 0, 6],
-        [0, 1, 0, 5, 0],
-        [0, 2, 0, 1, 3],
-        [2, 0, 0, 4, 0],
-        [1, 0, 0, 4, 1],
-        [0, 5, 0, 1, 0],
-        [4, 0, 0, 0, 2],
-        [0, 2, 0, 4, 0],
-        [1, 0, 5, 0, 0],
-        [0, 0, 0, 0, 6],
-    ]
 )
 
 # Wikipedia, "Fleiss' kappa", worked example: 10 subjects, 14 raters, 5 categories, κ = 0.210.

@@ -23,20 +23,9 @@ from analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_p
 
 def judge_rows(obs: pd.DataFrame) -> pd.DataFrame:
     """The judge's two decisions per definition as contract labels (from a player-round table)."""
-    parts = []
-    for question, column in (("reference", "true_def"), ("any_sense", "knows")):
-        parts.append(
-            pd.DataFrame(
-                {
-                    "item_id": obs["item_id"],
-                    "rater": obs["judge_model"],
-                    "rater_type": "judge",
-                    "label": obs[column].map({True: "true", False: "false"}),
-                    "question": question,
-                }
-            )
-        )
-    return pd.concat(parts, ignore_index=True)
+    from corpora.balderdash import judge_labels_from_table
+
+    return judge_labels_from_table(obs)
 
 
 def strata_items(obs: pd.DataFrame) -> pd.DataFrame:
