@@ -213,7 +213,8 @@ def poststratified_accuracy(
     labelled one borrows the share of the same judge decisions pooled over the leading strata
     columns (first column dropped first); nan when even the judge-decision stratum has no label. Se = A/(A + B) with A = Σ_{f=1} N_s q_s,
     B = Σ_{f=0} N_s q_s; Sp = C/(C + D) with C = Σ_{f=0} N_s(1 − q_s), D = Σ_{f=1} N_s(1 − q_s);
-    Var(q_s) = q̃_s(1 − q̃_s)/(n_s + z²) · (N_s − n_s)/(N_s − 1) with q̃ Agresti–Coull: the
+    Var(q_s) = q̃_s(1 − q̃_s)/n_s · (N_s − n_s)/(N_s − 1) with q̃ from :func:`_variance_proportion`
+    (``z`` is not used; kept for callers): the
     finite-population correction makes Se and Sp those of the judge on these N items (the
     realised accuracy), which is what corrects a realised rate. nan when undefined.
     """
@@ -242,7 +243,7 @@ def poststratified_accuracy(
     n = counts["n"].to_numpy(float)
     q = counts["x"].to_numpy(float) / n
     f = counts["judge"].to_numpy(bool)
-    qa = (counts["x"].to_numpy(float) + 0.5) / (n + 1)
+    qa = _variance_proportion(counts["x"].to_numpy(float), n, f)
     big_n = counts["Nq"].to_numpy(float)
     fpc = np.where(big_n > 1, np.clip((big_n - n) / np.where(big_n > 1, big_n - 1, 1), 0, 1), 0.0)
     var_q = qa * (1 - qa) / n * fpc
@@ -261,6 +262,25 @@ def poststratified_accuracy(
         n_labelled=n_labelled,
         strata=tuple(strata),
     )
+
+
+def _variance_proportion(x: np.ndarray, n: np.ndarray, judge: np.ndarray) -> np.ndarray:
+    """The share used in a post-stratum's variance q(1 − q)/n: (x + q̄)/(n + 1), one
+    pseudo-observation at q̄, the share over all post-strata with the same judge decision
+    (0.5 where q̄ is 0 or 1).
+
+    A post-stratum in which people agree with every label (x = n) would otherwise get variance
+    0; the usual (x + 0.5)/(n + 1) instead assumes 50 % disagreement there, which overstates
+    the variance several-fold when the judge is accurate (e.g. few false positives among the
+    judge's "true" verdicts) and made the Rogan–Gladen intervals over-cover.
+    """
+    prior = np.empty_like(x, dtype=float)
+    for decision in (True, False):
+        mask = judge == decision
+        total = n[mask].sum()
+        pooled = x[mask].sum() / total if total > 0 else 0.5
+        prior[mask] = pooled if 0 < pooled < 1 else 0.5
+    return (x + prior) / (n + 1)
 
 
 def confusion_counts(frame: pd.DataFrame) -> dict[str, int]:

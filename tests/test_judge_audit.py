@@ -86,3 +86,15 @@ def test_two_judges_need_a_choice():
 def test_bad_label_is_an_input_error():
     with pytest.raises(InputError, match="not true/false"):
         judge_confusion(_labels([("x", "j", "judge", "perhaps")]), None, by=None)
+
+
+def test_variance_share_by_hand():
+    from analysis.judge_audit import _variance_proportion
+
+    x = np.array([5.0, 3.0, 0.0])
+    n = np.array([5.0, 4.0, 6.0])
+    judge = np.array([True, True, False])
+    # judge-true post-strata pool 8 of 9: (5 + 8/9)/6 and (3 + 8/9)/5; the judge-false one
+    # pools 0 of 6, so its pseudo-observation is 0.5: (0 + 0.5)/7
+    expected = [(5 + 8 / 9) / 6, (3 + 8 / 9) / 5, 0.5 / 7]
+    assert np.allclose(_variance_proportion(x, n, judge), expected)
