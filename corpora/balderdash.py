@@ -173,7 +173,8 @@ def iter_json_documents(text: str, source: str) -> Iterator[tuple[int, Any]]:
         try:
             document, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            raise InputError(f"{source} line {exc.lineno}: not valid JSON ({exc.msg})") from None
+            where = "" if exc.lineno == start_line else f", found at line {exc.lineno}"
+            raise InputError(f"{source} line {start_line}: not valid JSON ({exc.msg}{where})") from None
         yield start_line, document
         pos = _skip_ws(text, end)
         if in_array:

@@ -185,6 +185,14 @@ def test_non_json_line_names_file_and_line(tmp_path):
         read_export(folder)
 
 
+def test_unclosed_json_line_names_the_line_it_starts_on():
+    from corpora.balderdash import iter_json_documents
+
+    text = '{"a": 1}\n{"a": 2\n{"a": 3}\n'
+    with pytest.raises(InputError, match=r"^f\.jsonl line 2: not valid JSON \(.*found at line 3\)$"):
+        list(iter_json_documents(text, "f.jsonl"))
+
+
 @pytest.mark.parametrize(
     ("collection", "index", "path", "message"),
     [
