@@ -59,6 +59,28 @@ def test_bad_labels(change, message):
         validate_labels(change(labels()), items=validate_items(items()), allowed=["true", "false"])
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda f: f.assign(rater_type=["human", "robot", "human"]), "row 2: rater_type 'robot'"),
+        (lambda f: f.assign(item_id=["a", "a", "zzz"]), "row 3: item_id 'zzz' names no item"),
+        (lambda f: f.assign(label=["true", "maybe", "true"]), "row 2: label 'maybe' is not one of"),
+        (lambda f: f.assign(rater=["r1", None, "r1"]), "row 2: column 'rater' is empty"),
+        (lambda f: f.assign(rater=["r1", " ", "r1"]), "row 2: column 'rater' is empty"),
+    ],
+)
+def test_bad_categorical_labels_same_messages(change, message):
+    """Categorical columns are checked on their categories, with the same messages."""
+    frame = change(labels()).astype("category")
+    with pytest.raises(InputError, match=message):
+        validate_labels(frame, items=validate_items(items()), allowed=["true", "false"])
+
+
+def test_good_categorical_labels_pass_unchanged():
+    frame = labels().astype("category")
+    assert validate_labels(frame, items=validate_items(items())) is frame
+
+
 def test_read_labels_names_file_line(tmp_path):
     path = tmp_path / "labels.csv"
     path.write_text("item_id,rater,rater_type,label\na,r1,human,true\na,r2,people,true\n")

@@ -116,30 +116,6 @@ def _codes(column: pd.Series, *, sort: bool) -> tuple[np.ndarray, np.ndarray]:
     return codes.astype(np.int64), np.asarray(uniques, dtype=object)
 
 
-def _validate_categorical(labels: pd.DataFrame, allowed: Sequence[str] | None) -> None:
-    """The contract checks of :func:`validate_labels`, done on the categories of categorical
-    columns (fast for millions of rows); messages name the first bad row (1-based)."""
-    checks: dict[str, tuple[tuple[str, ...], str]] = {
-        "rater_type": (RATER_TYPES, "is not 'human' or 'judge'"),
-    }
-    if allowed is not None:
-        checks["label"] = (tuple(allowed), "is not one of " + ", ".join(sorted(allowed)))
-    for column in LABEL_COLUMNS:
-        series = labels[column]
-        cats = series.cat.categories.astype(str).str.strip()
-        codes = series.cat.codes.to_numpy()
-        empty = np.append(np.asarray(cats == ""), True)  # code -1 (missing) maps to the last slot
-        bad = empty[codes]
-        if bad.any():
-            raise InputError(f"labels row {int(np.argmax(bad)) + 1}: column {column!r} is empty")
-        if column in checks:
-            ok_values, text = checks[column]
-            outside = np.asarray(~cats.isin(list(ok_values)))[codes]
-            if outside.any():
-                row = int(np.argmax(outside))
-                raise InputError(f"labels row {row + 1}: {column} {cats[codes[row]]!r} {text}")
-
-
 def rating_table(
     labels: pd.DataFrame,
     *,
@@ -179,17 +155,9 @@ def rating_table(
             raise InputError(f"categories contain a duplicate: {declared}")
         if len(declared) == 0:
             raise InputError("categories is empty: declare at least one category")
-    missing = [c for c in LABEL_COLUMNS if c not in labels.columns]
-    if missing:
-        raise InputError(
-            f"labels table lacks column {missing[0]!r} (has {', '.join(map(str, labels.columns))})"
-        )
-    all_categorical = all(isinstance(labels[c].dtype, CategoricalDtype) for c in LABEL_COLUMNS)
-    if all_categorical:
-        _validate_categorical(labels, declared)
-        frame = labels[list(LABEL_COLUMNS)]
-    else:
-        frame = validate_labels(labels[list(LABEL_COLUMNS)], allowed=declared)
+    # one validator (corpora.contract); categorical columns are checked on their categories
+    frame = validate_labels(labels, allowed=declared)[list(LABEL_COLUMNS)]
+    all_categorical = all(isinstance(frame[c].dtype, CategoricalDtype) for c in LABEL_COLUMNS)
     positions = np.arange(len(frame))
     if rater_type is not None:
         if all_categorical:
