@@ -1,7 +1,6 @@
 """The Connections reader on small folders written by the tests (quirks, bad input)."""
 
 import json
-import shutil
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,15 +10,13 @@ from analysis.connections import match_groups
 from analysis.connections_report import analyze_connections
 from corpora.connections import read_connections, to_contract
 from corpora.contract import InputError, game_key
-from corpora.demo import DATA
+from corpora.demo import write_demo_corpus
 from corpora.literal import parse_groups, parse_groups_tolerant
 
 
 @pytest.fixture
 def folder(tmp_path):
-    target = tmp_path / "cx"
-    shutil.copytree(DATA, target)
-    return target
+    return write_demo_corpus(tmp_path / "cx")
 
 
 def test_demo_corpus_quirks_are_counted(folder):
@@ -96,7 +93,7 @@ def test_missing_field_and_unknown_column(folder):
     (folder / "model-a.json").write_text(json.dumps([{"allwords": "A, B"}]))
     with pytest.raises(InputError, match=r"model-a.json: record 0: missing field 'categories'"):
         read_connections(folder)
-    shutil.copy(DATA / "model-a.json", folder / "model-a.json")
+    write_demo_corpus(folder)  # restore model-a.json
     (folder / "novice_raw.csv").write_text("player,answer\nP1,x\n")
     with pytest.raises(InputError, match=r"novice_raw.csv: line 1: missing column 'input'"):
         read_connections(folder)

@@ -1,9 +1,10 @@
-"""The project's own small demo corpus (``data/``) and the ``wordplay-audit demo`` pipeline.
+"""The project's own small demo corpus and the ``wordplay-audit demo`` pipeline.
 
-The puzzles in ``data/`` were written for this project in the Connections file format; they are
-not NYT puzzles. ``data/knowledge_type_labels.csv`` holds three simulated linguists' labels.
+:mod:`corpora.demo.connections_demo` holds original puzzles (not NYT puzzles), two invented
+models' answers, human players' answers and three simulated linguists' labels as Python data,
+and writes them in the Connections study's file layout (:func:`write_demo_corpus`).
 """
 
-from pathlib import Path
+from corpora.demo.connections_demo import write_demo_corpus
 
-DATA = Path(__file__).resolve().parent / "data"
+__all__ = ["write_demo_corpus"]

@@ -14,11 +14,12 @@ from analysis.report import Report
 from analysis.report.outputs import write_outputs
 from corpora.connections import read_connections
 from corpora.contract import read_labels
-from corpora.demo import DATA
+from corpora.demo import write_demo_corpus
 
 
 def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
-    """Run the demo; return a summary with the report's path."""
+    """Write the demo corpus under ``out_dir``, run every analysis on it; return a summary with
+    the report's path."""
     out_dir = Path(out_dir)
     report = Report(
         "wordplay-audit demo",
@@ -26,13 +27,14 @@ def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
         "and a simulated Balderdash campaign. Nothing here is real study data.",
     )
     summary: dict = {}
-    result = analyze_connections(read_connections(DATA), match="exact")
+    corpus = write_demo_corpus(out_dir / "connections-demo")
+    result = analyze_connections(read_connections(corpus), match="exact")
     report.add(connections_section(result, title="Connections (demo corpus)"))
     summary["connections"] = {m: s["unweighted_hist"] for m, s in result.models.items()}
     tables = {f"connections/{k}": v for k, v in result_tables(result).items()}
     figures = {f"connections_{k}": v for k, v in result.figures.items()}
 
-    labels = read_labels(DATA / "knowledge_type_labels.csv")
+    labels = read_labels(corpus / "knowledge_type_labels.csv")
     summary["knowledge_type_labels"] = int(len(labels))
     for part in _optional_parts():
         part_summary, section, part_tables = part(labels=labels, out_dir=out_dir, seed=seed)
