@@ -105,8 +105,9 @@ def table5_check(scores: pd.DataFrame, deviations: pd.DataFrame) -> pd.DataFrame
 def _answer_shape_issues(data: ConnectionsData) -> pd.DataFrame:
     """Per model and game: groups not 4, groups not of 4 words, words outside the game,
     duplicated words, and case-only mismatches."""
+    gold_words = {key: {w for ws in group for w in ws} for key, group in data.gold.groupby("game_key")["words"]}
     words_of = {
-        r.game_key: set(split_allwords(r.allwords)) | set(w for ws in data.gold.loc[data.gold["game_key"] == r.game_key, "words"] for w in ws)
+        r.game_key: set(split_allwords(r.allwords)) | gold_words.get(r.game_key, set())
         for r in data.games.itertuples(index=False)
     }
     rows = []

@@ -79,7 +79,8 @@ def _where(source: str | None) -> str:
     return f"{source}: " if source else ""
 
 
-def _check_columns(frame: pd.DataFrame, required: Iterable[str], what: str, source: str | None):
+def require_columns(frame: pd.DataFrame, required: Iterable[str], what: str, source: str | None = None) -> None:
+    """Raise InputError unless ``frame`` is a DataFrame with every ``required`` column."""
     if not isinstance(frame, pd.DataFrame):
         raise InputError(f"{_where(source)}{what} must be a pandas DataFrame, got {type(frame).__name__}")
     missing = [c for c in required if c not in frame.columns]
@@ -109,7 +110,7 @@ def validate_items(items: pd.DataFrame, *, source: str | None = None, row_offset
     ``row_offset`` turns a 0-based position into the row number shown in messages (2 for a CSV
     file with a header line, so the number is the file's line).
     """
-    _check_columns(items, ITEM_COLUMNS, "items", source)
+    require_columns(items, ITEM_COLUMNS, "items", source)
     for column in ITEM_COLUMNS:
         _check_nonempty_str(items, column, "items", source, row_offset)
     out = items.copy()
@@ -149,7 +150,7 @@ def validate_labels(
     With ``items``, every ``item_id`` must name an item. With ``allowed``, every label must be
     one of those values.
     """
-    _check_columns(labels, LABEL_COLUMNS, "labels", source)
+    require_columns(labels, LABEL_COLUMNS, "labels", source)
     if all(isinstance(labels[c].dtype, pd.CategoricalDtype) for c in LABEL_COLUMNS):
         _validate_categorical_labels(labels, items=items, source=source, row_offset=row_offset, allowed=allowed)
         return labels

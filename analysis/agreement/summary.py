@@ -111,8 +111,19 @@ class AgreementResult:
         }
 
 
-def _point_only(value: float, se: float | None, confidence: float) -> Interval:
-    nan = float("nan")
+def _point_only(
+    value: float | np.ndarray, se: float | None, confidence: float, *, categories: Sequence[str] | None = None
+) -> Interval:
+    """An interval without bootstrap (``n_boot`` 0): the value, nan bounds; per category when
+    ``categories`` is given (``value`` then an array)."""
+    if categories is None:
+        nan: float | np.ndarray = float("nan")
+        undefined: int | np.ndarray = 0
+        extra = {}
+    else:
+        nan = np.full(len(categories), np.nan)
+        undefined = np.zeros(len(categories), int)
+        extra = {"categories": tuple(map(str, categories))}
     return Interval(
         value=value,
         ci_low=nan,
@@ -123,8 +134,9 @@ def _point_only(value: float, se: float | None, confidence: float) -> Interval:
         boot_se=nan,
         se=se,
         n_boot=0,
-        n_undefined=0,
+        n_undefined=undefined,
         confidence=confidence,
+        **extra,
     )
 
 
@@ -198,21 +210,7 @@ def agreement(
                         pats.patterns, pats.freq, chance="fleiss" if s == "fleiss_kappa" else "ac1"
                     )
                 if s == "per_category_kappa":
-                    nan = np.full(q, np.nan)
-                    intervals[s] = Interval(
-                        value=v,
-                        ci_low=nan,
-                        ci_high=nan,
-                        method="none",
-                        percentile=(nan, nan),
-                        bca=(nan, nan),
-                        boot_se=nan,
-                        se=None,
-                        n_boot=0,
-                        n_undefined=np.zeros(q, int),
-                        confidence=confidence,
-                        categories=tuple(map(str, names)),
-                    )
+                    intervals[s] = _point_only(v, None, confidence, categories=names)
                 else:
                     intervals[s] = _point_only(float(v), se, confidence)
         pairwise = None

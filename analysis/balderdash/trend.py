@@ -56,7 +56,7 @@ from scipy import special, stats
 
 from analysis import stats_models
 from analysis.report import Paragraph, Section, Table
-from corpora.contract import InputError, normalize_bool_label
+from corpora.contract import InputError, normalize_bool_label, require_columns
 
 OUTCOMES = ("knows", "true_def")
 POOLED = "all"
@@ -280,14 +280,7 @@ def _as_rounds(values: pd.Series, column: str, what: str) -> np.ndarray:
 
 
 def _check_frame(frame: object, required: Sequence[str], what: str) -> pd.DataFrame:
-    if not isinstance(frame, pd.DataFrame):
-        raise InputError(f"{what} must be a pandas DataFrame, got {type(frame).__name__}")
-    missing = [c for c in required if c not in frame.columns]
-    if missing:
-        raise InputError(
-            f"{what} table lacks column {missing[0]!r} "
-            f"(has {', '.join(map(str, frame.columns)) or 'no columns'})"
-        )
+    require_columns(frame, required, what)
     if frame.empty:
         raise InputError(f"{what} table has no rows")
     return frame
