@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.stats_models import mcnemar_exact_p
-from corpora.connections import ConnectionsData
+from wordplay_audit.analysis.stats_models import mcnemar_exact_p
+from wordplay_audit.corpora.connections import ConnectionsData
 
 WEIGHTS = (1, 2, 3, 4)
 MATCH_MODES = ("exact", "casefold")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.connections import game_scores, histogram
-from corpora.connections import ConnectionsData, split_allwords
+from wordplay_audit.analysis.connections import game_scores, histogram
+from wordplay_audit.corpora.connections import ConnectionsData, split_allwords
 
 # Published in Samadarshi et al. (2024): Table 5, frequency of unweighted clustering scores 0–4
 # over the 438 scored games; Table 1, knowledge types over the 1,752 categories.

@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.connections import (  # noqa: E402
+from wordplay_audit.analysis.connections import (  # noqa: E402
     TAXONOMY_COLUMNS,
     game_scores,
     histogram,
@@ -22,14 +22,14 @@ from analysis.connections import (  # noqa: E402
     reasoning_ratio,
     taxonomy_counts,
 )
-from analysis.connections_audit import (  # noqa: E402
+from wordplay_audit.analysis.connections_audit import (  # noqa: E402
     PUBLISHED_TABLE1,
     published_deviations,
     quality_audit,
     table5_check,
 )
-from analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png  # noqa: E402
-from corpora.connections import MODEL_NAMES, ConnectionsData, to_contract  # noqa: E402
+from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png  # noqa: E402
+from wordplay_audit.corpora.connections import MODEL_NAMES, ConnectionsData, to_contract  # noqa: E402
 
 
 @dataclass

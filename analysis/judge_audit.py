@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from corpora.contract import InputError, normalize_bool_label, validate_labels
+from wordplay_audit.corpora.contract import InputError, normalize_bool_label, validate_labels
 
 QUESTIONS = ("reference", "any_sense")
 DEFAULT_QUESTION = "reference"
@@ -101,7 +101,7 @@ def human_consensus(labels: pd.DataFrame, *, question: str = DEFAULT_QUESTION) -
     and ``tie``; an empty frame when nobody answered that question. Uses
     :func:`analysis.agreement.aggregation.majority_vote` (ties are left for adjudication).
     """
-    from analysis.agreement.aggregation import majority_vote
+    from wordplay_audit.analysis.agreement.aggregation import majority_vote
 
     checked = boolean_labels(labels)
     human = checked[(checked["rater_type"] == "human") & (checked["question"] == question)]

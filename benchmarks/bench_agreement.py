@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     import krippendorff
     from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
-    from analysis.agreement import (
+    from wordplay_audit.analysis.agreement import (
         DawidSkene,
         bootstrap_intervals,
         fleiss_kappa,

@@ -24,7 +24,7 @@ import warnings
 
 import numpy as np
 
-from analysis.agreement import UndefinedStatisticWarning, bootstrap_intervals
+from wordplay_audit.analysis.agreement import UndefinedStatisticWarning, bootstrap_intervals
 
 
 def simulate_counts(

@@ -12,8 +12,8 @@ import time
 
 import pandas as pd
 
-from analysis.balderdash.convergence import convergence_table
-from analysis.balderdash.simulate import SimConfig, simulate_campaign
+from wordplay_audit.analysis.balderdash.convergence import convergence_table
+from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign
 
 
 def main() -> None:

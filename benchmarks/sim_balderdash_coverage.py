@@ -14,8 +14,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from analysis.balderdash.recompute import corrected_rates
-from analysis.balderdash.simulate import SimConfig, simulate_campaign, true_rates
+from wordplay_audit.analysis.balderdash.recompute import corrected_rates
+from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign, true_rates
 
 
 def main() -> None:

@@ -39,7 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pandas as pd
 
-from analysis.balderdash.trend import trend_tests
+from wordplay_audit.analysis.balderdash.trend import trend_tests
 
 GAMES, ROUNDS, PLAYERS = 5, 20, 3
 B0 = math.log(0.35 / 0.65)

@@ -30,7 +30,7 @@ from typing import Any
 
 import pandas as pd
 
-from corpora.contract import InputError, validate_items
+from wordplay_audit.corpora.contract import InputError, validate_items
 
 COLLECTIONS = ("games", "players", "rounds")
 SUFFIXES = (".jsonl", ".json")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.balderdash.simulate import SimConfig, SimulatedCampaign, simulate_campaign, true_rates
+from wordplay_audit.analysis.balderdash.simulate import SimConfig, SimulatedCampaign, simulate_campaign, true_rates
 
 _EPOCH_DAY = pd.Timestamp("2024-06-01T00:00:00Z")
 

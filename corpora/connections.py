@@ -22,8 +22,8 @@ from typing import Any
 
 import pandas as pd
 
-from corpora.contract import InputError, game_key, validate_items, validate_labels
-from corpora.literal import maybe_literal, parse_groups
+from wordplay_audit.corpora.contract import InputError, game_key, validate_items, validate_labels
+from wordplay_audit.corpora.literal import maybe_literal, parse_groups
 
 DIFFICULTY = ("yellow", "green", "blue", "purple")
 GOLD_FILE = "gold_data.json"

@@ -9,10 +9,10 @@ from crowdkit.aggregation import DawidSkene as CrowdKitDawidSkene
 from crowdkit.aggregation import MajorityVote as CrowdKitMajorityVote
 from sklearn.metrics import cohen_kappa_score
 
-from analysis.agreement import DawidSkene, agreement, majority_vote, rater_quality
-from analysis.agreement.section import agreement_section
-from analysis.report import Report
-from corpora.contract import InputError
+from wordplay_audit.analysis.agreement import DawidSkene, agreement, majority_vote, rater_quality
+from wordplay_audit.analysis.agreement.section import agreement_section
+from wordplay_audit.analysis.report import Report
+from wordplay_audit.corpora.contract import InputError
 
 
 def labels_from(rows, rater_type="human"):

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.agreement import (
+from wordplay_audit.analysis.agreement import (
     UndefinedStatisticWarning,
     agreement,
     fleiss_kappa,
@@ -20,7 +20,7 @@ from analysis.agreement import (
     per_category_kappa,
     rating_table,
 )
-from corpora.contract import InputError
+from wordplay_audit.corpora.contract import InputError
 
 
 def labels_from(rows: list[tuple[str, str, str]], rater_type: str = "human") -> pd.DataFrame:

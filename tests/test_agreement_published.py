@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from published import FLEISS_1971  # noqa: E402  (Fleiss 1971, Table 1; see tests/published.py)
 
-from analysis.agreement import (
+from wordplay_audit.analysis.agreement import (
     agreement,
     fleiss_kappa,
     fleiss_kappa_se,

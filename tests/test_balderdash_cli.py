@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from analysis.balderdash.report import run_demo_part
-from analysis.report import Report
+from wordplay_audit.analysis.balderdash.report import run_demo_part
+from wordplay_audit.analysis.report import Report
 
 
 @pytest.fixture(scope="module")
 def export_dir(tmp_path_factory):
-    from analysis.balderdash.simulate import SimConfig
-    from corpora.balderdash_sim import simulate_to_folder
+    from wordplay_audit.analysis.balderdash.simulate import SimConfig
+    from wordplay_audit.corpora.balderdash_sim import simulate_to_folder
 
     folder = tmp_path_factory.mktemp("bd")
     simulate_to_folder(folder, seed=2, config=SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=8))

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from analysis.balderdash.convergence import convergence_round, convergence_table, observed_threshold
-from analysis.balderdash.simulate import SimConfig, simulate_campaign
-from corpora.contract import InputError
+from wordplay_audit.analysis.balderdash.convergence import convergence_round, convergence_table, observed_threshold
+from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign
+from wordplay_audit.corpora.contract import InputError
 
 
 def test_convergence_round_by_hand():

@@ -10,14 +10,14 @@ import math
 import pandas as pd
 import pytest
 
-from analysis.balderdash.metrics import (
+from wordplay_audit.analysis.balderdash.metrics import (
     balderdash_metrics,
     complete_games,
     game_metrics,
     round_metrics,
     setting_metrics,
 )
-from corpora.contract import InputError
+from wordplay_audit.corpora.contract import InputError
 
 
 def _row(game, rnd, pid, model, true_def, knows, vote, score):

@@ -9,15 +9,15 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis.balderdash.plan import (
+from wordplay_audit.analysis.balderdash.plan import (
     labels_for_corrected_rate,
     labels_for_fnr,
     rg_halfwidth,
     wilson_halfwidth,
 )
-from analysis.balderdash.recompute import rogan_gladen
-from analysis.judge_audit import poststratified_accuracy
-from corpora.contract import InputError
+from wordplay_audit.analysis.balderdash.recompute import rogan_gladen
+from wordplay_audit.analysis.judge_audit import poststratified_accuracy
+from wordplay_audit.corpora.contract import InputError
 
 
 def test_wilson_halfwidth_matches_statsmodels():

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corpora.balderdash import (
+from wordplay_audit.corpora.balderdash import (
     PLAYER_ROUND_COLUMNS,
     decode_extended_json,
     judge_labels,
@@ -17,7 +17,7 @@ from corpora.balderdash import (
     read_export,
     read_words_file,
 )
-from corpora.contract import InputError
+from wordplay_audit.corpora.contract import InputError
 
 
 def documents() -> dict[str, list[dict]]:
@@ -186,7 +186,7 @@ def test_non_json_line_names_file_and_line(tmp_path):
 
 
 def test_unclosed_json_line_names_the_line_it_starts_on():
-    from corpora.balderdash import iter_json_documents
+    from wordplay_audit.corpora.balderdash import iter_json_documents
 
     text = '{"a": 1}\n{"a": 2\n{"a": 3}\n'
     with pytest.raises(InputError, match=r"^f\.jsonl line 2: not valid JSON \(.*found at line 3\)$"):

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.balderdash.recompute import (
+from wordplay_audit.analysis.balderdash.recompute import (
     corrected_rates,
     ppi_mean,
     recompute_scores,
@@ -17,9 +17,9 @@ from analysis.balderdash.recompute import (
     replaced_round_metrics,
     rogan_gladen,
 )
-from analysis.balderdash.simulate import SimConfig, simulate_campaign, true_rates
-from analysis.judge_audit import JudgeAccuracy
-from corpora.contract import InputError
+from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign, true_rates
+from wordplay_audit.analysis.judge_audit import JudgeAccuracy
+from wordplay_audit.corpora.contract import InputError
 
 
 def _row(rnd, pid, true_def, knows, vote, score):

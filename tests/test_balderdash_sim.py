@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.balderdash.simulate import SimConfig, simulate_campaign
-from corpora.balderdash import PLAYER_ROUND_COLUMNS, player_round_table, read_export
-from corpora.balderdash_sim import write_campaign
-from corpora.contract import InputError, read_labels
+from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign
+from wordplay_audit.corpora.balderdash import PLAYER_ROUND_COLUMNS, player_round_table, read_export
+from wordplay_audit.corpora.balderdash_sim import write_campaign
+from wordplay_audit.corpora.contract import InputError, read_labels
 
 SMALL = SimConfig(games_per_deck=2, n_rounds=6, labels_per_stratum=5)
 

@@ -15,7 +15,7 @@ import pytest
 import statsmodels.api as sm
 from scipy import optimize, special, stats
 
-from analysis.balderdash.trend import (
+from wordplay_audit.analysis.balderdash.trend import (
     DriftWarning,
     draw_se_sp,
     rescale_rounds,
@@ -24,9 +24,9 @@ from analysis.balderdash.trend import (
     trend_section,
     trend_tests,
 )
-from analysis.report import Section
-from analysis.stats_models import MisclassifiedLogit, gee_binomial
-from corpora.contract import InputError
+from wordplay_audit.analysis.report import Section
+from wordplay_audit.analysis.stats_models import MisclassifiedLogit, gee_binomial
+from wordplay_audit.corpora.contract import InputError
 
 # --------------------------------------------------------------------------- helpers
 

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.connections import match_groups
-from analysis.connections_report import analyze_connections
-from corpora.connections import read_connections, to_contract
-from corpora.contract import InputError, game_key
-from corpora.demo import write_demo_corpus
-from corpora.literal import parse_groups, parse_groups_tolerant
+from wordplay_audit.analysis.connections import match_groups
+from wordplay_audit.analysis.connections_report import analyze_connections
+from wordplay_audit.corpora.connections import read_connections, to_contract
+from wordplay_audit.corpora.contract import InputError, game_key
+from wordplay_audit.corpora.demo import write_demo_corpus
+from wordplay_audit.corpora.literal import parse_groups, parse_groups_tolerant
 
 
 @pytest.fixture

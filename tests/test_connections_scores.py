@@ -5,7 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from analysis.connections import (
+from wordplay_audit.analysis.connections import (
     histogram,
     paired_tests,
     reasoning_ratio,

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from analysis.connections_report import analyze_connections
-from corpora.connections import read_connections
+from wordplay_audit.analysis.connections_report import analyze_connections
+from wordplay_audit.corpora.connections import read_connections
 
 pytestmark = pytest.mark.shared
 

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from corpora.contract import (
+from wordplay_audit.corpora.contract import (
     InputError,
     game_key,
     normalize_bool_label,

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis.judge_audit import judge_confusion, poststratified_accuracy, wilson_interval
-from corpora.contract import InputError
+from wordplay_audit.analysis.judge_audit import judge_confusion, poststratified_accuracy, wilson_interval
+from wordplay_audit.corpora.contract import InputError
 
 
 def test_wilson_reproduces_newcombe_1998():
@@ -89,7 +89,7 @@ def test_bad_label_is_an_input_error():
 
 
 def test_variance_share_by_hand():
-    from analysis.judge_audit import _variance_proportion
+    from wordplay_audit.analysis.judge_audit import _variance_proportion
 
     x = np.array([5.0, 3.0, 0.0])
     n = np.array([5.0, 4.0, 6.0])

@@ -6,8 +6,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.report import Bullets, Figure, Paragraph, Report, Section, Table, figure_png  # noqa: E402
-from analysis.report.outputs import markdown_table, write_outputs  # noqa: E402
+from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Report, Section, Table, figure_png  # noqa: E402
+from wordplay_audit.analysis.report.outputs import markdown_table, write_outputs  # noqa: E402
 
 EVIL = '<script>alert("x")</script>'
 

@@ -14,9 +14,9 @@ import sys
 import click
 import typer
 
-from corpora.contract import InputError
+from wordplay_audit.corpora.contract import InputError
 
-PACKAGES = ("corpora", "annotate", "judges", "analysis")
+PACKAGES = ("wordplay_audit.corpora", "wordplay_audit.annotate", "wordplay_audit.judges", "wordplay_audit.analysis")
 
 
 def build_app() -> typer.Typer:

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
-from analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png
+from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png
 
 from .summary import AgreementResult
 

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import CategoricalDtype
 
-from corpora.contract import LABEL_COLUMNS, RATER_TYPES, InputError, validate_labels
+from wordplay_audit.corpora.contract import LABEL_COLUMNS, RATER_TYPES, InputError, validate_labels
 
 __all__ = [
     "RatingTable",

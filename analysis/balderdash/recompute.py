@@ -45,14 +45,14 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from analysis.balderdash.metrics import DEFAULT_SETTING, round_metrics
-from analysis.judge_audit import (
+from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_metrics
+from wordplay_audit.analysis.judge_audit import (
     JudgeAccuracy,
     boolean_labels,
     human_consensus,
     poststratified_accuracy,
 )
-from corpora.contract import InputError
+from wordplay_audit.corpora.contract import InputError
 
 METRIC_QUESTION = {"tdr": ("reference", "true_def"), "lkr": ("any_sense", "knows")}
 """Metric → (question people answered, judge column of the player-round table)."""

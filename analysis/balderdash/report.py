@@ -9,21 +9,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.balderdash.convergence import DEFAULT_EPS, convergence_table
-from analysis.balderdash.metrics import DEFAULT_SETTING, balderdash_metrics
-from analysis.balderdash.recompute import (
+from wordplay_audit.analysis.balderdash.convergence import DEFAULT_EPS, convergence_table
+from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, balderdash_metrics
+from wordplay_audit.analysis.balderdash.recompute import (
     corrected_rates,
     recompute_scores,
     replace_labels,
     replaced_round_metrics,
 )
-from analysis.judge_audit import judge_confusion
-from analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png
+from wordplay_audit.analysis.judge_audit import judge_confusion
+from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png
 
 
 def judge_rows(obs: pd.DataFrame) -> pd.DataFrame:
     """The judge's two decisions per definition as contract labels (from a player-round table)."""
-    from corpora.balderdash import judge_labels_from_table
+    from wordplay_audit.corpora.balderdash import judge_labels_from_table
 
     return judge_labels_from_table(obs)
 
@@ -116,7 +116,7 @@ def trend_analysis(
     """
     import warnings
 
-    from analysis.balderdash.trend import DriftWarning, se_sp_drift, trend_tests
+    from wordplay_audit.analysis.balderdash.trend import DriftWarning, se_sp_drift, trend_tests
 
     audits = judge_audit_tables(obs, labels) if labels is not None and len(labels) else {}
     replaced = replace_labels(obs, labels) if labels is not None and len(labels) else None
@@ -143,7 +143,7 @@ def trend_analysis(
 
 def _trend_blocks(obs: pd.DataFrame, labels: pd.DataFrame | None) -> list:
     """The trend tests' report blocks (table, how to read it, drift warnings)."""
-    from analysis.balderdash.trend import trend_section
+    from wordplay_audit.analysis.balderdash.trend import trend_section
 
     analysis = trend_analysis(obs, labels)
     blocks = list(trend_section(analysis["table"]).blocks)
@@ -227,10 +227,10 @@ def run_demo_part(out_dir: str | Path, seed: int = 0) -> tuple[dict[str, Any], S
 
     Returns a JSON-ready summary and the report section. Runs in a few seconds.
     """
-    from analysis.balderdash.simulate import SimConfig, true_rates
-    from corpora.balderdash import player_round_table, read_export
-    from corpora.balderdash_sim import simulate_to_folder
-    from corpora.contract import read_labels
+    from wordplay_audit.analysis.balderdash.simulate import SimConfig, true_rates
+    from wordplay_audit.corpora.balderdash import player_round_table, read_export
+    from wordplay_audit.corpora.balderdash_sim import simulate_to_folder
+    from wordplay_audit.corpora.contract import read_labels
 
     folder = Path(out_dir) / "balderdash"
     models = ("omniscient-llm", "average-llm")

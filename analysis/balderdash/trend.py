@@ -54,9 +54,9 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from analysis import stats_models
-from analysis.report import Paragraph, Section, Table
-from corpora.contract import InputError, normalize_bool_label, require_columns
+from wordplay_audit.analysis import stats_models
+from wordplay_audit.analysis.report import Paragraph, Section, Table
+from wordplay_audit.corpora.contract import InputError, normalize_bool_label, require_columns
 
 OUTCOMES = ("knows", "true_def")
 POOLED = "all"

@@ -12,11 +12,11 @@ from pathlib import Path
 import pandas as pd
 import typer
 
-from analysis.agreement import DawidSkene, agreement, majority_vote
-from analysis.agreement.aggregation import TIE_POLICIES
-from analysis.agreement.bootstrap import CI_METHODS
-from corpora.cliutil import JSON_OPTION, emit
-from corpora.contract import InputError, read_items, read_labels, read_table, validate_labels
+from wordplay_audit.analysis.agreement import DawidSkene, agreement, majority_vote
+from wordplay_audit.analysis.agreement.aggregation import TIE_POLICIES
+from wordplay_audit.analysis.agreement.bootstrap import CI_METHODS
+from wordplay_audit.corpora.cliutil import JSON_OPTION, emit
+from wordplay_audit.corpora.contract import InputError, read_items, read_labels, read_table, validate_labels
 
 NAME = "analyze"
 app = typer.Typer(help="Agreement statistics and consensus labels.", no_args_is_help=True)

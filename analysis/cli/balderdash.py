@@ -12,8 +12,8 @@ from typing import Annotated
 import pandas as pd
 import typer
 
-from corpora.cliutil import JSON_OPTION, emit
-from corpora.contract import InputError
+from wordplay_audit.corpora.cliutil import JSON_OPTION, emit
+from wordplay_audit.corpora.contract import InputError
 
 NAME = "balderdash"
 app = typer.Typer(help="Balderdash: read the game database, reproduce and correct its metrics.",
@@ -26,7 +26,7 @@ DesignOpt = Annotated[str, typer.Option("--design", help="How people's sample wa
 
 
 def _load(export: Path, words: list[Path] | None):
-    from corpora.balderdash import player_round_table, read_export
+    from wordplay_audit.corpora.balderdash import player_round_table, read_export
 
     data = read_export(export, words=words)
     return data, player_round_table(data)
@@ -35,8 +35,8 @@ def _load(export: Path, words: list[Path] | None):
 def _labels(path: Path | None, obs: pd.DataFrame) -> pd.DataFrame | None:
     if path is None:
         return None
-    from analysis.judge_audit import boolean_labels
-    from corpora.contract import read_labels
+    from wordplay_audit.analysis.judge_audit import boolean_labels
+    from wordplay_audit.corpora.contract import read_labels
 
     labels = read_labels(path)
     labels = boolean_labels(labels, source=str(path))
@@ -59,7 +59,7 @@ def _lines(frame: pd.DataFrame, columns: list[str], title: str) -> list[str]:
 @app.command("metrics")
 def metrics_command(export: ExportArg, words: WordsOpt = None, as_json: bool = JSON_OPTION) -> None:
     """The study's LKR, TDR, DR, CGR and AS per round, game and setting (judge labels)."""
-    from analysis.balderdash.metrics import balderdash_metrics, complete_games
+    from wordplay_audit.analysis.balderdash.metrics import balderdash_metrics, complete_games
 
     data, obs = _load(export, words)
     kept, dropped = complete_games(obs, data.games.set_index("game_id")["number_of_rounds"])
@@ -89,14 +89,14 @@ def recompute_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Judge audit per model, metrics under replaced labels, corrected LKR/TDR with intervals."""
-    from analysis.balderdash.metrics import game_metrics, setting_metrics
-    from analysis.balderdash.recompute import (
+    from wordplay_audit.analysis.balderdash.metrics import game_metrics, setting_metrics
+    from wordplay_audit.analysis.balderdash.recompute import (
         corrected_rates,
         recompute_scores,
         replace_labels,
         replaced_round_metrics,
     )
-    from analysis.balderdash.report import judge_audit_tables
+    from wordplay_audit.analysis.balderdash.report import judge_audit_tables
 
     data, obs = _load(export, words)
     labels = _labels(human, obs)
@@ -131,7 +131,7 @@ def recompute_command(
 
 
 def _parse_eps(values: list[str] | None) -> tuple[float, ...]:
-    from analysis.balderdash.convergence import DEFAULT_EPS
+    from wordplay_audit.analysis.balderdash.convergence import DEFAULT_EPS
 
     if not values:
         return DEFAULT_EPS
@@ -164,8 +164,8 @@ def convergence_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Eq. 6 convergence of LKR per ε under judge, replaced and corrected labels."""
-    from analysis.balderdash.convergence import convergence_table
-    from analysis.judge_audit import JudgeAccuracy
+    from wordplay_audit.analysis.balderdash.convergence import convergence_table
+    from wordplay_audit.analysis.judge_audit import JudgeAccuracy
 
     grid = _parse_eps(eps)
     _, obs = _load(export, words)
@@ -192,7 +192,7 @@ def convergence_command(
 def trend_command(export: ExportArg, human: HumanOpt = None, words: WordsOpt = None, as_json: bool = JSON_OPTION) -> None:
     """Trend tests of LKR and TDR over rounds: judge labels (adjusted for the judge's errors with
     --human), replaced labels with --human, and the judge drift check."""
-    from analysis.balderdash.report import trend_analysis
+    from wordplay_audit.analysis.balderdash.report import trend_analysis
 
     _, obs = _load(export, words)
     labels = _labels(human, obs)
@@ -228,8 +228,8 @@ def simulate_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Write a simulated campaign with ground truth (seeded, deterministic)."""
-    from analysis.balderdash.simulate import DEFAULT_MODELS, SimConfig, true_rates
-    from corpora.balderdash_sim import simulate_to_folder
+    from wordplay_audit.analysis.balderdash.simulate import DEFAULT_MODELS, SimConfig, true_rates
+    from wordplay_audit.corpora.balderdash_sim import simulate_to_folder
 
     config = SimConfig(
         games_per_deck=games_per_deck, n_rounds=rounds, players_per_model=players_per_model,
@@ -256,7 +256,7 @@ def plan_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Human labels per model needed for a chosen interval width on FNR and on corrected rates."""
-    from analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr
+    from wordplay_audit.analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr
 
     a = labels_for_fnr(fnr, fnr_halfwidth, true_share=true_share, confidence=confidence)
     b = labels_for_corrected_rate(rate, rate_halfwidth, se=se, sp=sp, n_items=items, confidence=confidence)

@@ -6,18 +6,18 @@ from pathlib import Path
 
 import typer
 
-from analysis.connections import MATCH_MODES
-from analysis.connections_report import (
+from wordplay_audit.analysis.connections import MATCH_MODES
+from wordplay_audit.analysis.connections_report import (
     MARKDOWN_TABLES,
     analyze_connections,
     connections_section,
     result_tables,
 )
-from analysis.report import Report
-from analysis.report.outputs import write_outputs
-from corpora.cliutil import JSON_OPTION, emit
-from corpora.connections import read_connections
-from corpora.contract import InputError
+from wordplay_audit.analysis.report import Report
+from wordplay_audit.analysis.report.outputs import write_outputs
+from wordplay_audit.corpora.cliutil import JSON_OPTION, emit
+from wordplay_audit.corpora.connections import read_connections
+from wordplay_audit.corpora.contract import InputError
 
 NAME = "connections"
 app = typer.Typer(help="The NYT Connections study: read, score, audit.", no_args_is_help=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.report import Report, format_cell
+from wordplay_audit.analysis.report import Report, format_cell
 
 
 def markdown_table(frame: pd.DataFrame, *, digits: int = 3) -> str:

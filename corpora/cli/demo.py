@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from corpora.cliutil import JSON_OPTION, emit
+from wordplay_audit.corpora.cliutil import JSON_OPTION, emit
 
 NAME = "demo"
 
@@ -17,7 +17,7 @@ def command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run every analysis offline on the demo corpus; print a summary and the report's path."""
-    from corpora.demo.run import run_demo
+    from wordplay_audit.corpora.demo.run import run_demo
 
     summary = run_demo(out, seed=seed)
     lines = [f"{k}: {v}" for k, v in summary.items() if k != "report"]

@@ -5,6 +5,6 @@ models' answers, human players' answers and three simulated linguists' labels as
 and writes them in the Connections study's file layout (:func:`write_demo_corpus`).
 """
 
-from corpora.demo.connections_demo import write_demo_corpus
+from wordplay_audit.corpora.demo.connections_demo import write_demo_corpus
 
 __all__ = ["write_demo_corpus"]

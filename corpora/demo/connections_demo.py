@@ -149,8 +149,8 @@ def _answer(gold: dict, groups, named: set[str], malformed: bool, stored: int | 
 
 def _knowledge_type_labels(gold: list[dict]) -> list[list[str]]:
     """Three simulated linguists (accuracy .9, .8, .7 against the majority label), seed 7."""
-    from corpora.connections import split_allwords
-    from corpora.contract import game_key
+    from wordplay_audit.corpora.connections import split_allwords
+    from wordplay_audit.corpora.contract import game_key
 
     rng = random.Random(7)
     columns = ["Phonology/Orthography/Morphology", "Multiword Expressions", "Semantic Relations",

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.connections_report import (
+from wordplay_audit.analysis.connections_report import (
     MARKDOWN_TABLES,
     analyze_connections,
     connections_section,
     result_tables,
 )
-from analysis.report import Report
-from analysis.report.outputs import write_outputs
-from corpora.connections import read_connections
-from corpora.contract import read_labels
-from corpora.demo import write_demo_corpus
+from wordplay_audit.analysis.report import Report
+from wordplay_audit.analysis.report.outputs import write_outputs
+from wordplay_audit.corpora.connections import read_connections
+from wordplay_audit.corpora.contract import read_labels
+from wordplay_audit.corpora.demo import write_demo_corpus
 
 
 def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
@@ -50,8 +50,8 @@ def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
 
 def _agreement_part(*, labels, out_dir, seed):
     """Agreement of the three simulated linguists on the demo's knowledge-type labels."""
-    from analysis.agreement import agreement, majority_vote
-    from analysis.agreement.section import agreement_section
+    from wordplay_audit.analysis.agreement import agreement, majority_vote
+    from wordplay_audit.analysis.agreement.section import agreement_section
 
     result = agreement(labels, n_boot=1000, seed=seed)
     consensus = majority_vote(labels)
@@ -67,7 +67,7 @@ def _agreement_part(*, labels, out_dir, seed):
 
 def _balderdash_part(*, labels, out_dir, seed):
     """A simulated Balderdash campaign written in the export format, read back and audited."""
-    from analysis.balderdash.report import run_demo_part
+    from wordplay_audit.analysis.balderdash.report import run_demo_part
 
     del labels
     summary, section = run_demo_part(out_dir, seed=seed)
