@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import stats
-
 from wordplay_audit.analysis.stats_models import mcnemar_exact_p
 from wordplay_audit.corpora.connections import ConnectionsData
 

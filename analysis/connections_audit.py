@@ -9,7 +9,6 @@ games where the published Table 5 departs from the recomputation, each with its 
 from __future__ import annotations
 
 import pandas as pd
-
 from wordplay_audit.analysis.connections import game_scores, histogram
 from wordplay_audit.corpora.connections import ConnectionsData, split_allwords
 

@@ -10,7 +10,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-
 from wordplay_audit.analysis.connections import (  # noqa: E402
     TAXONOMY_COLUMNS,
     game_scores,

@@ -33,8 +33,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
+from wordplay_audit.corpora.contract import normalize_bool_label, validate_labels
 
-from wordplay_audit.corpora.contract import InputError, normalize_bool_label, validate_labels
+from wordplay_audit.errors import InputError
 
 QUESTIONS = ("reference", "any_sense")
 DEFAULT_QUESTION = "reference"

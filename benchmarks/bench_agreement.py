@@ -86,7 +86,6 @@ def main(argv: list[str] | None = None) -> int:
 
     import krippendorff
     from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
-
     from wordplay_audit.analysis.agreement import (
         DawidSkene,
         bootstrap_intervals,

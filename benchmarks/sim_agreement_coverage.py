@@ -23,7 +23,6 @@ import time
 import warnings
 
 import numpy as np
-
 from wordplay_audit.analysis.agreement import UndefinedStatisticWarning, bootstrap_intervals
 
 

@@ -11,7 +11,6 @@ import json
 import time
 
 import pandas as pd
-
 from wordplay_audit.analysis.balderdash.convergence import convergence_table
 from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign
 

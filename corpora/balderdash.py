@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from wordplay_audit.corpora.contract import validate_items
 
-from wordplay_audit.corpora.contract import InputError, validate_items
+from wordplay_audit.errors import InputError
 
 COLLECTIONS = ("games", "players", "rounds")
 SUFFIXES = (".jsonl", ".json")

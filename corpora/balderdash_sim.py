@@ -19,8 +19,12 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
-
-from wordplay_audit.analysis.balderdash.simulate import SimConfig, SimulatedCampaign, simulate_campaign, true_rates
+from wordplay_audit.analysis.balderdash.simulate import (
+    SimConfig,
+    SimulatedCampaign,
+    simulate_campaign,
+    true_rates,
+)
 
 _EPOCH_DAY = pd.Timestamp("2024-06-01T00:00:00Z")
 

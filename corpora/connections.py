@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-
-from wordplay_audit.corpora.contract import InputError, game_key, validate_items, validate_labels
+from wordplay_audit.corpora.contract import game_key, validate_items, validate_labels
 from wordplay_audit.corpora.literal import maybe_literal, parse_groups
+
+from wordplay_audit.errors import InputError
 
 DIFFICULTY = ("yellow", "green", "blue", "purple")
 GOLD_FILE = "gold_data.json"

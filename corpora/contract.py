@@ -30,6 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from wordplay_audit.errors import InputError
+
 GAMES = ("connections", "balderdash", "wof", "demo")
 KINDS = (
     "category_name",  # does a model's category name mean the same as the gold name?
@@ -45,13 +47,6 @@ OPTIONAL_LABEL_COLUMNS = ("comment", "question")
 
 _TRUE = {"true", "yes", "y", "1", "t"}
 _FALSE = {"false", "no", "n", "0", "f"}
-
-
-class InputError(ValueError):
-    """Bad user input: the message is one line naming the file, row or field and what was expected.
-
-    The command line prints the message alone and exits with code 2.
-    """
 
 
 def game_key(words: Iterable[str]) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from wordplay_audit.cli import main as cli_main
+from wordplay_audit.cli.main import main as cli_main
 
 REPO = Path(__file__).resolve().parent.parent
 

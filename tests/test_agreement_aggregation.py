@@ -8,11 +8,11 @@ import pytest
 from crowdkit.aggregation import DawidSkene as CrowdKitDawidSkene
 from crowdkit.aggregation import MajorityVote as CrowdKitMajorityVote
 from sklearn.metrics import cohen_kappa_score
-
 from wordplay_audit.analysis.agreement import DawidSkene, agreement, majority_vote, rater_quality
 from wordplay_audit.analysis.agreement.section import agreement_section
 from wordplay_audit.analysis.report import Report
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 
 def labels_from(rows, rater_type="human"):

@@ -9,9 +9,13 @@ import numpy as np
 import pytest
 from scipy import stats
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
+from wordplay_audit.analysis.agreement import (
+    UndefinedStatisticWarning,
+    bootstrap_intervals,
+    count_patterns,
+)
 
-from wordplay_audit.analysis.agreement import UndefinedStatisticWarning, bootstrap_intervals, count_patterns
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 
 def gwet_ac1_reference(table: np.ndarray) -> float:

@@ -8,7 +8,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-
 from wordplay_audit.analysis.agreement import (
     UndefinedStatisticWarning,
     agreement,
@@ -20,7 +19,8 @@ from wordplay_audit.analysis.agreement import (
     per_category_kappa,
     rating_table,
 )
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 
 def labels_from(rows: list[tuple[str, str, str]], rater_type: str = "human") -> pd.DataFrame:

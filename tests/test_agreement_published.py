@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from published import FLEISS_1971  # noqa: E402  (Fleiss 1971, Table 1; see tests/published.py)
-
 from wordplay_audit.analysis.agreement import (
     agreement,
     fleiss_kappa,

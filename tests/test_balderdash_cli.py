@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from wordplay_audit.analysis.balderdash.report import run_demo_part
 from wordplay_audit.analysis.report import Report
 

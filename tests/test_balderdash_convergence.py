@@ -5,10 +5,14 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from wordplay_audit.analysis.balderdash.convergence import convergence_round, convergence_table, observed_threshold
+from wordplay_audit.analysis.balderdash.convergence import (
+    convergence_round,
+    convergence_table,
+    observed_threshold,
+)
 from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 
 def test_convergence_round_by_hand():

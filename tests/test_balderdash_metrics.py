@@ -9,7 +9,6 @@ import math
 
 import pandas as pd
 import pytest
-
 from wordplay_audit.analysis.balderdash.metrics import (
     balderdash_metrics,
     complete_games,
@@ -17,7 +16,8 @@ from wordplay_audit.analysis.balderdash.metrics import (
     round_metrics,
     setting_metrics,
 )
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 
 def _row(game, rnd, pid, model, true_def, knows, vote, score):

@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
-
 from wordplay_audit.analysis.balderdash.plan import (
     labels_for_corrected_rate,
     labels_for_fnr,
@@ -17,7 +16,8 @@ from wordplay_audit.analysis.balderdash.plan import (
 )
 from wordplay_audit.analysis.balderdash.recompute import rogan_gladen
 from wordplay_audit.analysis.judge_audit import poststratified_accuracy
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 
 def test_wilson_halfwidth_matches_statsmodels():

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from wordplay_audit.corpora.balderdash import (
     PLAYER_ROUND_COLUMNS,
     decode_extended_json,
@@ -17,7 +16,8 @@ from wordplay_audit.corpora.balderdash import (
     read_export,
     read_words_file,
 )
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 
 def documents() -> dict[str, list[dict]]:

@@ -8,7 +8,6 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-
 from wordplay_audit.analysis.balderdash.recompute import (
     corrected_rates,
     ppi_mean,
@@ -19,7 +18,8 @@ from wordplay_audit.analysis.balderdash.recompute import (
 )
 from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign, true_rates
 from wordplay_audit.analysis.judge_audit import JudgeAccuracy
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 
 def _row(rnd, pid, true_def, knows, vote, score):

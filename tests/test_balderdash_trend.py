@@ -14,7 +14,6 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 from scipy import optimize, special, stats
-
 from wordplay_audit.analysis.balderdash.trend import (
     DriftWarning,
     draw_se_sp,
@@ -26,7 +25,8 @@ from wordplay_audit.analysis.balderdash.trend import (
 )
 from wordplay_audit.analysis.report import Section
 from wordplay_audit.analysis.stats_models import MisclassifiedLogit, gee_binomial
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 # --------------------------------------------------------------------------- helpers
 

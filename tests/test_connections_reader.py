@@ -5,13 +5,14 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from wordplay_audit.analysis.connections import match_groups
 from wordplay_audit.analysis.connections_report import analyze_connections
 from wordplay_audit.corpora.connections import read_connections, to_contract
-from wordplay_audit.corpora.contract import InputError, game_key
+from wordplay_audit.corpora.contract import game_key
 from wordplay_audit.corpora.demo import write_demo_corpus
 from wordplay_audit.corpora.literal import parse_groups, parse_groups_tolerant
+
+from wordplay_audit.errors import InputError
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ import math
 
 import pandas as pd
 import pytest
-
 from wordplay_audit.analysis.connections import (
     histogram,
     paired_tests,

@@ -7,7 +7,6 @@ Table 1 (knowledge types) and Table 5 (frequency of unweighted clustering scores
 import json
 
 import pytest
-
 from wordplay_audit.analysis.connections_report import analyze_connections
 from wordplay_audit.corpora.connections import read_connections
 

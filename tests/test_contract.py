@@ -2,15 +2,15 @@
 
 import pandas as pd
 import pytest
-
 from wordplay_audit.corpora.contract import (
-    InputError,
     game_key,
     normalize_bool_label,
     read_labels,
     validate_items,
     validate_labels,
 )
+
+from wordplay_audit.errors import InputError
 
 
 def items():

@@ -6,9 +6,13 @@ import numpy as np
 import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
+from wordplay_audit.analysis.judge_audit import (
+    judge_confusion,
+    poststratified_accuracy,
+    wilson_interval,
+)
 
-from wordplay_audit.analysis.judge_audit import judge_confusion, poststratified_accuracy, wilson_interval
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 
 def test_wilson_reproduces_newcombe_1998():

@@ -5,8 +5,15 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
-
-from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Report, Section, Table, figure_png  # noqa: E402
+from wordplay_audit.analysis.report import (  # noqa: E402
+    Bullets,
+    Figure,
+    Paragraph,
+    Report,
+    Section,
+    Table,
+    figure_png,
+)
 from wordplay_audit.analysis.report.outputs import markdown_table, write_outputs  # noqa: E402
 
 EVIL = '<script>alert("x")</script>'

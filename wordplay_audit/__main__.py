@@ -1,3 +1,3 @@
-from wordplay_audit.cli import main
+from wordplay_audit.cli.main import main
 
 raise SystemExit(main())

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 from .tables import count_patterns
 

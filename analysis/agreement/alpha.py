@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 from ._common import warn_undefined
 from ._core import LEVELS, alpha_functional, usable_patterns

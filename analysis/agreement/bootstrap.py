@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtr, ndtri
 
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 from ._core import (
     LEVELS,

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 from .kappa import rating_pairs
 from .tables import RatingTable, rating_table

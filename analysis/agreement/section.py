@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
-
 from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png
 
 from .summary import AgreementResult

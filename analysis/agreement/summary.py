@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 from ._common import UndefinedStatisticWarning, warn_undefined
 from ._core import (

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from pandas.api.types import CategoricalDtype
+from wordplay_audit.corpora.contract import LABEL_COLUMNS, RATER_TYPES, validate_labels
 
-from wordplay_audit.corpora.contract import LABEL_COLUMNS, RATER_TYPES, InputError, validate_labels
+from wordplay_audit.errors import InputError
 
 __all__ = [
     "RatingTable",

@@ -22,11 +22,15 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_curves, round_metrics
-from wordplay_audit.analysis.balderdash.recompute import corrected_rates, model_accuracy, replace_labels
+from wordplay_audit.analysis.balderdash.recompute import (
+    corrected_rates,
+    model_accuracy,
+    replace_labels,
+)
 from wordplay_audit.analysis.judge_audit import JudgeAccuracy
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 DEFAULT_EPS = (0.01, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
 

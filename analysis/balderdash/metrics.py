@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 METRICS = ("lkr", "tdr", "dr", "cgr", "as")
 DEFAULT_SETTING = (

@@ -26,7 +26,7 @@ import math
 
 from scipy.stats import norm
 
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 
 def _z(confidence: float) -> float:

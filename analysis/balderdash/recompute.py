@@ -44,7 +44,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
-
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_metrics
 from wordplay_audit.analysis.judge_audit import (
     JudgeAccuracy,
@@ -52,7 +51,8 @@ from wordplay_audit.analysis.judge_audit import (
     human_consensus,
     poststratified_accuracy,
 )
-from wordplay_audit.corpora.contract import InputError
+
+from wordplay_audit.errors import InputError
 
 METRIC_QUESTION = {"tdr": ("reference", "true_def"), "lkr": ("any_sense", "knows")}
 """Metric → (question people answered, judge column of the player-round table)."""

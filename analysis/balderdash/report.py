@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
 from wordplay_audit.analysis.balderdash.convergence import DEFAULT_EPS, convergence_table
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, balderdash_metrics
 from wordplay_audit.analysis.balderdash.recompute import (

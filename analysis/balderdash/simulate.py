@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.errors import InputError
 
 DEFAULT_MODELS = ("llama-3-8b", "gemma-2-9b", "gpt-4o-mini")
 DEFAULT_DECKS = ("basic_english_words", "balderdash_words")

@@ -53,10 +53,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import special, stats
-
 from wordplay_audit.analysis import stats_models
 from wordplay_audit.analysis.report import Paragraph, Section, Table
-from wordplay_audit.corpora.contract import InputError, normalize_bool_label, require_columns
+from wordplay_audit.corpora.contract import normalize_bool_label, require_columns
+
+from wordplay_audit.errors import InputError
 
 OUTCOMES = ("knows", "true_def")
 POOLED = "all"

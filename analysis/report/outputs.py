@@ -11,7 +11,6 @@ import tempfile
 from pathlib import Path
 
 import pandas as pd
-
 from wordplay_audit.analysis.report import Report, format_cell
 
 

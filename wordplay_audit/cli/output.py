@@ -1,4 +1,4 @@
-"""Small helpers every sub-command uses to print its result (``--json`` or a readable table)."""
+"""How every sub-command prints its result: ``--json`` (one JSON object) or readable lines."""
 
 from __future__ import annotations
 
@@ -6,13 +6,14 @@ import json
 import math
 from typing import Any
 
-import numpy as np
-import pandas as pd
 import typer
 
 
 def to_jsonable(value: Any) -> Any:
     """Turn numpy/pandas scalars and containers into plain JSON values (nan becomes null)."""
+    import numpy as np
+    import pandas as pd
+
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -6,9 +6,7 @@ from pathlib import Path
 
 import typer
 
-from wordplay_audit.corpora.cliutil import JSON_OPTION, emit
-
-NAME = "demo"
+from wordplay_audit.cli.output import JSON_OPTION, emit
 
 
 def command(

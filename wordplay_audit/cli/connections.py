@@ -6,20 +6,9 @@ from pathlib import Path
 
 import typer
 
-from wordplay_audit.analysis.connections import MATCH_MODES
-from wordplay_audit.analysis.connections_report import (
-    MARKDOWN_TABLES,
-    analyze_connections,
-    connections_section,
-    result_tables,
-)
-from wordplay_audit.analysis.report import Report
-from wordplay_audit.analysis.report.outputs import write_outputs
-from wordplay_audit.corpora.cliutil import JSON_OPTION, emit
-from wordplay_audit.corpora.connections import read_connections
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.cli.output import JSON_OPTION, emit
+from wordplay_audit.errors import check_choice
 
-NAME = "connections"
 app = typer.Typer(help="The NYT Connections study: read, score, audit.", no_args_is_help=True)
 
 
@@ -31,8 +20,18 @@ def score(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Score every model and human player, reproduce Tables 1 and 5, audit the files."""
-    if match not in MATCH_MODES:
-        raise InputError(f"--match: expected one of {', '.join(MATCH_MODES)}, got {match!r}")
+    from wordplay_audit.analysis.connections import MATCH_MODES
+    from wordplay_audit.analysis.connections_report import (
+        MARKDOWN_TABLES,
+        analyze_connections,
+        connections_section,
+        result_tables,
+    )
+    from wordplay_audit.analysis.report import Report
+    from wordplay_audit.analysis.report.outputs import write_outputs
+    from wordplay_audit.corpora.connections import read_connections
+
+    check_choice("--match", match, MATCH_MODES)
     result = analyze_connections(read_connections(data), match=match)
     report = Report("wordplay-audit: Connections", intro=f"Data: {data}")
     report.add(connections_section(result))

@@ -6,19 +6,17 @@ else from ``--items ITEMS.csv`` (the contract items table, joined on ``item_id``
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import typer
 
-from wordplay_audit.analysis.agreement import DawidSkene, agreement, majority_vote
-from wordplay_audit.analysis.agreement.aggregation import TIE_POLICIES
-from wordplay_audit.analysis.agreement.bootstrap import CI_METHODS
-from wordplay_audit.corpora.cliutil import JSON_OPTION, emit
-from wordplay_audit.corpora.contract import InputError, read_items, read_labels, read_table, validate_labels
+from wordplay_audit.cli.output import JSON_OPTION, emit
+from wordplay_audit.errors import InputError
 
-NAME = "analyze"
+if TYPE_CHECKING:
+    import pandas as pd
+
 app = typer.Typer(help="Agreement statistics and consensus labels.", no_args_is_help=True)
 
 _LEVELS = ("nominal", "ordinal", "interval", "ratio")
@@ -38,6 +36,8 @@ def _load(
 ) -> pd.DataFrame:
     """Read LABELS (checking labels against ``categories``, with file line numbers); with
     ``kind`` keep the items of that kind (see the module docstring)."""
+    from wordplay_audit.corpora.contract import read_items, read_labels, validate_labels
+
     items = read_items(items_path) if items_path is not None else None
     labels = read_labels(labels_path, items=items)
     if categories is not None:
@@ -93,6 +93,10 @@ def agreement_command(
 ) -> None:
     """Percent agreement, Fleiss' κ, Krippendorff's α and Gwet's AC1 with intervals,
     per-category κ, pairwise Cohen's κ and rater quality."""
+    from wordplay_audit.analysis.agreement import agreement
+    from wordplay_audit.analysis.agreement.bootstrap import CI_METHODS
+    from wordplay_audit.corpora.contract import read_table
+
     if level not in _LEVELS:
         raise InputError(f"--level must be one of {', '.join(_LEVELS)}, got {level!r}")
     if ci not in CI_METHODS:
@@ -137,23 +141,6 @@ def agreement_command(
     emit(out, as_json=as_json, lines=lines)
 
 
-def write_csv_atomically(frame: pd.DataFrame, path: Path) -> Path:
-    """Write ``frame`` as CSV to a temporary file beside ``path``, then rename it into place."""
-    path = Path(path)
-    if path.is_dir():
-        raise InputError(f"{path}: is a folder, expected a file name for --out")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "x", encoding="utf-8", newline="") as stream:
-            frame.to_csv(stream, index=False)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
-
-
 @app.command("aggregate")
 def aggregate_command(
     labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
@@ -170,6 +157,10 @@ def aggregate_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Consensus label of every item (majority vote or Dawid–Skene), written as CSV."""
+    from wordplay_audit.analysis.agreement import DawidSkene, majority_vote
+    from wordplay_audit.analysis.agreement.aggregation import TIE_POLICIES
+    from wordplay_audit.corpora.io import output_file
+
     if method not in ("majority", "dawid-skene"):
         raise InputError(f"--method must be majority or dawid-skene, got {method!r}")
     if tie not in TIE_POLICIES:
@@ -186,7 +177,8 @@ def aggregate_command(
         consensus = model.consensus()
         summary["iterations"] = model.n_iter_
         summary["priors"] = model.priors_.to_dict()
-    write_csv_atomically(consensus, out)
+    with output_file(out) as tmp:
+        consensus.to_csv(tmp, index=False)
     summary["items"] = int(len(consensus))
     summary["label_counts"] = (
         consensus["label"]

@@ -7,15 +7,16 @@ docs/BALDERDASH.md).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 
-from wordplay_audit.corpora.cliutil import JSON_OPTION, emit
-from wordplay_audit.corpora.contract import InputError
+from wordplay_audit.cli.output import JSON_OPTION, emit
+from wordplay_audit.errors import InputError
 
-NAME = "balderdash"
+if TYPE_CHECKING:
+    import pandas as pd
+
 app = typer.Typer(help="Balderdash: read the game database, reproduce and correct its metrics.",
                   no_args_is_help=True, add_completion=False)
 

@@ -1,1 +1,0 @@
-"""Sub-commands of this package; wordplay_audit.cli composes them."""

@@ -1,0 +1,223 @@
+"""The one way this toolkit writes output: folders and files as transactions.
+
+:func:`output_folder` stages everything in a private folder beside the target and makes it
+appear in one step: a rename for a new folder, an atomic exchange (Linux ``renameat2``
+``RENAME_EXCHANGE``; two renames elsewhere) for a folder that already holds an earlier run's
+output. An error, SIGINT or SIGTERM leaves the target exactly as it was and removes the staging
+folder; a staging folder left by SIGKILL is removed by the next run on the same target. A second
+writer on the same target is refused (advisory ``flock`` on a lock file beside the target).
+
+Refused targets: ``''``/``.``/the current directory or any folder containing it, a path that is
+a file, and an existing non-empty folder that this toolkit did not write (it holds no
+:data:`MARKER` file) — replacing it would delete someone's files.
+
+:func:`output_file` does the same for one file (temporary file beside it, ``os.replace``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import os
+import shutil
+import signal
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from wordplay_audit.errors import InputError, ParameterError
+
+MARKER = ".wordplay-audit"
+"""File inside every output folder this toolkit wrote; its presence allows replacing the folder."""
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _target_path(target: str | os.PathLike, option: str) -> Path:
+    text = os.fspath(target)
+    if not str(text).strip():
+        raise ParameterError(f"{option}: empty path; name a folder (it is created if absent)")
+    path = Path(text)
+    resolved = path.resolve()
+    cwd = Path.cwd().resolve()
+    if resolved == cwd or resolved in cwd.parents:
+        raise ParameterError(
+            f"{option} {text}: is the current directory or contains it; name a new or output folder"
+        )
+    return path
+
+
+class _Lock:
+    """An exclusive, non-blocking ``flock`` on ``<parent>/.<name>.lock``, removed on release."""
+
+    def __init__(self, target: Path, option: str) -> None:
+        self.path = target.parent / f".{target.name}.lock"
+        self.target = target
+        self.option = option
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        for _ in range(20):
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno in (errno.EAGAIN, errno.EACCES):
+                    raise InputError(
+                        f"{self.target}: another wordplay-audit run is writing this output "
+                        f"(lock {self.path}); wait for it or choose another {self.option}"
+                    ) from None
+                raise
+            try:  # the file we locked must still be the one at the path (not unlinked meanwhile)
+                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self.fd = fd
+                return
+            os.close(fd)
+        raise InputError(f"{self.target}: could not take the output lock {self.path}")
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        os.close(self.fd)
+        self.fd = None
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt for the duration, so clean-up code runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):  # noqa: ARG001
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically exchange two paths (Linux ``renameat2``); False where unsupported."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return False
+    libc = ctypes.CDLL(name, use_errno=True)
+    fn = getattr(libc, "renameat2", None)
+    if fn is None:
+        return False
+    rc = fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if rc != 0:
+        err = ctypes.get_errno()
+        if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+            return False
+        raise OSError(err, os.strerror(err), str(a))
+    return True
+
+
+def _remove_stale(parent: Path, name: str) -> None:
+    """Remove staging folders of earlier runs on this target (killed before they cleaned up)."""
+    for stale in parent.glob(f".{name}.staging-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+def _check_replaceable(target: Path, option: str) -> None:
+    if not target.exists():
+        return
+    if not target.is_dir():
+        raise InputError(f"{target}: is a file, expected a folder for {option}")
+    if (target / MARKER).is_file():
+        return
+    if any(target.iterdir()):
+        raise InputError(
+            f"{target}: folder exists and was not written by wordplay-audit; "
+            f"choose a new {option} or empty it (its files would be replaced)"
+        )
+
+
+@contextlib.contextmanager
+def output_folder(target: str | os.PathLike, *, option: str = "--out") -> Iterator[Path]:
+    """Yield a private staging folder; on normal exit make it ``target`` in one step.
+
+    On any exception (including KeyboardInterrupt and SIGTERM) the staging folder is removed and
+    ``target`` is left exactly as it was. ``option`` names the parameter in error messages.
+    """
+    path = _target_path(target, option)
+    parent = path.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    lock = _Lock(path, option)
+    lock.acquire()
+    try:
+        _remove_stale(parent, path.name)
+        _check_replaceable(path, option)
+        with _terminate_as_interrupt():
+            staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.staging-", dir=parent))
+            os.chmod(staging, 0o777 & ~_umask())
+            try:
+                yield staging
+                (staging / MARKER).write_text("written by wordplay-audit\n", encoding="utf-8")
+                _commit(staging, path)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+    finally:
+        lock.release()
+
+
+def _commit(staging: Path, target: Path) -> None:
+    if not target.exists():
+        os.rename(staging, target)
+        return
+    if not _exchange(staging, target):
+        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
+        os.rename(target, old / "old")
+        os.rename(staging, target)
+        shutil.rmtree(old, ignore_errors=True)
+    # after the exchange, ``staging`` holds the previous output; the caller removes it
+
+
+@contextlib.contextmanager
+def output_file(target: str | os.PathLike, *, option: str = "--out") -> Iterator[Path]:
+    """Yield a temporary path beside ``target``; on normal exit rename it onto ``target``.
+
+    A second writer on the same file is refused; an exception leaves ``target`` untouched.
+    """
+    path = _target_path(target, option)
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, expected a file name for {option}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = _Lock(path, option)
+    lock.acquire()
+    try:
+        for stale in path.parent.glob(f".{path.name}.staging-*"):
+            stale.unlink(missing_ok=True)
+        with _terminate_as_interrupt():
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.staging-", dir=path.parent)
+            os.close(fd)
+            tmp = Path(tmp_name)
+            try:
+                yield tmp
+                os.chmod(tmp, 0o666 & ~_umask())
+                os.replace(tmp, path)
+            finally:
+                tmp.unlink(missing_ok=True)
+    finally:
+        lock.release()

@@ -1,0 +1,72 @@
+"""The toolkit's error model: the bottom layer, imported by every room.
+
+Two kinds of user error, both ``ValueError`` so library callers can catch them as such, and
+both ending the command line with one line on stderr and exit code 2:
+
+* :class:`InputError` — a file or its content is bad. The message names the file and the place.
+  **Place convention**: ``<file> line <N>: <what was expected, what came>`` where ``N`` is the
+  file's own line number counted from 1 (a CSV's header is line 1, its first data row line 2; a
+  JSON-lines record is named by the line it starts on). A place inside one JSON document that
+  has no useful line is named by its path: ``<file>: games[3].categories: …``. Use
+  :func:`at_line` / :func:`at_field` to build the prefix so every reader says it the same way.
+* :class:`ParameterError` — a command-line option or function argument is out of range or not
+  one of the allowed values; the message names the option and lists what is allowed.
+
+:class:`UsageWarning` is the warning class for counted, non-fatal findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from os import PathLike
+
+
+class InputError(ValueError):
+    """Bad input file or content; the message is one line naming the file and the place."""
+
+
+class ParameterError(ValueError):
+    """A bad parameter value; the message names the parameter and what is allowed."""
+
+
+class UsageWarning(UserWarning):
+    """A non-fatal finding about the input (something skipped, repaired or counted)."""
+
+
+def at_line(source: str | PathLike | None, line: int | None = None) -> str:
+    """The place prefix ``"<file> line <N>: "`` (``"<file>: "`` without a line; ``""`` without both).
+
+    >>> at_line("labels.csv", 5)
+    'labels.csv line 5: '
+    >>> at_line(None, 5)
+    'line 5: '
+    """
+    name = str(source) if source is not None else ""
+    if line is None:
+        return f"{name}: " if name else ""
+    return f"{name} line {int(line)}: " if name else f"line {int(line)}: "
+
+
+def at_field(source: str | PathLike | None, field: str) -> str:
+    """The place prefix for a field inside one JSON document: ``"<file>: <field>: "``.
+
+    >>> at_field("gold.json", "games[3].categories")
+    'gold.json: games[3].categories: '
+    """
+    return f"{source}: {field}: " if source is not None else f"{field}: "
+
+
+def check_choice(name: str, value: object, allowed: Iterable[str]) -> str:
+    """Return ``value`` if it is one of ``allowed``; else raise :class:`ParameterError` listing them.
+
+    >>> check_choice("--method", "majority", ("majority", "dawid-skene"))
+    'majority'
+    >>> check_choice("--method", "mean", ("majority", "dawid-skene"))
+    Traceback (most recent call last):
+    ...
+    wordplay_audit.errors.ParameterError: --method: expected one of majority, dawid-skene; got 'mean'
+    """
+    options = tuple(allowed)
+    if value not in options:
+        raise ParameterError(f"{name}: expected one of {', '.join(options)}; got {value!r}")
+    return value  # type: ignore[return-value]
