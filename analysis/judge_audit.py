@@ -20,50 +20,24 @@ post-stratum ``s`` (``f_s`` the judge's decision there),
 
     Se = Σ_{f_s=1} N_s q_s / Σ_s N_s q_s,      Sp = Σ_{f_s=0} N_s (1 − q_s) / Σ_s N_s (1 − q_s),
 
-the double-sampling estimators of Tenenbein (1970, JASA 65:1350). Their variances come from the
-delta method over independent binomial ``q_s`` (Agresti–Coull adjusted, so a stratum labelled
-all-true does not claim zero variance).
+the double-sampling estimators of Tenenbein (1970, JASA 65:1350), computed by
+:mod:`wordplay_audit.analysis.correction.poststratify` with delta-method variances.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
-from wordplay_audit.corpora.contract import normalize_bool_label, validate_labels
+from wordplay_audit.analysis.correction import post_strata_counts, poststratified_accuracy
+from wordplay_audit.analysis.proportions import ratio, wilson_interval, z_value
+from wordplay_audit.corpora.contract import bool_labels, place, validate_labels
 
 from wordplay_audit.errors import InputError
 
 QUESTIONS = ("reference", "any_sense")
 DEFAULT_QUESTION = "reference"
-
-
-def wilson_interval(successes, n, *, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a binomial proportion (vectorised).
-
-    With p̂ = x/n and z the (1 + c)/2 normal quantile,
-    centre = (p̂ + z²/2n) / (1 + z²/n), half-width = z √(p̂(1 − p̂)/n + z²/4n²) / (1 + z²/n).
-    Where n = 0 both ends are nan. Reference: Wilson (1927), JASA 22:209; Brown, Cai &
-    DasGupta (2001), Statistical Science 16:101.
-
-    >>> lo, hi = wilson_interval(0, 10)
-    >>> round(float(lo), 4), round(float(hi), 4)
-    (0.0, 0.2775)
-    """
-    x = np.asarray(successes, dtype=float)
-    m = np.asarray(n, dtype=float)
-    z = norm.ppf(0.5 + confidence / 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = x / m
-        denom = 1 + z**2 / m
-        centre = (p + z**2 / (2 * m)) / denom
-        half = z * np.sqrt(p * (1 - p) / m + z**2 / (4 * m**2)) / denom
-        low = np.where(m > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
-        high = np.where(m > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
-    return low, high
 
 
 def boolean_labels(labels: pd.DataFrame, *, source: str | None = None) -> pd.DataFrame:
@@ -72,25 +46,16 @@ def boolean_labels(labels: pd.DataFrame, *, source: str | None = None) -> pd.Dat
     Adds ``question`` = ``reference`` where the column is absent or empty; other question
     values must be one of :data:`QUESTIONS`.
     """
-    checked = validate_labels(labels, source=source)
-    out = checked.copy()
-    normalised = []
-    for pos, value in enumerate(out["label"]):
-        try:
-            normalised.append(normalize_bool_label(value))
-        except ValueError:
-            where = f"{source}: " if source else ""
-            raise InputError(f"{where}labels row {pos + 1}: label {value!r} is not true/false") from None
-    out["label"] = normalised
+    out = validate_labels(labels, source=source)
+    out["label"] = bool_labels(out, source=source)
     if "question" not in out.columns:
         out["question"] = DEFAULT_QUESTION
     out["question"] = out["question"].fillna("").astype(str).str.strip().replace("", DEFAULT_QUESTION)
     bad = ~out["question"].isin(QUESTIONS)
     if bad.any():
         pos = int(np.flatnonzero(bad.to_numpy())[0])
-        where = f"{source}: " if source else ""
         raise InputError(
-            f"{where}labels row {pos + 1}: question {out['question'].iloc[pos]!r} is not one of {', '.join(QUESTIONS)}"
+            f"{place(out, pos, source)}question {out['question'].iloc[pos]!r} is not one of {', '.join(QUESTIONS)}"
         )
     return out
 
@@ -170,120 +135,6 @@ def audit_frame(
     return frame
 
 
-@dataclass(frozen=True)
-class JudgeAccuracy:
-    """Post-stratified sensitivity and specificity of a judge with delta-method (co)variances."""
-
-    se: float
-    sp: float
-    var_se: float
-    var_sp: float
-    cov: float
-    n_labelled: int
-    strata: tuple[str, ...]
-
-    @property
-    def youden(self) -> float:
-        """J = Se + Sp − 1 (the Rogan–Gladen denominator)."""
-        return self.se + self.sp - 1
-
-
-def _ac(x: np.ndarray, n: np.ndarray, z: float) -> np.ndarray:
-    """Agresti–Coull adjusted proportion (x + z²/2)/(n + z²), used for variances only."""
-    return (x + z**2 / 2) / (n + z**2)
-
-
-def post_strata_counts(frame: pd.DataFrame, strata: Sequence[str]) -> pd.DataFrame:
-    """Per post-stratum (``strata`` + judge decision): ``N`` judged, ``n`` labelled, ``x`` human-true."""
-    keys = [*strata, "judge"]
-    slim = frame[keys].copy()
-    slim["n"] = frame["labelled"].to_numpy(bool).astype(int)
-    slim["x"] = frame["human"].fillna(False).to_numpy(bool).astype(int)
-    grouped = slim.groupby(keys, dropna=False, sort=True)
-    out = grouped[["n", "x"]].sum()
-    out.insert(0, "N", grouped.size())
-    return out.reset_index()
-
-
-def poststratified_accuracy(
-    frame: pd.DataFrame, *, strata: Sequence[str] = (), z: float = 1.959963984540054
-) -> JudgeAccuracy:
-    """Se and Sp of the judge over all rows of ``frame`` (an :func:`audit_frame` slice).
-
-    Post-strata are ``strata`` × judge decision. A post-stratum with judged items but no
-    labelled one borrows the share of the same judge decisions pooled over the leading strata
-    columns (first column dropped first); nan when even the judge-decision stratum has no label. Se = A/(A + B) with A = Σ_{f=1} N_s q_s,
-    B = Σ_{f=0} N_s q_s; Sp = C/(C + D) with C = Σ_{f=0} N_s(1 − q_s), D = Σ_{f=1} N_s(1 − q_s);
-    Var(q_s) = q̃_s(1 − q̃_s)/n_s · (N_s − n_s)/(N_s − 1) with q̃ from :func:`_variance_proportion`
-    (``z`` is not used; kept for callers): the
-    finite-population correction makes Se and Sp those of the judge on these N items (the
-    realised accuracy), which is what corrects a realised rate. nan when undefined.
-    """
-    strata = list(strata)
-    counts = post_strata_counts(frame, strata)
-    counts["xq"], counts["nq"] = counts["x"].astype(float), counts["n"].astype(float)
-    counts["Nq"] = counts["N"].astype(float)
-    for level in range(1, len(strata) + 1):
-        missing = (counts["nq"] == 0) & (counts["N"] > 0)
-        if not missing.any():
-            break
-        kept = strata[level:]
-        coarse = post_strata_counts(frame, kept).rename(columns={"x": "xc", "n": "nc", "N": "Nc"})
-        merged = counts[[*kept, "judge"]].merge(coarse, on=[*kept, "judge"], how="left")
-        fill = missing.to_numpy() & (merged["nc"].fillna(0).to_numpy() > 0)
-        counts.loc[fill, "xq"] = merged.loc[fill, "xc"].to_numpy(float)
-        counts.loc[fill, "nq"] = merged.loc[fill, "nc"].to_numpy(float)
-        counts.loc[fill, "Nq"] = merged.loc[fill, "Nc"].to_numpy(float)
-    n_labelled = int(counts["n"].sum())
-    nan = JudgeAccuracy(np.nan, np.nan, np.nan, np.nan, np.nan, n_labelled, tuple(strata))
-    if ((counts["nq"] == 0) & (counts["N"] > 0)).any() or counts.empty:
-        return nan
-    counts = counts[counts["N"] > 0]
-    counts = counts.assign(x=counts["xq"], n=counts["nq"])
-    N = counts["N"].to_numpy(float)
-    n = counts["n"].to_numpy(float)
-    q = counts["x"].to_numpy(float) / n
-    f = counts["judge"].to_numpy(bool)
-    qa = _variance_proportion(counts["x"].to_numpy(float), n, f)
-    big_n = counts["Nq"].to_numpy(float)
-    fpc = np.where(big_n > 1, np.clip((big_n - n) / np.where(big_n > 1, big_n - 1, 1), 0, 1), 0.0)
-    var_q = qa * (1 - qa) / n * fpc
-    A, B = float(np.sum(N[f] * q[f])), float(np.sum(N[~f] * q[~f]))
-    C, D = float(np.sum(N[~f] * (1 - q[~f]))), float(np.sum(N[f] * (1 - q[f])))
-    se = A / (A + B) if A + B > 0 else np.nan
-    sp = C / (C + D) if C + D > 0 else np.nan
-    g_se = np.where(f, N * B, -N * A) / (A + B) ** 2 if A + B > 0 else np.full_like(N, np.nan)
-    g_sp = np.where(~f, -N * D, N * C) / (C + D) ** 2 if C + D > 0 else np.full_like(N, np.nan)
-    return JudgeAccuracy(
-        se=se,
-        sp=sp,
-        var_se=float(np.sum(g_se**2 * var_q)),
-        var_sp=float(np.sum(g_sp**2 * var_q)),
-        cov=float(np.sum(g_se * g_sp * var_q)),
-        n_labelled=n_labelled,
-        strata=tuple(strata),
-    )
-
-
-def _variance_proportion(x: np.ndarray, n: np.ndarray, judge: np.ndarray) -> np.ndarray:
-    """The share used in a post-stratum's variance q(1 − q)/n: (x + q̄)/(n + 1), one
-    pseudo-observation at q̄, the share over all post-strata with the same judge decision
-    (0.5 where q̄ is 0 or 1).
-
-    A post-stratum in which people agree with every label (x = n) would otherwise get variance
-    0; the usual (x + 0.5)/(n + 1) instead assumes 50 % disagreement there, which overstates
-    the variance several-fold when the judge is accurate (e.g. few false positives among the
-    judge's "true" verdicts) and made the Rogan–Gladen intervals over-cover.
-    """
-    prior = np.empty_like(x, dtype=float)
-    for decision in (True, False):
-        mask = judge == decision
-        total = n[mask].sum()
-        pooled = x[mask].sum() / total if total > 0 else 0.5
-        prior[mask] = pooled if 0 < pooled < 1 else 0.5
-    return (x + prior) / (n + 1)
-
-
 def confusion_counts(frame: pd.DataFrame) -> dict[str, int]:
     """tp, fp, fn, tn of the judge against the human consensus on the labelled rows."""
     lab = frame[frame["labelled"]]
@@ -295,10 +146,6 @@ def confusion_counts(frame: pd.DataFrame) -> dict[str, int]:
         "fn": int(np.sum(~j & h)),
         "tn": int(np.sum(~j & ~h)),
     }
-
-
-def _ratio(a: float, b: float) -> float:
-    return a / b if b > 0 else np.nan
 
 
 def judge_confusion(
@@ -341,21 +188,21 @@ def judge_confusion(
     for column in [*by_cols, *strata]:
         if column not in frame.columns:
             raise InputError(f"judge_confusion: column {column!r} is not in the items table")
-    z = float(norm.ppf(0.5 + confidence / 2))
+    z = z_value(confidence)
     groups = frame.groupby(by_cols, sort=True, dropna=False) if by_cols else [((), frame)]
     rows = []
     for key, part in groups:
         key = key if isinstance(key, tuple) else (key,)
         c = confusion_counts(part)
         tp, fp, fn, tn = c["tp"], c["fp"], c["fn"], c["tn"]
-        precision, recall = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
+        precision, recall = ratio(tp, tp + fp), ratio(tp, tp + fn)
         row = dict(zip(by_cols, key, strict=True))
         row.update(n_judged=len(part), n_labelled=int(part["labelled"].sum()), **c)
         row["precision"] = precision
         row["recall"] = recall
-        row["f1"] = _ratio(2 * tp, 2 * tp + fp + fn)
-        row["fnr"] = _ratio(fn, tp + fn)
-        row["specificity"] = _ratio(tn, tn + fp)
+        row["f1"] = ratio(2 * tp, 2 * tp + fp + fn)
+        row["fnr"] = ratio(fn, tp + fn)
+        row["specificity"] = ratio(tn, tn + fp)
         for name, x, m in (
             ("precision", tp, tp + fp),
             ("recall", tp, tp + fn),
@@ -364,11 +211,11 @@ def judge_confusion(
         ):
             lo, hi = wilson_interval(x, m, confidence=confidence)
             row[f"{name}_low"], row[f"{name}_high"] = float(lo), float(hi)
-        acc = poststratified_accuracy(part, strata=strata, z=z)
+        acc = poststratified_accuracy(part, strata=strata)
         counts = post_strata_counts(part, list(acc.strata))
         counts = counts[counts["n"] > 0]
         pos = counts[counts["judge"]]
-        ppv_w = _ratio(float((pos["N"] * pos["x"] / pos["n"]).sum()), float(pos["N"].sum()))
+        ppv_w = ratio(float((pos["N"] * pos["x"] / pos["n"]).sum()), float(pos["N"].sum()))
         row["precision_w"] = ppv_w
         row["recall_w"] = acc.se
         row["fnr_w"] = 1 - acc.se
@@ -376,7 +223,7 @@ def judge_confusion(
         row["fnr_w_low"] = float(np.clip(1 - acc.se - half, 0, 1)) if np.isfinite(half) else np.nan
         row["fnr_w_high"] = float(np.clip(1 - acc.se + half, 0, 1)) if np.isfinite(half) else np.nan
         row["specificity_w"] = acc.sp
-        row["f1_w"] = _ratio(2 * ppv_w * acc.se, ppv_w + acc.se) if np.isfinite(ppv_w) and np.isfinite(acc.se) else np.nan
+        row["f1_w"] = ratio(2 * ppv_w * acc.se, ppv_w + acc.se) if np.isfinite(ppv_w) and np.isfinite(acc.se) else np.nan
         rows.append(row)
     out = pd.DataFrame(rows)
     out.attrs["skipped"] = frame.attrs.get("skipped", {})

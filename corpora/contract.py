@@ -23,14 +23,16 @@ Labels (one row per rating)
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import InputError, at_line
 
 GAMES = ("connections", "balderdash", "wof", "demo")
 KINDS = (
@@ -61,13 +63,50 @@ def game_key(words: Iterable[str]) -> str:
 
 
 def normalize_bool_label(value: object) -> str:
-    """Map yes/no, true/false, 1/0 (any case) to ``"true"``/``"false"``; raise ValueError else."""
+    """Map yes/no, true/false, 1/0 (any case) to ``"true"``/``"false"``; raise ValueError else.
+
+    >>> normalize_bool_label(" Yes "), normalize_bool_label(0)
+    ('true', 'false')
+    """
     text = str(value).strip().lower()
     if text in _TRUE:
         return "true"
     if text in _FALSE:
         return "false"
     raise ValueError(f"expected a yes/no or true/false label, got {value!r}")
+
+
+def bool_labels(frame: pd.DataFrame, column: str = "label", *, source: str | None = None) -> pd.Series:
+    """The one boolean-label normaliser over a column: ``"true"``/``"false"`` strings.
+
+    Vectorised over the distinct values (a million rows with two spellings cost two look-ups).
+    Raises :class:`InputError` naming the first bad row (see :func:`place`).
+    """
+    values = frame[column].astype(str).str.strip().str.lower()
+    mapping = {v: ("true" if v in _TRUE else "false" if v in _FALSE else None) for v in values.unique()}
+    mapped = values.map(mapping)
+    bad = mapped.isna()
+    if bad.any():
+        pos = _first_bad_row(bad)
+        raise InputError(
+            f"{place(frame, pos, source)}{column} {frame[column].iloc[pos]!r} is not true/false "
+            "(or yes/no, 1/0)"
+        )
+    return mapped.astype(str)
+
+
+def place(frame: pd.DataFrame, pos: int, source: str | None = None, *, what: str = "labels") -> str:
+    """The place prefix of row ``pos`` (0-based) of ``frame`` (see :mod:`wordplay_audit.errors`).
+
+    A frame read by :func:`read_table` carries its file (``attrs["source"]``) and has the file's
+    line numbers as its index, so the place is ``<file> line <N>: `` even after rows were
+    filtered out; any other frame is named by its 1-based row: ``labels row <N>: ``.
+    """
+    source = source or frame.attrs.get("source")
+    if frame.attrs.get("line_index") and len(frame.index) > pos:
+        return at_line(source, int(frame.index[pos]))
+    prefix = f"{source}: " if source else ""
+    return f"{prefix}{what} row {pos + 1}: "
 
 
 def _where(source: str | None) -> str:
@@ -78,6 +117,7 @@ def require_columns(frame: pd.DataFrame, required: Iterable[str], what: str, sou
     """Raise InputError unless ``frame`` is a DataFrame with every ``required`` column."""
     if not isinstance(frame, pd.DataFrame):
         raise InputError(f"{_where(source)}{what} must be a pandas DataFrame, got {type(frame).__name__}")
+    source = source or frame.attrs.get("source")
     missing = [c for c in required if c not in frame.columns]
     if missing:
         raise InputError(
@@ -86,28 +126,27 @@ def require_columns(frame: pd.DataFrame, required: Iterable[str], what: str, sou
         )
 
 
-def _first_bad_row(mask: pd.Series) -> int:
+def _first_bad_row(mask: pd.Series | np.ndarray) -> int:
     """Position (0-based) of the first True in a boolean mask."""
-    return int(mask.to_numpy().nonzero()[0][0])
+    return int(np.asarray(mask).nonzero()[0][0])
 
 
-def _check_nonempty_str(frame: pd.DataFrame, column: str, what: str, source: str | None, row_offset: int):
+def _check_nonempty_str(frame: pd.DataFrame, column: str, what: str, source: str | None):
     values = frame[column]
     bad = values.isna() | (values.astype(str).str.strip() == "")
     if bad.any():
         pos = _first_bad_row(bad)
-        raise InputError(f"{_where(source)}{what} row {pos + row_offset}: column {column!r} is empty")
+        raise InputError(f"{place(frame, pos, source, what=what)}column {column!r} is empty")
 
 
-def validate_items(items: pd.DataFrame, *, source: str | None = None, row_offset: int = 1) -> pd.DataFrame:
+def validate_items(items: pd.DataFrame, *, source: str | None = None) -> pd.DataFrame:
     """Check an items table; return it with ``item_id``, ``game``, ``kind`` as str.
 
-    ``row_offset`` turns a 0-based position into the row number shown in messages (2 for a CSV
-    file with a header line, so the number is the file's line).
+    Messages name the place by :func:`place` (the file's line for a table from :func:`read_table`).
     """
     require_columns(items, ITEM_COLUMNS, "items", source)
     for column in ITEM_COLUMNS:
-        _check_nonempty_str(items, column, "items", source, row_offset)
+        _check_nonempty_str(items, column, "items", source)
     out = items.copy()
     for column in ITEM_COLUMNS:
         out[column] = out[column].astype(str)
@@ -115,14 +154,14 @@ def validate_items(items: pd.DataFrame, *, source: str | None = None, row_offset
     if dup.any():
         pos = _first_bad_row(dup)
         raise InputError(
-            f"{_where(source)}items row {pos + row_offset}: item_id {out['item_id'].iloc[pos]!r} "
+            f"{place(out, pos, source, what='items')}item_id {out['item_id'].iloc[pos]!r} "
             "appears twice (item_id must be unique)"
         )
     bad_kind = ~out["kind"].isin(KINDS)
     if bad_kind.any():
         pos = _first_bad_row(bad_kind)
         raise InputError(
-            f"{_where(source)}items row {pos + row_offset}: kind {out['kind'].iloc[pos]!r} "
+            f"{place(out, pos, source, what='items')}kind {out['kind'].iloc[pos]!r} "
             f"is not one of {', '.join(KINDS)}"
         )
     for column in TEXT_COLUMNS:
@@ -137,7 +176,6 @@ def validate_labels(
     *,
     items: pd.DataFrame | None = None,
     source: str | None = None,
-    row_offset: int = 1,
     allowed: Iterable[str] | None = None,
 ) -> pd.DataFrame:
     """Check a long-format labels table; return a copy with the contract columns as str.
@@ -147,10 +185,10 @@ def validate_labels(
     """
     require_columns(labels, LABEL_COLUMNS, "labels", source)
     if all(isinstance(labels[c].dtype, pd.CategoricalDtype) for c in LABEL_COLUMNS):
-        _validate_categorical_labels(labels, items=items, source=source, row_offset=row_offset, allowed=allowed)
+        _validate_categorical_labels(labels, items=items, source=source, allowed=allowed)
         return labels
     for column in ("item_id", "rater", "rater_type", "label"):
-        _check_nonempty_str(labels, column, "labels", source, row_offset)
+        _check_nonempty_str(labels, column, "labels", source)
     out = labels.copy()
     for column in LABEL_COLUMNS:
         out[column] = out[column].astype(str).str.strip()
@@ -158,7 +196,7 @@ def validate_labels(
     if bad_type.any():
         pos = _first_bad_row(bad_type)
         raise InputError(
-            f"{_where(source)}labels row {pos + row_offset}: rater_type "
+            f"{place(out, pos, source)}rater_type "
             f"{out['rater_type'].iloc[pos]!r} is not 'human' or 'judge'"
         )
     if allowed is not None:
@@ -167,7 +205,7 @@ def validate_labels(
         if outside.any():
             pos = _first_bad_row(outside)
             raise InputError(
-                f"{_where(source)}labels row {pos + row_offset}: label {out['label'].iloc[pos]!r} "
+                f"{place(out, pos, source)}label {out['label'].iloc[pos]!r} "
                 f"is not one of {', '.join(sorted(allowed_set))}"
             )
     if items is not None:
@@ -176,7 +214,7 @@ def validate_labels(
         if unknown.any():
             pos = _first_bad_row(unknown)
             raise InputError(
-                f"{_where(source)}labels row {pos + row_offset}: item_id "
+                f"{place(out, pos, source)}item_id "
                 f"{out['item_id'].iloc[pos]!r} names no item"
             )
     return out
@@ -187,7 +225,6 @@ def _validate_categorical_labels(
     *,
     items: pd.DataFrame | None,
     source: str | None,
-    row_offset: int,
     allowed: Iterable[str] | None,
 ) -> None:
     """The checks of :func:`validate_labels` done on the categories of categorical columns
@@ -206,19 +243,32 @@ def _validate_categorical_labels(
         bad = empty[codes]
         if bad.any():
             pos = int(np.argmax(bad))
-            raise InputError(f"{_where(source)}labels row {pos + row_offset}: column {column!r} is empty")
+            raise InputError(f"{place(labels, pos, source)}column {column!r} is empty")
         if column in checks:
             ok_values, text = checks[column]
             outside = np.append(np.asarray(~names.isin(list(ok_values))), False)[codes]
             if outside.any():
                 pos = int(np.argmax(outside))
                 raise InputError(
-                    f"{_where(source)}labels row {pos + row_offset}: {column} {names[codes[pos]]!r} {text}"
+                    f"{place(labels, pos, source)}{column} {names[codes[pos]]!r} {text}"
                 )
 
 
+def _header(path: Path) -> list[str]:
+    """The header fields of a CSV file (BOM stripped), for the duplicate-column check."""
+    with open(path, encoding="utf-8-sig", newline="") as stream:
+        first = stream.readline()
+    return next(csv.reader([first]), [])
+
+
 def read_table(path: str | Path) -> pd.DataFrame:
-    """Read a CSV (or JSON lines, by suffix ``.jsonl``) table as strings; one-line errors."""
+    """Read a CSV (or JSON lines, by suffix ``.jsonl``) table as strings; one-line errors.
+
+    UTF-8 with or without a BOM; text NFC-normalised (so "é" typed either way is one label);
+    a header naming a column twice is an error. The frame's index is the file's line number
+    of each row (header = line 1) and ``attrs["source"]`` the path, so later checks name the
+    file's line (:func:`place`).
+    """
     path = Path(path)
     if not path.exists():
         raise InputError(f"{path}: no such file")
@@ -226,20 +276,51 @@ def read_table(path: str | Path) -> pd.DataFrame:
         raise InputError(f"{path}: is a folder, expected a CSV file")
     try:
         if path.suffix == ".jsonl":
-            return pd.read_json(path, lines=True, dtype=False).astype(str)
-        return pd.read_csv(path, dtype=str, keep_default_na=False)
-    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+            frame = pd.read_json(path, lines=True, dtype=False).astype(str)
+        else:
+            header = _header(path)
+            repeated = sorted({c for c in header if header.count(c) > 1})
+            if repeated:
+                raise InputError(f"{path} line 1: column {repeated[0]!r} appears twice in the header")
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = _line_of_byte(path, exc.start)
+        raise InputError(f"{path} line {line}: not UTF-8 text (byte {exc.object[exc.start]:#04x})") from None
+    except (ValueError, pd.errors.ParserError) as exc:
+        if isinstance(exc, InputError):
+            raise
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(f"{path}: not a readable table ({first})") from None
+    return _with_lines(_nfc(frame), path, first_line=1 if path.suffix == ".jsonl" else 2)
+
+
+def _line_of_byte(path: Path, offset: int) -> int:
+    with open(path, "rb") as stream:
+        return stream.read(offset).count(b"\n") + 1
+
+
+def _nfc(frame: pd.DataFrame) -> pd.DataFrame:
+    """NFC-normalise every text column that holds a non-ASCII character."""
+    for column in frame.columns:
+        values = frame[column]
+        if values.dtype == object and not values.str.isascii().all():
+            frame[column] = values.str.normalize("NFC")
+    frame.columns = [unicodedata.normalize("NFC", str(c)) for c in frame.columns]
+    return frame
+
+
+def _with_lines(frame: pd.DataFrame, path: Path, *, first_line: int) -> pd.DataFrame:
+    frame.index = pd.RangeIndex(first_line, first_line + len(frame), name="line")
+    frame.attrs["source"] = str(path)
+    frame.attrs["line_index"] = True
+    return frame
 
 
 def read_labels(path: str | Path, *, items: pd.DataFrame | None = None) -> pd.DataFrame:
     """Read and validate a labels CSV; messages name the file and its line."""
-    frame = read_table(path)
-    return validate_labels(frame, items=items, source=str(path), row_offset=2)
+    return validate_labels(read_table(path), items=items, source=str(path))
 
 
 def read_items(path: str | Path) -> pd.DataFrame:
     """Read and validate an items CSV; messages name the file and its line."""
-    frame = read_table(path)
-    return validate_items(frame, source=str(path), row_offset=2)
+    return validate_items(read_table(path), source=str(path))

@@ -16,6 +16,8 @@ from wordplay_audit.cli.main import main as cli_main
 
 REPO = Path(__file__).resolve().parent.parent
 
+pytest_plugins = ["ls_server"]  # the Label Studio server fixtures (tests/ls_server.py)
+
 
 def shared_root() -> Path:
     return Path(os.environ.get("WORDPLAY_AUDIT_SHARED", REPO.parent / "shared" / "corpora"))

@@ -12,10 +12,9 @@ from wordplay_audit.analysis.balderdash.plan import (
     labels_for_corrected_rate,
     labels_for_fnr,
     rg_halfwidth,
-    wilson_halfwidth,
 )
-from wordplay_audit.analysis.balderdash.recompute import rogan_gladen
-from wordplay_audit.analysis.judge_audit import poststratified_accuracy
+from wordplay_audit.analysis.correction import poststratified_accuracy, rogan_gladen
+from wordplay_audit.analysis.proportions import wilson_halfwidth
 
 from wordplay_audit.errors import InputError
 

@@ -10,14 +10,12 @@ import pandas as pd
 import pytest
 from wordplay_audit.analysis.balderdash.recompute import (
     corrected_rates,
-    ppi_mean,
     recompute_scores,
     replace_labels,
     replaced_round_metrics,
-    rogan_gladen,
 )
 from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign, true_rates
-from wordplay_audit.analysis.judge_audit import JudgeAccuracy
+from wordplay_audit.analysis.correction import JudgeAccuracy, ppi_mean, rogan_gladen
 
 from wordplay_audit.errors import InputError
 

@@ -84,7 +84,7 @@ def test_good_categorical_labels_pass_unchanged():
 def test_read_labels_names_file_line(tmp_path):
     path = tmp_path / "labels.csv"
     path.write_text("item_id,rater,rater_type,label\na,r1,human,true\na,r2,people,true\n")
-    with pytest.raises(InputError, match=r"labels.csv: labels row 3: rater_type 'people'"):
+    with pytest.raises(InputError, match=r"labels.csv line 3: rater_type .people."):
         read_labels(path)
     with pytest.raises(InputError, match="no such file"):
         read_labels(tmp_path / "absent.csv")

@@ -6,11 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
-from wordplay_audit.analysis.judge_audit import (
-    judge_confusion,
-    poststratified_accuracy,
-    wilson_interval,
-)
+from wordplay_audit.analysis.correction import poststratified_accuracy
+from wordplay_audit.analysis.judge_audit import judge_confusion
+from wordplay_audit.analysis.proportions import wilson_interval
 
 from wordplay_audit.errors import InputError
 
@@ -93,7 +91,7 @@ def test_bad_label_is_an_input_error():
 
 
 def test_variance_share_by_hand():
-    from wordplay_audit.analysis.judge_audit import _variance_proportion
+    from wordplay_audit.analysis.correction import variance_share as _variance_proportion
 
     x = np.array([5.0, 3.0, 0.0])
     n = np.array([5.0, 4.0, 6.0])

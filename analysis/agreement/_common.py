@@ -1,8 +1,34 @@
-"""The warning class of the agreement package."""
+"""The agreement package's warning class, option types and parameter checks.
+
+Every string option is a ``Literal`` type here, with its allowed values as a tuple
+(``typing.get_args``), checked by :func:`wordplay_audit.errors.check_choice` so a typo raises
+:class:`~wordplay_audit.errors.ParameterError` listing what is allowed.
+"""
 
 from __future__ import annotations
 
 import warnings
+from typing import Literal, get_args
+
+from wordplay_audit.errors import ParameterError, check_choice
+
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+RaterType = Literal["human", "judge"]
+CIMethod = Literal["bca", "percentile"]
+Draws = Literal["multinomial", "indices"]
+Statistic = Literal["fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa"]
+TiePolicy = Literal["adjudicate", "first", "random"]
+
+LEVELS: tuple[str, ...] = get_args(Level)
+RATER_TYPES: tuple[str, ...] = get_args(RaterType)
+CI_METHODS: tuple[str, ...] = get_args(CIMethod)
+DRAWS: tuple[str, ...] = get_args(Draws)
+STATISTICS: tuple[str, ...] = get_args(Statistic)
+TIE_POLICIES: tuple[str, ...] = get_args(TiePolicy)
+
+MAX_PAIRWISE_CELLS = 50_000_000
+"""Largest rater × rater × category × category confusion array built for pairwise tables
+(:math:`R^2K^2`; 50 million int64 cells = 400 MB)."""
 
 
 class UndefinedStatisticWarning(RuntimeWarning):
@@ -13,6 +39,38 @@ class UndefinedStatisticWarning(RuntimeWarning):
     """
 
 
-def warn_undefined(message: str) -> None:
-    """Emit :class:`UndefinedStatisticWarning` pointing at the caller of the public function."""
-    warnings.warn(message, UndefinedStatisticWarning, stacklevel=3)
+def warn_undefined(message: str, *, stacklevel: int = 3) -> None:
+    """Emit :class:`UndefinedStatisticWarning`; the default ``stacklevel`` points at the caller
+    of the public function that calls this."""
+    warnings.warn(message, UndefinedStatisticWarning, stacklevel=stacklevel)
+
+
+def check_rater_type(rater_type: object) -> RaterType | None:
+    """``rater_type`` if it is ``"human"``, ``"judge"`` or None (all ratings); else
+    :class:`ParameterError`."""
+    if rater_type is None:
+        return None
+    return check_choice("rater_type", rater_type, RATER_TYPES)  # type: ignore[return-value]
+
+
+def check_whole(name: str, value: object, *, low: int) -> int:
+    """``value`` as an int if it is a whole number ≥ ``low``; else :class:`ParameterError`."""
+    try:
+        whole = int(value)  # type: ignore[call-overload]
+        ok = whole == value and whole >= low and not isinstance(value, bool)
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        raise ParameterError(f"{name}: expected a whole number ≥ {low}, got {value!r}")
+    return whole
+
+
+def check_confidence(confidence: object) -> float:
+    """``confidence`` if it lies strictly between 0 and 1; else :class:`ParameterError`."""
+    try:
+        ok = 0.0 < float(confidence) < 1.0  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ParameterError(f"confidence: expected a level between 0 and 1, got {confidence!r}")
+    return float(confidence)  # type: ignore[arg-type]

@@ -24,9 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from pandas.api.types import CategoricalDtype
-from wordplay_audit.corpora.contract import LABEL_COLUMNS, RATER_TYPES, validate_labels
 
-from wordplay_audit.errors import InputError
+from wordplay_audit.corpora.contract import LABEL_COLUMNS, place, validate_labels
+from wordplay_audit.corpora.values import is_number, parse_number
+from wordplay_audit.errors import InputError, ParameterError
+
+from ._common import RaterType, check_rater_type
 
 __all__ = [
     "RatingTable",
@@ -34,6 +37,7 @@ __all__ = [
     "as_counts",
     "count_patterns",
     "order_categories",
+    "resolve_counts",
 ]
 
 
@@ -83,19 +87,16 @@ class RatingTable:
         )
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def order_categories(values: Sequence[str]) -> list[str]:
-    """Sort category names: numerically when every name is a number, else as text."""
+    """Sort category names: numerically when every name is a number
+    (:func:`wordplay_audit.corpora.values.is_number`), else as text.
+
+    >>> order_categories(["10", "9", "1.5"]), order_categories(["b", "a", "1"])
+    (['1.5', '9', '10'], ['1', 'a', 'b'])
+    """
     unique = sorted({str(v) for v in values})
-    if unique and all(_is_number(v) for v in unique):
-        return sorted(unique, key=float)
+    if unique and all(is_number(v) for v in unique):
+        return sorted(unique, key=parse_number)
     return unique
 
 

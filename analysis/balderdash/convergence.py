@@ -28,7 +28,7 @@ from wordplay_audit.analysis.balderdash.recompute import (
     model_accuracy,
     replace_labels,
 )
-from wordplay_audit.analysis.judge_audit import JudgeAccuracy
+from wordplay_audit.analysis.correction import JudgeAccuracy
 
 from wordplay_audit.errors import InputError
 

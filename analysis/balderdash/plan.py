@@ -24,23 +24,9 @@ from __future__ import annotations
 
 import math
 
-from scipy.stats import norm
+from wordplay_audit.analysis.proportions import wilson_halfwidth, z_value
 
 from wordplay_audit.errors import InputError
-
-
-def _z(confidence: float) -> float:
-    if not 0 < confidence < 1:
-        raise InputError(f"confidence must lie strictly between 0 and 1, got {confidence}")
-    return float(norm.ppf(0.5 + confidence / 2))
-
-
-def wilson_halfwidth(p: float, n: float, *, confidence: float = 0.95) -> float:
-    """Half-width of the Wilson interval at observed proportion ``p`` with ``n`` trials."""
-    z = _z(confidence)
-    if n <= 0:
-        return math.inf
-    return z * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
 
 
 def labels_for_fnr(
@@ -102,7 +88,7 @@ def labels_for_corrected_rate(
     j = se + sp - 1
     if j <= 0:
         raise InputError(f"the judge must beat chance (Se + Sp > 1), got Se={se}, Sp={sp}")
-    z = _z(confidence)
+    z = z_value(confidence)
     v1, noise = _variance_parts(rate, se, sp, n_items)
     room = halfwidth**2 / z**2 - noise
     if v1 == 0:
@@ -130,6 +116,6 @@ def _variance_parts(rate: float, se: float, sp: float, n_items: float) -> tuple[
 def rg_halfwidth(rate: float, n_labels: float, *, se: float, sp: float, n_items: float = math.inf,
                  confidence: float = 0.95) -> float:
     """Expected Rogan–Gladen half-width with ``n_labels`` random labels (the formula above)."""
-    z = _z(confidence)
+    z = z_value(confidence)
     v1, noise = _variance_parts(rate, se, sp, n_items)
     return z * math.sqrt(v1 / n_labels + noise)

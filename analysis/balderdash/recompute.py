@@ -43,14 +43,16 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_metrics
-from wordplay_audit.analysis.judge_audit import (
+from wordplay_audit.analysis.correction import (
     JudgeAccuracy,
-    boolean_labels,
-    human_consensus,
     poststratified_accuracy,
+    ppi_mean,
+    rogan_gladen,
+    stratified_mean,
 )
+from wordplay_audit.analysis.judge_audit import boolean_labels, human_consensus
+from wordplay_audit.analysis.proportions import z_value
 
 from wordplay_audit.errors import InputError
 
@@ -172,76 +174,6 @@ def replaced_round_metrics(rescored: pd.DataFrame, *, keep: Sequence[str] = DEFA
 # --------------------------------------------------------------------------- estimation
 
 
-def ppi_mean(
-    y_labelled: np.ndarray,
-    f_labelled: np.ndarray,
-    f_unlabelled: np.ndarray,
-    *,
-    lam: float | None = None,
-) -> tuple[float, float, float]:
-    """PPI++ estimate of the mean of Y over the unlabelled items, its variance and λ.
-
-    θ̂ = λ f̄_u + ȳ_L − λ f̄_L, with λ = Cov(Y, f) / ((1 + n/N_u) Var(f)) on the labelled
-    items (Angelopoulos et al. 2023, power tuning for mean estimation), clipped to [0, 1],
-    and 0 when Var(f) = 0. Variance of θ̂ − Ȳ_u: s²(Y − λf) (1/n + 1/N_u), s² taken from the
-    (Y, f) table with 0.5 added to each cell (Agresti & Min 2005, Stat. Med. 24:729).
-    Returns ``(theta, variance, lam)``; nan when no labelled item.
-    """
-    y = np.asarray(y_labelled, dtype=float)
-    f = np.asarray(f_labelled, dtype=float)
-    fu = np.asarray(f_unlabelled, dtype=float)
-    n, n_u = len(y), len(fu)
-    if n == 0:
-        return np.nan, np.nan, np.nan
-    if lam is None:
-        var_f = float(np.var(f, ddof=1)) if n > 1 else 0.0
-        cov = float(np.cov(y, f, ddof=1)[0, 1]) if n > 1 else 0.0
-        lam = 0.0 if var_f <= 0 or n_u == 0 else float(np.clip(cov / ((1 + n / n_u) * var_f), 0.0, 1.0))
-    if n_u == 0:
-        return float(y.mean()), 0.0, lam
-    rect = y - lam * f
-    theta = lam * float(fu.mean()) + float(rect.mean())
-    # Variance of Y − λf from the 2×2 (Y, f) table with 0.5 added to every cell (Agresti & Min
-    # 2005), so a sample where judge and people always agree does not claim zero variance.
-    values = np.array([1 - lam, 1.0, -lam, 0.0])
-    counts = np.array(
-        [np.sum((y == 1) & (f == 1)), np.sum((y == 1) & (f == 0)), np.sum((y == 0) & (f == 1)), np.sum((y == 0) & (f == 0))],
-        dtype=float,
-    ) + 0.5
-    weights = counts / counts.sum()
-    centre = float(np.sum(weights * values))
-    s2 = float(np.sum(weights * (values - centre) ** 2))
-    var = s2 * (1 / n + 1 / n_u)
-    return theta, var, lam
-
-
-def rogan_gladen(
-    p: float, acc: JudgeAccuracy, n_cell: int, *, share_pos: float = 0.0, share_neg: float = 0.0
-) -> tuple[float, float]:
-    """Rogan–Gladen correction of the judge's rate ``p`` on the ``n_cell`` definitions of a cell.
-
-    Returns ``(theta, variance)`` with θ clipped to [0, 1] (variance evaluated there); nan
-    when J = Se + Sp − 1 ≤ 0 or Se/Sp are unknown.
-
-    Variance = [θ² Var(Se) + (1 − θ)² Var(Sp) − 2θ(1 − θ) Cov]/J²   (estimating Se, Sp)
-             + [θ Se(1 − Se)(1 − w₊) + (1 − θ) Sp(1 − Sp)(1 − w₋)] / (n J²)   (cell vs model).
-    The second term is the cell's own realised accuracy departing from the model's realised
-    accuracy that Se and Sp estimate: the cell holds a share w₊ of the model's true definitions
-    and w₋ of its false ones, and the realised Se of the model is the w-weighted mean of its
-    cells', so the departure of one cell has variance Se(1 − Se)(1 − w₊)/(θ n) (likewise Sp).
-    A cell that is the whole model (w = 1) has no such term.
-    """
-    se, sp = acc.se, acc.sp
-    j = se + sp - 1
-    if not np.isfinite(j) or j <= 0:
-        return np.nan, np.nan
-    theta = float(np.clip((p + sp - 1) / j, 0.0, 1.0))
-    var_acc = (theta**2 * acc.var_se + (1 - theta) ** 2 * acc.var_sp - 2 * theta * (1 - theta) * acc.cov) / j**2
-    spread = theta * se * (1 - se) * (1 - share_pos) + (1 - theta) * sp * (1 - sp) * (1 - share_neg)
-    var_noise = spread / (n_cell * j**2) if n_cell else 0.0
-    return theta, float(max(var_acc, 0.0) + max(var_noise, 0.0))
-
-
 @dataclass
 class _Frame:
     data: pd.DataFrame
@@ -323,14 +255,7 @@ def _ppi_stratified(cell: pd.DataFrame, pooled: pd.DataFrame, other_col: str, z:
             break
     if not ok:
         return np.nan, np.nan, used_pool
-    n_u = len(unl)
-    theta, var = 0.0, 0.0
-    for n_us, n_s, x_s in parts:
-        w = n_us / n_u
-        q = x_s / n_s
-        qa = (x_s + z**2 / 2) / (n_s + z**2)
-        theta += w * q
-        var += w**2 * qa * (1 - qa) * (1 / (n_s + z**2) + 1 / n_us)
+    theta, var = stratified_mean(*zip(*parts, strict=True), z=z)
     return theta, var, used_pool
 
 
@@ -411,7 +336,7 @@ def corrected_rates(
     needed = list(dict.fromkeys([*by, "item_id", "model", "true_def", "knows", *[c for c in strata if c in obs.columns]]))
     obs = obs[needed]
     checked = _labels_for(obs, labels) if labels is not None else None
-    z = float(norm.ppf(0.5 + confidence / 2))
+    z = z_value(confidence)
     rows = []
     for metric in metrics:
         if metric not in METRIC_QUESTION:
@@ -441,7 +366,7 @@ def corrected_rates(
             pos_lab = float(lab["human"].astype(bool).sum()) if n_lab else 0.0
             judge_rate = float(cell["judge"].mean())
             replaced = (pos_lab + float(unl["judge"].sum())) / n
-            acc = acc_by_model.get(model, JudgeAccuracy(np.nan, np.nan, np.nan, np.nan, np.nan, 0, ()))
+            acc = acc_by_model.get(model, JudgeAccuracy.unknown())
             # Rogan–Gladen on the whole cell: the unlabelled rest is selected on the judge's
             # verdict when sampling is stratified, which breaks p = Se θ + (1 − Sp)(1 − θ) there.
             share_pos, share_neg = shares.get(key, (0.0, 0.0))

@@ -41,7 +41,7 @@ def _load(
     items = read_items(items_path) if items_path is not None else None
     labels = read_labels(labels_path, items=items)
     if categories is not None:
-        validate_labels(labels, allowed=categories, source=str(labels_path), row_offset=2)
+        validate_labels(labels, allowed=categories, source=str(labels_path))
     if kind is None:
         return labels
     if "kind" in labels.columns:

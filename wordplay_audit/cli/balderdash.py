@@ -166,7 +166,7 @@ def convergence_command(
 ) -> None:
     """Eq. 6 convergence of LKR per ε under judge, replaced and corrected labels."""
     from wordplay_audit.analysis.balderdash.convergence import convergence_table
-    from wordplay_audit.analysis.judge_audit import JudgeAccuracy
+    from wordplay_audit.analysis.correction import JudgeAccuracy
 
     grid = _parse_eps(eps)
     _, obs = _load(export, words)

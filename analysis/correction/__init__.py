@@ -1,0 +1,30 @@
+"""Correct a rate that a judge produced, using a human sample — for any game.
+
+* :mod:`.poststratify` — the judge's sensitivity and specificity, post-stratified on its own
+  decision (and sampling strata), with delta-method variances.
+* :mod:`.rogan_gladen` — θ̂ = (p + Sp − 1)/(Se + Sp − 1) with its variance.
+* :mod:`.ppi` — prediction-powered means: PPI++ for a random sample, the stratified
+  (double-sampling) estimator for a sample drawn within the judge's verdicts.
+
+Inputs are plain arrays or a frame with ``judge``, ``labelled``, ``human`` columns; Balderdash,
+Wheel of Fortune and Connections build those from their own tables.
+"""
+
+from wordplay_audit.analysis.correction.poststratify import (
+    JudgeAccuracy,
+    post_strata_counts,
+    poststratified_accuracy,
+    variance_share,
+)
+from wordplay_audit.analysis.correction.ppi import ppi_mean, stratified_mean
+from wordplay_audit.analysis.correction.rogan_gladen import rogan_gladen
+
+__all__ = [
+    "JudgeAccuracy",
+    "post_strata_counts",
+    "poststratified_accuracy",
+    "variance_share",
+    "ppi_mean",
+    "stratified_mean",
+    "rogan_gladen",
+]

@@ -1,0 +1,73 @@
+"""Proportions: the one Wilson interval, the normal quantile of a confidence level, and ratios
+with a stated zero-division policy. Every room's rates go through here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.stats import norm
+
+from wordplay_audit.errors import ParameterError
+
+__all__ = ["z_value", "wilson_interval", "wilson_halfwidth", "ratio"]
+
+
+def z_value(confidence: float) -> float:
+    """The two-sided normal quantile z with P(|Z| ≤ z) = ``confidence``.
+
+    >>> round(z_value(0.95), 4)
+    1.96
+    """
+    if not isinstance(confidence, int | float) or not 0 < confidence < 1:
+        raise ParameterError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    return float(norm.ppf(0.5 + confidence / 2))
+
+
+def wilson_interval(successes, n, *, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a binomial proportion (vectorised).
+
+    With p̂ = x/n and z the (1 + c)/2 normal quantile,
+    centre = (p̂ + z²/2n) / (1 + z²/n), half-width = z √(p̂(1 − p̂)/n + z²/4n²) / (1 + z²/n).
+    Where n = 0 both ends are nan. Reference: Wilson (1927), JASA 22:209; Brown, Cai &
+    DasGupta (2001), Statistical Science 16:101.
+
+    >>> lo, hi = wilson_interval(0, 10)
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.0, 0.2775)
+    """
+    x = np.asarray(successes, dtype=float)
+    m = np.asarray(n, dtype=float)
+    z = z_value(confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = x / m
+        denom = 1 + z**2 / m
+        centre = (p + z**2 / (2 * m)) / denom
+        half = z * np.sqrt(p * (1 - p) / m + z**2 / (4 * m**2)) / denom
+        low = np.where(m > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
+        high = np.where(m > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    return low, high
+
+
+def wilson_halfwidth(p: float, n: float, *, confidence: float = 0.95) -> float:
+    """Half-width of the Wilson interval at observed proportion ``p`` with ``n`` trials
+    (inf for n ≤ 0): z √(p(1 − p)/n + z²/4n²) / (1 + z²/n).
+
+    >>> round(wilson_halfwidth(0.5, 100), 4)
+    0.0971
+    """
+    z = z_value(confidence)
+    if n <= 0:
+        return math.inf
+    return z * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+
+
+def ratio(numerator: float, denominator: float) -> float:
+    """``numerator / denominator``, or nan when the denominator is 0 (an undefined rate is
+    unknown, never 0).
+
+    >>> ratio(1, 4), ratio(0, 0)
+    (0.25, nan)
+    """
+    return numerator / denominator if denominator > 0 else math.nan

@@ -1,0 +1,1 @@
+"""Wheel of Fortune (LLMike): metrics per model, plots, and win rates under human labels."""

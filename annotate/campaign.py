@@ -1,0 +1,186 @@
+"""A campaign folder: what ``annotate plan`` writes and every later command reads.
+
+Files
+    ``manifest.json``   format, campaign name and id, kind, the design (seed, strata counts,
+                        inclusion probabilities and weights, loads, pairs) and the assignments
+                        (rater, position, item_id, uid, honeypot) — enough to redraw the campaign
+    ``items.csv``       the sampled items (contract columns, strata, ``stratum``,
+                        ``inclusion_probability``, ``sampling_weight``) and the honeypot items
+                        (``honeypot`` = true, their ``gold*`` answer columns)
+    ``config.xml``      the Label Studio labelling config of the campaign's kind
+    ``judge_labels.csv`` optional, the judge's verdicts on the sampled items (review mode)
+
+Honeypot answers: a column ``gold`` for a kind with one question, ``gold_<question>`` for each
+question of a kind with several (``gold`` is read as the first question's answer).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from wordplay_audit.annotate.configs import interface, label_config, question_labels
+from wordplay_audit.annotate.design import Design
+from wordplay_audit.corpora.contract import normalize_bool_label, read_table, validate_items
+from wordplay_audit.errors import InputError, at_field
+
+FORMAT = "wordplay-audit-campaign/1"
+MANIFEST = "manifest.json"
+ASSIGNMENT_COLUMNS = ("rater", "position", "item_id", "uid", "honeypot")
+
+
+@dataclass
+class Campaign:
+    """A campaign read back from its folder."""
+
+    folder: Path
+    manifest: dict
+    items: pd.DataFrame
+    assignments: pd.DataFrame
+    judge_labels: pd.DataFrame | None
+
+    @property
+    def name(self) -> str:
+        return str(self.manifest["campaign"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.manifest["kind"])
+
+    @property
+    def raters(self) -> tuple[str, ...]:
+        return tuple(self.manifest["design"]["raters"])
+
+    def gold(self) -> dict[tuple[str, str], str]:
+        """Honeypot answers: (item_id, question) → label."""
+        return honeypot_gold(self.items[self.items["honeypot"] == "true"], self.kind)
+
+
+def gold_column(kind: str, question: str) -> str:
+    return f"gold_{question}" if question else "gold"
+
+
+def honeypot_gold(honeypots: pd.DataFrame, kind: str, source: str | None = None) -> dict[tuple[str, str], str]:
+    """Read the answers of honeypot items (see the module docstring); bool kinds normalised."""
+    questions = question_labels(kind)
+    out: dict[tuple[str, str], str] = {}
+    for pos, row in enumerate(honeypots.to_dict(orient="records")):
+        for index, question in enumerate(questions):
+            value = row.get(gold_column(kind, question))
+            if (value is None or str(value).strip() in ("", "nan")) and index == 0:
+                value = row.get("gold")
+            if value is None or str(value).strip() in ("", "nan"):
+                continue
+            text = str(value).strip()
+            if kind != "knowledge_type":
+                try:
+                    text = normalize_bool_label(text)
+                except ValueError:
+                    where = f"{source} line {pos + 2}: " if source else ""
+                    raise InputError(f"{where}{gold_column(kind, question)}: expected true/false, got {text!r}") from None
+            out[(str(row["item_id"]), question)] = text
+    return out
+
+
+def read_honeypots(path: Path, kind: str) -> pd.DataFrame:
+    """A honeypot items CSV: contract items of ``kind`` with at least one answer each."""
+    frame = validate_items(read_table(path), source=str(path), row_offset=2)
+    wrong = frame.index[frame["kind"] != kind]
+    if len(wrong):
+        raise InputError(f"{path} line {int(wrong[0]) + 2}: kind {frame['kind'].iloc[wrong[0]]!r}, the campaign's is {kind!r}")
+    gold = honeypot_gold(frame, kind, str(path))
+    lacking = [i for i, item in enumerate(frame["item_id"]) if not any(k[0] == item for k in gold)]
+    if lacking:
+        raise InputError(f"{path} line {lacking[0] + 2}: honeypot has no answer (column gold or gold_<question>)")
+    return frame
+
+
+def campaign_id(name: str, design: Design) -> str:
+    import hashlib
+
+    text = json.dumps({"campaign": name, "seed": design.seed, "n": design.n, "raters": list(design.raters)})
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def write_campaign(
+    folder: Path,
+    *,
+    name: str,
+    kind: str,
+    design: Design,
+    honeypots: pd.DataFrame | None,
+    judge_labels: pd.DataFrame | None,
+    sources: dict[str, str],
+) -> dict:
+    """Write a campaign's files into ``folder`` (a staging folder); return the manifest."""
+    interface(kind)
+    sample = design.sample.copy()
+    sample["honeypot"] = "false"
+    parts = [sample]
+    if honeypots is not None and not honeypots.empty:
+        used = set(design.assignments.loc[design.assignments["honeypot"], "item_id"])
+        hp = honeypots[honeypots["item_id"].isin(used)].copy()
+        hp["honeypot"] = "true"
+        parts.append(hp)
+    items = pd.concat(parts, ignore_index=True)
+    items.to_csv(folder / "items.csv", index=False)
+    (folder / "config.xml").write_text(label_config(kind), encoding="utf-8")
+    if judge_labels is not None:
+        judge_labels.to_csv(folder / "judge_labels.csv", index=False)
+    manifest = {
+        "format": FORMAT,
+        "campaign": name,
+        "campaign_id": campaign_id(name, design),
+        "kind": kind,
+        "sources": sources,
+        "design": design.to_dict(),
+        "assignments": design.assignments[list(ASSIGNMENT_COLUMNS)].to_dict(orient="records"),
+    }
+    from wordplay_audit.cli.output import to_jsonable  # noqa: F401  (not allowed: see below)
+
+    return manifest
+
+
+def _jsonable(value):
+    import math
+
+    import numpy as np
+
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.bool_ | bool):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating | float):
+        return None if math.isnan(float(value)) else float(value)
+    return value
+
+
+def read_campaign(folder: str | Path) -> Campaign:
+    """Read a campaign folder written by :func:`write_campaign`; one-line errors."""
+    folder = Path(folder)
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise InputError(f"{folder}: not a campaign folder (no {MANIFEST}; write one with `annotate plan`)")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} line {exc.lineno}: not JSON ({exc.msg})") from None
+    for key in ("format", "campaign", "campaign_id", "kind", "design", "assignments"):
+        if key not in manifest:
+            raise InputError(f"{at_field(path, key)}missing")
+    if manifest["format"] != FORMAT:
+        raise InputError(f"{at_field(path, 'format')}expected {FORMAT!r}, got {manifest['format']!r}")
+    items = read_table(folder / "items.csv")
+    assignments = pd.DataFrame(manifest["assignments"], columns=list(ASSIGNMENT_COLUMNS))
+    assignments["item_id"] = assignments["item_id"].astype(str)
+    assignments["honeypot"] = assignments["honeypot"].astype(bool)
+    judge_path = folder / "judge_labels.csv"
+    judge = read_table(judge_path) if judge_path.is_file() else None
+    return Campaign(folder, manifest, items, assignments, judge)

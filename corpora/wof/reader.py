@@ -1,0 +1,406 @@
+"""Read LLMike (Wheel of Fortune) game-master report files into tables and the data contract.
+
+The report format (one file per model, written by LLMike's game master): one JSON object per
+move with the keys of :data:`MOVE_KEYS`; a blank line ends each game. ``letter`` is ``"_"`` on
+a game's first move (the opening guess), a single letter on a letter move, or one of the
+special values of :data:`SPECIAL_LETTERS` on a move that ended the game with an error.
+``wheel_reward`` and ``letter_occurences`` (sic) are integers or ``"/"`` (not applicable);
+``budget`` is an integer (the game master logs ``budget − 250`` on a refused vowel purchase,
+so it can be negative). A game is won when its last move's ``guess`` equals ``solution``.
+
+:func:`read_report` reads one file and :func:`read_reports` a folder of them (``<model>.jsonl``
+or ``<model>/report.jsonl``). A missing trailing blank line is accepted; runs of blank lines
+are counted. A broken line (not JSON, not an object, a key missing or of the wrong type, a
+game not opening with ``"_"``, a solution that changes inside a game) raises a one-line
+:class:`~wordplay_audit.errors.InputError` ``<file> line <N>: …`` with ``on_error="raise"``
+(the default); with ``on_error="skip"`` the game holding it is left out, counted in
+``WofLog.skipped`` and named in ``WofLog.problems``. Game indices count every game in the
+file, kept or not, so an item id never shifts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from wordplay_audit.errors import InputError, at_line, check_choice
+
+MOVE_KEYS = ("letter", "masked", "guess", "solution", "budget", "wheel_reward", "letter_occurences")
+NOT_APPLICABLE = "/"
+OPENING = "_"
+SPECIAL_LETTERS = {
+    "INSUFFICENT BUDGET": "insufficient_budget",  # sic, as the game master writes it
+    "INSTRUCTION ERROR": "action_na",
+    "CONSONANT NOT ALLOWED": "consonant_na",
+    "VOWEL NOT ALLOWED": "vowel_na",
+    "ERROR": "round_limit",
+}
+"""Special ``letter`` values of a game-ending move → the loss class they name."""
+LOSS_CLASSES = (
+    "insufficient_budget",
+    "action_na",
+    "consonant_na",
+    "vowel_na",
+    "missing_letter",
+    "wrong_guess",
+    "round_limit",
+)
+"""Every way to lose, in the order of the error taxonomy."""
+JUDGE_NAME = "wof-exact-match"
+OnError = Literal["raise", "skip"]
+ON_ERROR = ("raise", "skip")
+_MAX_PROBLEMS = 20
+
+
+@dataclass
+class WofLog:
+    """Moves of one or more report files, plus what was left out.
+
+    ``moves``: one row per move — ``model``, ``game`` (0-based index in the file), ``move``
+    (0-based within the game), ``line`` (the file's line number, from 1), the seven keys of a
+    move (``wheel_reward`` and ``letter_occurences`` as nullable integers, ``"/"`` → NA).
+    ``skipped``: counts (``broken_lines``, ``games_dropped``, ``lines_dropped`` — every line of
+    a dropped game —, ``extra_blank_lines``, ``unterminated_last_game``). ``problems``: the first messages of what was skipped.
+    """
+
+    moves: pd.DataFrame
+    skipped: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"files": self.files, "skipped": self.skipped, "problems": self.problems}
+
+
+class _BadLine(Exception):
+    pass
+
+
+def _int_or_na(value: object, key: str) -> int | None:
+    if value == NOT_APPLICABLE:
+        return None
+    return _int(value, key)
+
+
+def _int(value: object, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _BadLine(f"key {key!r}: expected an integer, got {json.dumps(value)[:40]}")
+    if isinstance(value, float) and not value.is_integer():
+        raise _BadLine(f"key {key!r}: expected an integer, got {value}")
+    return int(value)
+
+
+def parse_move(text: str) -> tuple:
+    """One report line → ``(letter, masked, guess, solution, budget, wheel_reward, occurences)``.
+
+    Raises ``_BadLine`` with what was expected and what came.
+    """
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _BadLine(
+            f"expected a JSON object (one move), got {text.strip()[:40]!r} ({exc.msg})"
+        ) from None
+    if not isinstance(record, dict):
+        raise _BadLine(f"expected a JSON object (one move), got a JSON {type(record).__name__}")
+    missing = [k for k in MOVE_KEYS if k not in record]
+    if missing:
+        raise _BadLine(f"move lacks key {missing[0]!r} (expected {', '.join(MOVE_KEYS)})")
+    texts = []
+    for key in ("letter", "masked", "guess", "solution"):
+        value = record[key]
+        if not isinstance(value, str):
+            raise _BadLine(f"key {key!r}: expected a string, got {json.dumps(value)[:40]}")
+        texts.append(value)
+    if len(texts[1]) != len(texts[3]):
+        raise _BadLine(
+            f"masked has {len(texts[1])} characters, solution {len(texts[3])}; expected the same"
+        )
+    return (
+        *texts,
+        _int(record["budget"], "budget"),
+        _int_or_na(record["wheel_reward"], "wheel_reward"),
+        _int_or_na(record["letter_occurences"], "letter_occurences"),
+    )
+
+
+def _games(
+    lines: Iterable[str], counts: dict[str, int]
+) -> Iterator[tuple[list[tuple[int, str]], bool]]:
+    """Split lines into games: yield ``([(line number, text), …], ended by a blank line)``.
+
+    Blank lines that end no game (runs, a blank first line) are counted in ``counts``.
+    """
+    game: list[tuple[int, str]] = []
+    for number, text in enumerate(lines, start=1):
+        if text.strip():
+            game.append((number, text))
+        elif game:
+            yield game, True
+            game = []
+        else:
+            counts["extra_blank_lines"] += 1
+    if game:
+        yield game, False
+
+
+class _Columns:
+    """Column lists for the moves table; repeated strings are shared (memory for 10⁶ moves)."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, list] = {k: [] for k in ("game", "move", "line", *MOVE_KEYS)}
+        self._pool: dict[str, str] = {}
+
+    def add(self, game: int, parsed: list[tuple[int, tuple]]) -> None:
+        pool = self._pool
+        d = self.data
+        for move, (number, values) in enumerate(parsed):
+            d["game"].append(game)
+            d["move"].append(move)
+            d["line"].append(number)
+            letter, masked, guess, solution, budget, reward, occ = values
+            d["letter"].append(pool.setdefault(letter, letter))
+            d["masked"].append(masked)
+            d["guess"].append(pool.setdefault(guess, guess))
+            d["solution"].append(pool.setdefault(solution, solution))
+            d["budget"].append(budget)
+            d["wheel_reward"].append(reward)
+            d["letter_occurences"].append(occ)
+
+
+def _parse_game(game: list[tuple[int, str]]) -> list[tuple[int, tuple]] | tuple[int, str]:
+    """Parse a game's lines; return the parsed moves, or ``(line number, problem)``."""
+    parsed = []
+    for number, text in game:
+        try:
+            parsed.append((number, parse_move(text)))
+        except _BadLine as exc:
+            return number, str(exc)
+    first = parsed[0][1]
+    if first[0] != OPENING:
+        return parsed[0][0], f"a game's first move has letter {OPENING!r}, got {first[0]!r}"
+    for number, values in parsed[1:]:
+        if values[3] != first[3]:
+            return number, f"solution {values[3]!r} differs from the game's {first[3]!r}"
+    return parsed
+
+
+def _model_name(path: Path) -> str:
+    return path.parent.name if path.stem == "report" and path.parent.name else path.stem
+
+
+def read_report(
+    path: str | Path, *, model: str | None = None, on_error: OnError = "raise"
+) -> WofLog:
+    """Read one report file; ``model`` defaults to the file's stem (its folder's name for
+    ``report.jsonl``). See the module docstring for ``on_error``."""
+    check_choice("on_error", on_error, ON_ERROR)
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(
+            f"{path}: no such report file"
+            if not path.exists()
+            else f"{path}: is a folder, expected a report file"
+        )
+    model = model or _model_name(path)
+    columns = _Columns()
+    skipped = {
+        "broken_lines": 0,
+        "games_dropped": 0,
+        "extra_blank_lines": 0,
+        "unterminated_last_game": 0,
+    }
+    problems: list[str] = []
+    with path.open(encoding="utf-8", newline=None) as handle:
+        try:
+            for index, (game, ended) in enumerate(_games(handle, skipped)):
+                skipped["unterminated_last_game"] += not ended
+                parsed = _parse_game(game)
+                if isinstance(parsed, list):
+                    columns.add(index, parsed)
+                    continue
+                message = at_line(path, parsed[0]) + parsed[1]
+                if on_error == "raise":
+                    raise InputError(message)
+                skipped["broken_lines"] += 1
+                skipped["games_dropped"] += 1
+                skipped["lines_dropped"] += len(game)
+                if len(problems) < _MAX_PROBLEMS:
+                    problems.append(message)
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    moves = _frame(columns.data, model)
+    return WofLog(moves, skipped, problems, {model: str(path)})
+
+
+def _frame(data: dict[str, list], model: str) -> pd.DataFrame:
+    frame = pd.DataFrame(
+        {
+            "model": pd.Categorical([model] * len(data["game"])),
+            "game": np.asarray(data["game"], dtype=np.int64),
+            "move": np.asarray(data["move"], dtype=np.int64),
+            "line": np.asarray(data["line"], dtype=np.int64),
+            "letter": pd.Categorical(data["letter"]),
+            "masked": pd.Series(data["masked"], dtype=object),
+            "guess": pd.Series(data["guess"], dtype=object),
+            "solution": pd.Series(data["solution"], dtype=object),
+            "budget": np.asarray(data["budget"], dtype=np.int64),
+            "wheel_reward": pd.array(data["wheel_reward"], dtype="Int64"),
+            "letter_occurences": pd.array(data["letter_occurences"], dtype="Int64"),
+        }
+    )
+    return frame
+
+
+def report_files(path: str | Path) -> list[Path]:
+    """The report files a path names: itself, or ``*.jsonl`` and ``*/report.jsonl`` in a folder."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder")
+    if path.is_file():
+        return [path]
+    files = sorted(p for p in path.glob("*.jsonl") if p.is_file())
+    files += sorted(p for p in path.glob("*/report.jsonl") if p.is_file())
+    if not files:
+        raise InputError(
+            f"{path}: no report files (expected <model>.jsonl or <model>/report.jsonl)"
+        )
+    return files
+
+
+def read_reports(
+    paths: str | Path | Iterable[str | Path], *, on_error: OnError = "raise"
+) -> WofLog:
+    """Read every report file under ``paths`` (files or folders); one model per file."""
+    check_choice("on_error", on_error, ON_ERROR)
+    if isinstance(paths, str | Path):
+        paths = [paths]
+    logs: list[WofLog] = []
+    for path in paths:
+        for file in report_files(path):
+            log = read_report(file, on_error=on_error)
+            clash = set(log.files) & {m for lg in logs for m in lg.files}
+            if clash:
+                name = clash.pop()
+                earlier = next(lg.files[name] for lg in logs if name in lg.files)
+                raise InputError(
+                    f"{file}: model {name!r} already read from {earlier}; rename one file"
+                )
+            logs.append(log)
+    return _concat(logs)
+
+
+def _concat(logs: list[WofLog]) -> WofLog:
+    if len(logs) == 1:
+        return logs[0]
+    moves = pd.concat(
+        [lg.moves.astype({"model": str, "letter": str}) for lg in logs], ignore_index=True
+    )
+    moves["model"] = pd.Categorical(moves["model"])
+    moves["letter"] = pd.Categorical(moves["letter"])
+    skipped = {k: sum(lg.skipped[k] for lg in logs) for k in logs[0].skipped}
+    problems = [p for lg in logs for p in lg.problems][:_MAX_PROBLEMS]
+    files = {k: v for lg in logs for k, v in lg.files.items()}
+    return WofLog(moves, skipped, problems, files)
+
+
+def game_table(moves: pd.DataFrame) -> pd.DataFrame:
+    """One row per game: its last move's fields, ``n_moves``, ``won`` and ``outcome``.
+
+    ``outcome`` is ``"win"`` when the last ``guess`` equals ``solution``; else the loss class:
+    a special letter's class (:data:`SPECIAL_LETTERS`), ``missing_letter`` for a last move whose
+    ``letter_occurences`` is 0 (a letter not in the riddle, or already shown), else
+    ``wrong_guess``.
+    """
+    keys = ["model", "game"]
+    last = moves.drop_duplicates(keys, keep="last")
+    n_moves = moves.groupby(keys, observed=True, sort=False).size()
+    games = last.drop(columns=["move"]).reset_index(drop=True)
+    games["n_moves"] = n_moves.reindex(pd.MultiIndex.from_frame(games[keys])).to_numpy()
+    games["won"] = (games["guess"] == games["solution"]).to_numpy()
+    letters = games["letter"].astype(str)
+    special = letters.map(SPECIAL_LETTERS)
+    missing = games["letter_occurences"].fillna(-1).to_numpy() == 0
+    outcome = np.where(special.notna(), special, np.where(missing, "missing_letter", "wrong_guess"))
+    games["outcome"] = np.where(games["won"], "win", outcome)
+    return games
+
+
+def guess_items(
+    moves: pd.DataFrame, *, categories: Mapping[str, str] | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Contract items (one ``guess`` item per game) and the game master's exact-match labels.
+
+    ``item_id`` = ``wof:<model>:<game index>``; ``context`` = the riddle as masked when the
+    final guess was given (and its category when ``categories`` maps solution → category);
+    ``reference`` = solution; ``candidate`` = final guess; strata ``player_model``,
+    ``category``, ``outcome``. Labels: rater ``wof-exact-match`` (judge), ``true`` iff the
+    final guess equals the solution.
+    """
+    games = game_table(moves)
+    ids = "wof:" + games["model"].astype(str) + ":" + games["game"].astype(str)
+    category = games["solution"].map(dict(categories or {})).fillna("")
+    context = games["masked"].where(
+        category == "", games["masked"] + " (category: " + category + ")"
+    )
+    items = pd.DataFrame(
+        {
+            "item_id": ids,
+            "game": "wof",
+            "kind": "guess",
+            "context": context,
+            "reference": games["solution"],
+            "candidate": games["guess"],
+            "player_model": games["model"].astype(str),
+            "category": category,
+            "outcome": games["outcome"],
+        }
+    )
+    labels = pd.DataFrame(
+        {
+            "item_id": ids,
+            "rater": JUDGE_NAME,
+            "rater_type": "judge",
+            "label": np.where(games["won"], "true", "false"),
+        }
+    )
+    return items, labels
+
+
+def read_riddles(path: str | Path) -> pd.DataFrame:
+    """Read a riddles file (JSON lines with ``category`` and ``sentence``; blank lines allowed)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such riddles file")
+    rows = []
+    with path.open(encoding="utf-8") as handle:
+        for number, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                record = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InputError(
+                    f"{at_line(path, number)}expected a JSON object with category and sentence ({exc.msg})"
+                ) from None
+            if not isinstance(record, dict) or not all(
+                isinstance(record.get(k), str) for k in ("category", "sentence")
+            ):
+                raise InputError(
+                    f"{at_line(path, number)}expected string keys 'category' and 'sentence', got {text.strip()[:60]!r}"
+                )
+            sentence = record["sentence"].strip().upper()
+            if not sentence or not all(c == " " or "A" <= c <= "Z" for c in sentence):
+                raise InputError(
+                    f"{at_line(path, number)}sentence {record['sentence']!r}: expected letters A-Z and spaces"
+                )
+            rows.append({"category": record["category"], "sentence": sentence, "line": number})
+    if not rows:
+        raise InputError(f"{path}: holds no riddles")
+    return pd.DataFrame(rows)

@@ -1,0 +1,188 @@
+"""The LLM judge over any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, the local server).
+
+The only module that imports ``openai``. The key comes from ``OPENAI_API_KEY`` (or the
+``api_key`` argument) and goes nowhere but the client: not into the judge id, the cache key,
+the cache, messages or outputs. The SDK's own retries are off (``max_retries=0``); the runner
+retries, and this adapter only sorts faults: 408/409/429/5xx, timeouts and dropped connections
+become :class:`TransientJudgeError` carrying ``Retry-After``; anything else (401, 403, 404, 400)
+is :class:`FatalJudgeError` and stops the run.
+
+The judge id reads ``openai:<model>@prompts-<version>,t=<temperature>,k=<samples>[,swap]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from wordplay_audit.judges.base import (
+    Query,
+    TransientJudgeError,
+    Verdict,
+    cache_key,
+    expand_samples,
+)
+from wordplay_audit.judges.prompts import (
+    SET_VERSION,
+    Template,
+    load_template,
+    parse_verdict,
+    template_for,
+)
+from wordplay_audit.judges.runner import FatalJudgeError
+
+TRANSIENT_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+
+
+def retry_after_seconds(headers: Any) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
+    if headers is None:
+        return None
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    when = email.utils.parsedate_to_datetime(value) if value else None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _redact(text: str, secret: str | None) -> str:
+    text = " ".join(str(text).split())
+    return text.replace(secret, "[key]") if secret else text
+
+
+class OpenAIJudge:
+    """``OpenAIJudge(model, base_url=..., temperature=0, samples=1, swap=False, prompt=None)``."""
+
+    batch_size = 1
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        temperature: float = 0.0,
+        samples: int = 1,
+        swap: bool = False,
+        max_tokens: int = 5,
+        timeout: float = 60.0,
+        prompt: str | Path | None = None,
+    ) -> None:
+        if samples < 1:
+            raise FatalJudgeError(f"--samples: expected a whole number ≥ 1; got {samples}")
+        self.model = model
+        self.base_url = base_url
+        self._api_key = api_key
+        self.samples, self.swap, self.timeout = samples, swap, timeout
+        self.params = {"temperature": float(temperature), "max_tokens": int(max_tokens)}
+        self._prompt_path = Path(prompt) if prompt is not None else None
+        version = load_template(prompt, kind="any").version if prompt is not None else SET_VERSION
+        self.prompt_version = version
+        swap_tag = ",swap" if swap else ""
+        self.judge_id = f"openai:{model}@prompts-{version},t={temperature:g},k={samples}{swap_tag}"
+        self._client: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def template(self, kind: str) -> Template:
+        return template_for(kind, path=self._prompt_path)
+
+    def queries(self, item: Query) -> list[Query]:
+        return expand_samples(item, samples=self.samples, swap=self.swap)
+
+    def key(self, query: Query) -> str:
+        return cache_key(
+            model=self.model,
+            prompt_version=self.template(query.kind).version,
+            inputs=query.inputs(),
+            params=self.params,
+        )
+
+    def request_body(self, query: Query) -> dict[str, Any]:
+        """The chat-completions request for one query (also what batch mode writes)."""
+        first, second = (
+            (query.candidate, query.reference)
+            if query.swapped
+            else (query.reference, query.candidate)
+        )
+        messages = self.template(query.kind).render(
+            context=query.context, first=first, second=second
+        )
+        return {"model": self.model, "messages": messages, **self.params}
+
+    def _client_for_loop(self) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop:
+            from openai import AsyncOpenAI
+
+            key = self._api_key or os.environ.get("OPENAI_API_KEY")
+            if not key:
+                raise FatalJudgeError(
+                    "OPENAI_API_KEY is not set; export it (any value for a local server)"
+                )
+            self._client = AsyncOpenAI(
+                api_key=key, base_url=self.base_url, max_retries=0, timeout=self.timeout
+            )
+            self._loop = loop
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None and self._loop is asyncio.get_running_loop():
+            await self._client.close()
+        self._client, self._loop = None, None
+
+    async def judge(self, batch: Sequence[Query]) -> list[Verdict]:
+        return [await self._ask(q) for q in batch]
+
+    async def _ask(self, query: Query) -> Verdict:
+        import openai
+
+        client = self._client_for_loop()
+        started = time.perf_counter()
+        try:
+            response = await client.chat.completions.create(**self.request_body(query))
+        except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+            raise TransientJudgeError(type(exc).__name__) from None
+        except openai.APIStatusError as exc:
+            status = exc.status_code
+            if status in TRANSIENT_STATUS or status >= 500:
+                after = retry_after_seconds(exc.response.headers)
+                raise TransientJudgeError(
+                    f"http {status}", retry_after=after, status=status
+                ) from None
+            key = self._api_key or os.environ.get("OPENAI_API_KEY")
+            raise FatalJudgeError(
+                f"{self.judge_id}: http {status}: {_redact(exc.message, key)[:200]}"
+            ) from None
+        return verdict_from_completion(response, latency=time.perf_counter() - started)
+
+
+def verdict_from_completion(response: Any, *, latency: float = 0.0) -> Verdict:
+    """A verdict from a chat completion (an SDK object or its JSON as a dict)."""
+    data = response if isinstance(response, dict) else response.model_dump()
+    choices = data.get("choices") or []
+    text = ((choices[0].get("message") or {}).get("content") if choices else None) or ""
+    usage = data.get("usage") or {}
+    return Verdict(
+        parse_verdict(text),
+        text,
+        int(usage.get("prompt_tokens") or 0),
+        int(usage.get("completion_tokens") or 0),
+        latency,
+    )

@@ -1,0 +1,253 @@
+"""A local OpenAI-compatible server for tests, benchmarks and the demo (127.0.0.1, a free port).
+
+``POST /v1/chat/completions`` answers with scripted behaviour (:class:`Script`): a verdict by
+rule from the ``A:`` and ``B:`` lines of the last user message (``equal``: yes when the two are
+equal after case folding and trimming; ``overlap``: yes when they share a word of three or more
+letters; ``yes``/``no``: always), a fixed latency, and injected faults drawn with a seeded
+generator: 429 with ``Retry-After``, 500, a hang longer than the client's timeout, and garbage
+text (also for every prompt containing :attr:`Script.garbage_marker`). It counts every request
+and every answered (200) request per pair of texts, so tests can check who was asked what.
+
+``freeze_after=N`` holds every request after the N-th answer unanswered until :meth:`release`
+(a test kills its client there, with calls in flight). Run it from Python as a context manager
+(``with LocalServer(Script(latency=0.05)) as server: server.base_url``), or from a shell:
+``python -m wordplay_audit.judges.server --latency 0.05`` prints the base URL and serves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+Rule = Literal["equal", "overlap", "yes", "no"]
+_LINE = re.compile(r"^([AB]): (.*)$", re.MULTILINE)
+_REASONS = {200: "OK", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}
+
+
+@dataclass
+class Script:
+    """What the server does; probabilities are per request, drawn from ``random.Random(seed)``."""
+
+    rule: Rule = "equal"
+    latency: float = 0.0
+    p_429: float = 0.0
+    p_500: float = 0.0
+    p_timeout: float = 0.0
+    p_garbage: float = 0.0
+    hang: float = 30.0
+    retry_after: float | None = 0.05
+    garbage_marker: str = "GARBAGE"
+    seed: int = 0
+    freeze_after: int | None = None
+
+
+def pair_of(messages: list[dict]) -> tuple[str, str]:
+    """The ``A:`` and ``B:`` texts of the last user message (empty strings when absent)."""
+    users = [m.get("content") or "" for m in messages if m.get("role") == "user"]
+    found = dict(_LINE.findall(users[-1] if users else ""))
+    return found.get("A", ""), found.get("B", "")
+
+
+def rule_verdict(rule: Rule, first: str, second: str) -> str:
+    """The scripted answer, ``yes`` or ``no``."""
+    if rule in ("yes", "no"):
+        return rule
+    a, b = first.casefold().strip(), second.casefold().strip()
+    if rule == "equal":
+        return "yes" if a == b else "no"
+    words = {w for w in re.findall(r"\w+", a) if len(w) >= 3}
+    return "yes" if words & {w for w in re.findall(r"\w+", b) if len(w) >= 3} else "no"
+
+
+class LocalServer:
+    """The server in a background thread with its own event loop; counters readable any time."""
+
+    def __init__(self, script: Script | None = None, *, host: str = "127.0.0.1", port: int = 0):
+        self.script = script or Script()
+        self.host, self.port = host, port
+        self.requests = 0
+        self.by_status: Counter[str] = Counter()
+        self.answered_by_pair: Counter[tuple[str, str]] = Counter()
+        self.arrivals: list[tuple[float, str]] = []
+        self._rng = random.Random(self.script.seed)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._release: asyncio.Event | None = None
+        self._ready = threading.Event()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    @property
+    def answered(self) -> int:
+        return int(self.by_status["200"])
+
+    def __enter__(self) -> LocalServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> LocalServer:
+        self._thread = threading.Thread(target=self._run, name="local-openai-server", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError("local server did not start")
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._stop_event.set)
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def release(self) -> None:
+        """Answer the requests held by ``freeze_after`` and stop holding."""
+        self.script.freeze_after = None
+        if self._loop is not None and self._release is not None:
+            self._loop.call_soon_threadsafe(self._release.set)
+
+    def _run(self) -> None:
+        asyncio.run(self.serve())
+
+    async def serve(self, *, announce: bool = False) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._release = asyncio.Event()
+        self._stop_event = asyncio.Event()
+        server = await asyncio.start_server(self._connection, self.host, self.port, backlog=1024)
+        self.port = server.sockets[0].getsockname()[1]
+        if announce:
+            print(self.base_url, flush=True)
+        self._ready.set()
+        async with server:
+            await self._stop_event.wait()
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                request = await _read_request(reader)
+                if request is None:
+                    break
+                status, headers, body, pair = await self._respond(*request)
+                if status == 0:
+                    self.by_status["hang"] += 1
+                    break
+                writer.write(_encode(status, headers, body))
+                await writer.drain()
+                self.by_status[str(status)] += 1
+                if status == 200 and pair is not None:
+                    self.answered_by_pair[pair] += 1
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+    async def _respond(
+        self, method: str, path: str, body: bytes
+    ) -> tuple[int, dict, bytes, tuple | None]:
+        self.requests += 1
+        if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
+            return (
+                404,
+                {},
+                json.dumps({"error": {"message": f"no route {method} {path}"}}).encode(),
+                None,
+            )
+        payload = json.loads(body or b"{}")
+        messages = payload.get("messages") or []
+        pair = pair_of(messages)
+        s = self.script
+        self.arrivals.append((time.monotonic(), pair[1]))
+        if s.freeze_after is not None and self.answered >= s.freeze_after:
+            await self._release.wait()
+        draw = self._rng.random()
+        if draw < s.p_429:
+            headers = {"Retry-After": f"{s.retry_after:g}"} if s.retry_after is not None else {}
+            return 429, headers, b'{"error": {"message": "rate limited (scripted)"}}', None
+        if draw < s.p_429 + s.p_500:
+            return 500, {}, b'{"error": {"message": "server error (scripted)"}}', None
+        if draw < s.p_429 + s.p_500 + s.p_timeout:
+            await asyncio.sleep(s.hang)  # then drop the connection unanswered
+            return 0, {}, b"", None
+        if s.latency:
+            await asyncio.sleep(s.latency)
+        garbage = draw >= 1 - s.p_garbage or s.garbage_marker in json.dumps(messages)
+        text = (
+            "The answer depends on context ¯\\_(ツ)_/¯" if garbage else rule_verdict(s.rule, *pair)
+        )
+        return 200, {}, json.dumps(_completion(payload, text, messages)).encode(), pair
+
+
+def _completion(payload: dict, text: str, messages: list[dict]) -> dict:
+    prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+    return {
+        "id": f"chatcmpl-local-{time.monotonic_ns()}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": payload.get("model", "local"),
+        "choices": [
+            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": len(text.split()),
+            "total_tokens": prompt_tokens + len(text.split()),
+        },
+    }
+
+
+async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, bytes] | None:
+    line = await reader.readline()
+    if not line:
+        return None
+    method, path, _ = line.decode("latin-1").split(" ", 2)
+    length = 0
+    while True:
+        header = await reader.readline()
+        if header in (b"\r\n", b"\n", b""):
+            break
+        name, _, value = header.decode("latin-1").partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value.strip())
+    body = await reader.readexactly(length) if length else b""
+    return method, path, body
+
+
+def _encode(status: int, headers: dict, body: bytes) -> bytes:
+    lines = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}", "Content-Type: application/json"]
+    lines += [f"{k}: {v}" for k, v in headers.items()]
+    lines += [f"Content-Length: {len(body)}", "Connection: keep-alive", "", ""]
+    return "\r\n".join(lines).encode("latin-1") + body
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Local OpenAI-compatible judge server.")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--rule", default="equal", choices=["equal", "overlap", "yes", "no"])
+    parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--p-429", type=float, default=0.0)
+    parser.add_argument("--p-500", type=float, default=0.0)
+    parser.add_argument("--p-garbage", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    script = Script(
+        args.rule, args.latency, args.p_429, args.p_500, 0.0, args.p_garbage, seed=args.seed
+    )
+    server = LocalServer(script, port=args.port)
+    try:
+        asyncio.run(server.serve(announce=True))
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
