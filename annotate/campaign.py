@@ -16,15 +16,17 @@ question of a kind with several (``gold`` is read as the first question's answer
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
-
 from wordplay_audit.annotate.configs import interface, label_config, question_labels
 from wordplay_audit.annotate.design import Design
-from wordplay_audit.corpora.contract import normalize_bool_label, read_table, validate_items
+from wordplay_audit.corpora.contract import normalize_bool_label, place, read_table, validate_items
+
 from wordplay_audit.errors import InputError, at_field
 
 FORMAT = "wordplay-audit-campaign/1"
@@ -67,7 +69,7 @@ def honeypot_gold(honeypots: pd.DataFrame, kind: str, source: str | None = None)
     """Read the answers of honeypot items (see the module docstring); bool kinds normalised."""
     questions = question_labels(kind)
     out: dict[tuple[str, str], str] = {}
-    for pos, row in enumerate(honeypots.to_dict(orient="records")):
+    for pos, row in enumerate(honeypots.to_dict(orient="records")):  # pos: for the message
         for index, question in enumerate(questions):
             value = row.get(gold_column(kind, question))
             if (value is None or str(value).strip() in ("", "nan")) and index == 0:
@@ -79,7 +81,7 @@ def honeypot_gold(honeypots: pd.DataFrame, kind: str, source: str | None = None)
                 try:
                     text = normalize_bool_label(text)
                 except ValueError:
-                    where = f"{source} line {pos + 2}: " if source else ""
+                    where = place(honeypots, pos, source)
                     raise InputError(f"{where}{gold_column(kind, question)}: expected true/false, got {text!r}") from None
             out[(str(row["item_id"]), question)] = text
     return out
@@ -87,20 +89,22 @@ def honeypot_gold(honeypots: pd.DataFrame, kind: str, source: str | None = None)
 
 def read_honeypots(path: Path, kind: str) -> pd.DataFrame:
     """A honeypot items CSV: contract items of ``kind`` with at least one answer each."""
-    frame = validate_items(read_table(path), source=str(path), row_offset=2)
-    wrong = frame.index[frame["kind"] != kind]
+    frame = validate_items(read_table(path), source=str(path))
+    wrong = (frame["kind"] != kind).to_numpy().nonzero()[0]
     if len(wrong):
-        raise InputError(f"{path} line {int(wrong[0]) + 2}: kind {frame['kind'].iloc[wrong[0]]!r}, the campaign's is {kind!r}")
+        raise InputError(f"{place(frame, int(wrong[0]), str(path))}kind {frame['kind'].iloc[wrong[0]]!r}, "
+                         f"the campaign's is {kind!r}")
     gold = honeypot_gold(frame, kind, str(path))
     lacking = [i for i, item in enumerate(frame["item_id"]) if not any(k[0] == item for k in gold)]
     if lacking:
-        raise InputError(f"{path} line {lacking[0] + 2}: honeypot has no answer (column gold or gold_<question>)")
-    return frame
+        raise InputError(f"{place(frame, lacking[0], str(path))}honeypot has no answer (column gold or gold_<question>)")
+    out = frame.reset_index(drop=True)
+    out.attrs = {}
+    return out
 
 
 def campaign_id(name: str, design: Design) -> str:
-    import hashlib
-
+    """12 hex digits naming the campaign on the server (its projects carry it)."""
     text = json.dumps({"campaign": name, "seed": design.seed, "n": design.n, "raters": list(design.raters)})
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -139,14 +143,12 @@ def write_campaign(
         "design": design.to_dict(),
         "assignments": design.assignments[list(ASSIGNMENT_COLUMNS)].to_dict(orient="records"),
     }
-    from wordplay_audit.cli.output import to_jsonable  # noqa: F401  (not allowed: see below)
-
+    manifest = _jsonable(manifest)
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
 
 
 def _jsonable(value):
-    import math
-
     import numpy as np
 
     if isinstance(value, dict):

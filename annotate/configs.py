@@ -7,7 +7,9 @@ Every kind of the data contract (``docs/DATA.md``) has one :class:`Interface`: t
 :func:`judge_prediction` a judge's verdicts as a Label Studio *prediction* (review mode), and
 :func:`parse_result` reads an annotation's ``result`` list back into labels.
 
-Blind by default: task data holds only the shown texts and the campaign's opaque ``uid``, never
+Task data keys are ``text_<field>`` (never a control's name: JSON_MIN exports put data fields
+and answers in one flat object). Blind by default: task data holds only the shown texts and the
+campaign's opaque ``uid``, never
 the player model, the judge's verdict, the item id (which can name the model) or others' labels.
 
 Knowledge types follow the Connections study (Samadarshi et al. 2024, §3 and Table 1): word form
@@ -135,10 +137,10 @@ def label_config(kind: str, *, adjudication: bool = False) -> str:
     ui = interface(kind)
     lines = ["<View>", f"  <Header value={quoteattr(ui.title)}/>"]
     for key, heading, _column in ui.fields:
-        lines += [f"  <Header value={quoteattr(heading)} size=\"6\"/>", f'  <Text name="t_{key}" value="${key}"/>']
+        lines += [f"  <Header value={quoteattr(heading)} size=\"6\"/>", f'  <Text name="t_{key}" value="$text_{key}"/>']
     if adjudication:
         lines += ['  <Header value="Earlier labels (adjudication)" size="6"/>',
-                  f'  <Text name="t_{ADJUDICATION_FIELD}" value="${ADJUDICATION_FIELD}"/>']
+                  f'  <Text name="t_{ADJUDICATION_FIELD}" value="$text_{ADJUDICATION_FIELD}"/>']
     for question in ui.questions:
         lines += _choices(question, ui.target)
     if "combination" in ui.extras:
@@ -177,9 +179,9 @@ def task_data(item: Mapping[str, Any], uid: str, *, earlier: str | None = None) 
     ui = interface(str(item["kind"]))
     data = {"uid": uid}
     for key, _heading, column in ui.fields:
-        data[key] = _text(item.get(column)) or "(not given)"
+        data[f"text_{key}"] = _text(item.get(column)) or "(not given)"
     if earlier is not None:
-        data[ADJUDICATION_FIELD] = earlier
+        data[f"text_{ADJUDICATION_FIELD}"] = earlier
     return data
 
 

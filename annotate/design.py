@@ -82,7 +82,7 @@ def _largest_remainder(shares: np.ndarray, total: int, caps: np.ndarray) -> np.n
     """Integers ``≤ caps`` summing to ``min(total, Σ caps)``, as close to ``shares`` as rounding allows."""
     counts = np.minimum(np.floor(shares).astype(int), caps)
     remainder = shares - np.floor(shares)
-    order = np.lexsort((np.arange(len(shares)), -remainder, -shares))
+    order = np.lexsort((np.arange(len(shares)), -shares, -remainder))  # remainder first
     left = min(total, int(caps.sum())) - int(counts.sum())
     while left > 0:
         moved = False

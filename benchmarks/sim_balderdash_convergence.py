@@ -12,7 +12,7 @@ import time
 
 import pandas as pd
 from wordplay_audit.analysis.balderdash.convergence import convergence_table
-from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign
+from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pandas as pd
 from wordplay_audit.analysis.balderdash.recompute import corrected_rates
-from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign, true_rates
+from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign, true_rates
 
 
 def main() -> None:

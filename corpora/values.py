@@ -55,10 +55,12 @@ def check_number(
     low: float | None = None,
     high: float | None = None,
     allow_none: bool = False,
+    error: type[ValueError] = InputError,
 ) -> float | int | None:
     """Return ``value`` as a finite number (an ``int`` when ``integer``) within [low, high].
 
-    ``where`` is the place prefix for the message (e.g. ``at_line(path, 7) + "score"``).
+    ``where`` is the place prefix for the message (e.g. ``at_line(path, 7) + "score"``);
+    ``error`` the class raised (:class:`~wordplay_audit.errors.ParameterError` for an option).
 
     >>> check_number("3", "f.json: score", integer=True, low=0, high=4)
     3
@@ -72,11 +74,11 @@ def check_number(
     number = parse_number(value)
     if number is None:
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-        raise InputError(f"{where}: expected a finite number, got {shown}")
+        raise error(f"{where}: expected a finite number, got {shown}")
     if integer:
         if number != int(number):
-            raise InputError(f"{where}: expected a whole number, got {value!r}")
+            raise error(f"{where}: expected a whole number, got {value!r}")
         number = int(number)
     if (low is not None and number < low) or (high is not None and number > high):
-        raise InputError(f"{where}: expected a number in [{low}, {high}], got {number}")
+        raise error(f"{where}: expected a number in [{low}, {high}], got {number}")
     return number

@@ -131,7 +131,7 @@ def cache_key(
 
 def queries_from_items(items: pd.DataFrame, *, source: str | None = None) -> list[Query]:
     """Validate a contract items table and turn each row into its base query (sample 0, given order)."""
-    checked = validate_items(items, source=source, row_offset=2 if source else 1)
+    checked = validate_items(items, source=source)
     return [
         Query(str(r.item_id), str(r.kind), str(r.context), str(r.reference), str(r.candidate))
         for r in checked[["item_id", "kind", "context", "reference", "candidate"]].itertuples(

@@ -145,7 +145,7 @@ async def _call(
     def before_sleep(state: Any) -> None:
         stats.retries += 1
         exc = state.outcome.exception()
-        name = f"http {exc.status}" if getattr(exc, "status", None) else type(exc).__name__
+        name = f"http {exc.status}" if getattr(exc, "status", None) else (str(exc) or type(exc).__name__)
         stats.errors[name] = stats.errors.get(name, 0) + 1
 
     retrying = AsyncRetrying(

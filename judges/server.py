@@ -3,7 +3,8 @@
 ``POST /v1/chat/completions`` answers with scripted behaviour (:class:`Script`): a verdict by
 rule from the ``A:`` and ``B:`` lines of the last user message (``equal``: yes when the two are
 equal after case folding and trimming; ``overlap``: yes when they share a word of three or more
-letters; ``yes``/``no``: always), a fixed latency, and injected faults drawn with a seeded
+letters; ``longer_first``: yes when A is longer, a judge with pure position bias;
+``yes``/``no``: always), a fixed latency, and injected faults drawn with a seeded
 generator: 429 with ``Retry-After``, 500, a hang longer than the client's timeout, and garbage
 text (also for every prompt containing :attr:`Script.garbage_marker`). It counts every request
 and every answered (200) request per pair of texts, so tests can check who was asked what.
@@ -27,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-Rule = Literal["equal", "overlap", "yes", "no"]
+Rule = Literal["equal", "overlap", "longer_first", "yes", "no"]
 _LINE = re.compile(r"^([AB]): (.*)$", re.MULTILINE)
 _REASONS = {200: "OK", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}
 
@@ -63,6 +64,8 @@ def rule_verdict(rule: Rule, first: str, second: str) -> str:
     a, b = first.casefold().strip(), second.casefold().strip()
     if rule == "equal":
         return "yes" if a == b else "no"
+    if rule == "longer_first":  # answers by position, so swapping the texts flips it
+        return "yes" if len(a) > len(b) else "no"
     words = {w for w in re.findall(r"\w+", a) if len(w) >= 3}
     return "yes" if words & {w for w in re.findall(r"\w+", b) if len(w) >= 3} else "no"
 
@@ -76,7 +79,7 @@ class LocalServer:
         self.requests = 0
         self.by_status: Counter[str] = Counter()
         self.answered_by_pair: Counter[tuple[str, str]] = Counter()
-        self.arrivals: list[tuple[float, str]] = []
+        self.log: list[tuple[float, tuple[str, str] | None, int]] = []
         self._rng = random.Random(self.script.seed)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -110,10 +113,10 @@ class LocalServer:
         if self._thread is not None:
             self._thread.join(10)
 
-    def release(self) -> None:
-        """Answer the requests held by ``freeze_after`` and stop holding."""
+    def release(self, *, wake_held: bool = True) -> None:
+        """Stop holding requests; with ``wake_held`` also answer those held so far."""
         self.script.freeze_after = None
-        if self._loop is not None and self._release is not None:
+        if wake_held and self._loop is not None and self._release is not None:
             self._loop.call_soon_threadsafe(self._release.set)
 
     def _run(self) -> None:
@@ -137,17 +140,21 @@ class LocalServer:
                 request = await _read_request(reader)
                 if request is None:
                     break
+                arrived = time.monotonic()
                 status, headers, body, pair = await self._respond(*request)
+                self.log.append((arrived, pair, status))
                 if status == 0:
-                    self.by_status["hang"] += 1
+                    break
+                if reader.at_eof() or writer.is_closing():  # the client left: not delivered
+                    self.by_status["dropped"] += 1
                     break
                 writer.write(_encode(status, headers, body))
                 await writer.drain()
                 self.by_status[str(status)] += 1
-                if status == 200 and pair is not None:
+                if status == 200 and pair is not None:  # delivered: a successful call
                     self.answered_by_pair[pair] += 1
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+            pass  # client gone, or the server stopping with this request held
         finally:
             writer.close()
 
@@ -155,7 +162,7 @@ class LocalServer:
         self, method: str, path: str, body: bytes
     ) -> tuple[int, dict, bytes, tuple | None]:
         self.requests += 1
-        if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
+        if method != "POST" or path.rstrip("/") != "/v1/chat/completions":
             return (
                 404,
                 {},
@@ -166,16 +173,16 @@ class LocalServer:
         messages = payload.get("messages") or []
         pair = pair_of(messages)
         s = self.script
-        self.arrivals.append((time.monotonic(), pair[1]))
         if s.freeze_after is not None and self.answered >= s.freeze_after:
             await self._release.wait()
         draw = self._rng.random()
         if draw < s.p_429:
             headers = {"Retry-After": f"{s.retry_after:g}"} if s.retry_after is not None else {}
-            return 429, headers, b'{"error": {"message": "rate limited (scripted)"}}', None
+            return 429, headers, b'{"error": {"message": "rate limited (scripted)"}}', pair
         if draw < s.p_429 + s.p_500:
-            return 500, {}, b'{"error": {"message": "server error (scripted)"}}', None
+            return 500, {}, b'{"error": {"message": "server error (scripted)"}}', pair
         if draw < s.p_429 + s.p_500 + s.p_timeout:
+            self.by_status["hang"] += 1
             await asyncio.sleep(s.hang)  # then drop the connection unanswered
             return 0, {}, b"", None
         if s.latency:
@@ -232,7 +239,9 @@ def _encode(status: int, headers: dict, body: bytes) -> bytes:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Local OpenAI-compatible judge server.")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--rule", default="equal", choices=["equal", "overlap", "yes", "no"])
+    parser.add_argument(
+        "--rule", default="equal", choices=["equal", "overlap", "longer_first", "yes", "no"]
+    )
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--p-429", type=float, default=0.0)
     parser.add_argument("--p-500", type=float, default=0.0)

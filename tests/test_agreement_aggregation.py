@@ -194,8 +194,7 @@ def test_agreement_section_renders_plots_and_tables(tmp_path):
     section = agreement_section(result)
     report = Report("Agreement test")
     report.add(section)
-    path = report.write(tmp_path / "r.html")
-    text = path.read_text()
+    text = report.render()
     assert text.count("<img") == 3  # per-category bars, heatmap, confusions
     assert "Fleiss" in text and "Per-category" in text and "Rater quality" in text
 

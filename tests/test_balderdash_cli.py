@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from wordplay_audit.analysis.balderdash.report import run_demo_part
 from wordplay_audit.analysis.report import Report
+from wordplay_audit.pipelines.balderdash import run_demo_part
 
 
 @pytest.fixture(scope="module")
 def export_dir(tmp_path_factory):
-    from wordplay_audit.analysis.balderdash.simulate import SimConfig
-    from wordplay_audit.corpora.balderdash_sim import simulate_to_folder
+    from wordplay_audit.corpora.balderdash.simulate import SimConfig
+    from wordplay_audit.corpora.balderdash.writer import simulate_to_folder
 
     folder = tmp_path_factory.mktemp("bd")
     simulate_to_folder(folder, seed=2, config=SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=8))
@@ -51,9 +51,25 @@ def test_convergence_json(run_cli, export_dir):
     assert all(r["judge_unreachable"] == (1 - r["eps"] >= 0.74) for r in rows)
 
 
-def test_trend_runs_or_says_it_is_missing(run_cli, export_dir):
+def test_trend_json(run_cli, export_dir):
     code, out, err = run_cli("balderdash", "trend", str(export_dir), "--json")
-    assert (code == 0 and "trend" in json.loads(out)) or (code == 2 and "trend tests are not available" in err)
+    assert code == 0, err
+    rows = json.loads(out)["trend"]
+    # judge labels only: one row per outcome × model × history type (+ pooled rows per model)
+    assert {r["labels"] for r in rows} == {"judge"}
+    assert {r["outcome"] for r in rows} == {"knows", "true_def"}
+    for r in rows:
+        assert r["games"] >= 1
+        if r["gee_p_t"] is not None:
+            assert 0 <= r["gee_p_t"] <= 1 and r["gee_ci_low"] <= r["slope"] <= r["gee_ci_high"]
+
+
+def test_trend_with_people_adds_replaced_rows_and_drift(run_cli, export_dir):
+    code, out, err = run_cli("balderdash", "trend", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert {r["labels"] for r in data["trend"]} == {"judge", "replaced"}
+    assert set(data["drift"]) == {"knows", "true_def"}
 
 
 def test_plan_json(run_cli):

@@ -10,7 +10,7 @@ from wordplay_audit.analysis.balderdash.convergence import (
     convergence_table,
     observed_threshold,
 )
-from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign
+from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
 
 from wordplay_audit.errors import InputError
 

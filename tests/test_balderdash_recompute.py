@@ -14,8 +14,8 @@ from wordplay_audit.analysis.balderdash.recompute import (
     replace_labels,
     replaced_round_metrics,
 )
-from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign, true_rates
 from wordplay_audit.analysis.correction import JudgeAccuracy, ppi_mean, rogan_gladen
+from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign, true_rates
 
 from wordplay_audit.errors import InputError
 

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from wordplay_audit.analysis.balderdash.simulate import SimConfig, simulate_campaign
 from wordplay_audit.corpora.balderdash import PLAYER_ROUND_COLUMNS, player_round_table, read_export
-from wordplay_audit.corpora.balderdash_sim import write_campaign
+from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
+from wordplay_audit.corpora.balderdash.writer import write_campaign
 from wordplay_audit.corpora.contract import read_labels
 
 from wordplay_audit.errors import InputError

@@ -14,15 +14,15 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 from scipy import optimize, special, stats
-from wordplay_audit.analysis.balderdash.trend import (
+from wordplay_audit.analysis.balderdash import (
     DriftWarning,
     draw_se_sp,
     rescale_rounds,
     rubin_combine,
     se_sp_drift,
-    trend_section,
     trend_tests,
 )
+from wordplay_audit.analysis.balderdash.report import trend_section
 from wordplay_audit.analysis.report import Section
 from wordplay_audit.analysis.stats_models import MisclassifiedLogit, gee_binomial
 

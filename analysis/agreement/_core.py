@@ -21,11 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import InputError, check_choice
 
-from .tables import count_patterns
-
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
+from ._common import LEVELS, warn_undefined
+from .tables import count_patterns, resolve_counts
 
 
 @dataclass(frozen=True)
@@ -199,8 +198,7 @@ def alpha_functional(
     {\\sum_{c,k}\\delta^2_{ck} n_c n_k}` with coincidences
     :math:`o_{ck} = \\sum_u n_{uc}n_{uk}/(m_u-1)` (off the diagonal), :math:`n_c = \\sum_u n_{uc}`,
     :math:`N = \\sum_c n_c`, over units with :math:`m_u \\ge 2` (Krippendorff 2011)."""
-    if level not in LEVELS:
-        raise InputError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+    check_choice("level", level, LEVELS)
     p = patterns.astype(float)
     k = p.shape[1]
     m = p.sum(axis=1)
@@ -267,3 +265,35 @@ def linearised_se(patterns: np.ndarray, freq: np.ndarray, *, chance: str) -> flo
     theta_star = theta_i - 2.0 * (1.0 - theta) * (pe_i - p_e) / (1.0 - p_e)
     var = float(w @ (theta_star - theta) ** 2) / (n * (n - 1.0))
     return float(np.sqrt(var))
+
+
+def point_value(pats: Patterns, functional: Functional) -> float | np.ndarray:
+    """The statistic on the data itself: ``evaluate(freq @ features)``."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return functional.evaluate(pats.freq @ functional.features)
+
+
+def point_statistic(
+    data: object,
+    build: Callable[[np.ndarray, np.ndarray], Functional],
+    name: str,
+    *,
+    categories: object = None,
+    rater_type: str | None = "human",
+) -> float:
+    """A scalar statistic of ``data`` (labels, RatingTable or count table): its usable
+    patterns, ``build(patterns, category names)``, the value; nan with :class:`UndefinedStatisticWarning`
+    (``"<name> is undefined: …"``) pointing at the caller of the public function."""
+    counts, names = resolve_counts(data, categories=categories, rater_type=rater_type)
+    pats = usable_patterns(counts)
+    f = build(pats.patterns, names)
+    value = float(point_value(pats, f))
+    if np.isnan(value):
+        warn_undefined(f"{name} is undefined: {f.undefined}; returning nan", stacklevel=4)
+    return value
+
+
+def prevalence(pats: Patterns) -> np.ndarray:
+    """Category shares :math:`\\pi_k = \\frac1n\\sum_i n_{ik}/n_i` over the usable items."""
+    shares = pats.patterns / pats.patterns.sum(axis=1, keepdims=True)
+    return (pats.freq @ shares) / pats.n_items

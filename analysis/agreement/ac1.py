@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from ._common import warn_undefined
-from ._core import ac1_functional, linearised_se, usable_patterns
+from ._common import RaterType
+from ._core import ac1_functional, linearised_se, point_statistic, usable_patterns
 from .tables import resolve_counts
 
 __all__ = ["gwet_ac1", "gwet_ac1_se"]
 
 
 def gwet_ac1(
-    data: object, *, categories: Sequence[str] | None = None, rater_type: str | None = "human"
+    data: object,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: RaterType | None = "human",
 ) -> float:
     """Gwet's first-order agreement coefficient for many raters and *q* categories.
 
@@ -30,17 +31,20 @@ def gwet_ac1(
     Reference: Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
     presence of high agreement. Br. J. Math. Stat. Psychol. 61, 29–48.
     """
-    counts, _ = resolve_counts(data, categories=categories, rater_type=rater_type)
-    pats = usable_patterns(counts)
-    f = ac1_functional(pats.patterns)
-    value = float(f.evaluate(pats.freq @ f.features))
-    if np.isnan(value):
-        warn_undefined(f"Gwet's AC1 is undefined: {f.undefined}; returning nan")
-    return value
+    return point_statistic(
+        data,
+        lambda patterns, _: ac1_functional(patterns),
+        "Gwet's AC1",
+        categories=categories,
+        rater_type=rater_type,
+    )
 
 
 def gwet_ac1_se(
-    data: object, *, categories: Sequence[str] | None = None, rater_type: str | None = "human"
+    data: object,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: RaterType | None = "human",
 ) -> float:
     """Gwet's (2008) linearisation standard error of AC1, conditional on raters:
     :math:`\\frac{1}{n(n-1)}\\sum_i(AC_{1,i}^* - AC_1)^2` with

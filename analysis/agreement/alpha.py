@@ -5,46 +5,40 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from wordplay_audit.corpora.values import parse_number
 
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import InputError, check_choice
 
-from ._common import warn_undefined
-from ._core import LEVELS, alpha_functional, usable_patterns
-from .tables import resolve_counts
+from ._common import LEVELS, Level, RaterType
+from ._core import Functional, alpha_functional, point_statistic
 
 __all__ = ["krippendorff_alpha", "category_values"]
 
 
-def category_values(names: Sequence[object], level: str) -> np.ndarray | None:
+def category_values(names: Sequence[object], level: Level) -> np.ndarray | None:
     """Numeric values of category names for interval/ratio α (None for nominal/ordinal).
 
-    Raises :class:`InputError` when a name is not a number.
+    Names are parsed by :func:`wordplay_audit.corpora.values.parse_number`; raises
+    :class:`InputError` naming the first name that is not a finite number.
     """
+    check_choice("level", level, LEVELS)
     if level in ("nominal", "ordinal"):
         return None
-    try:
-        return np.asarray([float(str(n)) for n in names], dtype=float)
-    except ValueError:
-        bad = next(n for n in names if not _is_float(str(n)))
+    values = [parse_number(n) for n in names]
+    if None in values:
+        bad = names[values.index(None)]
         raise InputError(
             f"level {level!r} needs numeric labels, got {bad!r}; use 'nominal' or 'ordinal'"
-        ) from None
-
-
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+        )
+    return np.asarray(values, dtype=float)
 
 
 def krippendorff_alpha(
     data: object,
     *,
-    level: str = "nominal",
+    level: Level = "nominal",
     categories: Sequence[str] | None = None,
-    rater_type: str | None = "human",
+    rater_type: RaterType | None = "human",
 ) -> float:
     """Krippendorff's α for any number of raters with missing ratings.
 
@@ -62,17 +56,17 @@ def krippendorff_alpha(
     Same semantics as ``krippendorff.alpha(value_counts=..., level_of_measurement=...)``.
 
     nan (with a warning) when :math:`D_e = 0` (one value only among pairable ratings).
+    Raises :class:`~wordplay_audit.errors.ParameterError` for an unknown ``level`` and
+    :class:`InputError` for non-numeric labels at interval/ratio level.
 
     Reference: Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
     Annenberg School for Communication, University of Pennsylvania.
     """
-    if level not in LEVELS:
-        raise InputError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
-    counts, names = resolve_counts(data, categories=categories, rater_type=rater_type)
-    values = category_values(names, level)
-    pats = usable_patterns(counts)
-    f = alpha_functional(pats.patterns, level=level, values=values)
-    value = float(f.evaluate(pats.freq @ f.features))
-    if np.isnan(value):
-        warn_undefined(f"Krippendorff's alpha is undefined: {f.undefined}; returning nan")
-    return value
+    check_choice("level", level, LEVELS)
+
+    def build(patterns: np.ndarray, names: Sequence[object]) -> Functional:
+        return alpha_functional(patterns, level=level, values=category_values(names, level))
+
+    return point_statistic(
+        data, build, "Krippendorff's alpha", categories=categories, rater_type=rater_type
+    )

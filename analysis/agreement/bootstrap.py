@@ -36,15 +36,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.special import ndtr, ndtri
 
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import ParameterError, check_choice
 
-from ._core import (
+from ._common import (
+    CI_METHODS,
+    DRAWS,
     LEVELS,
+    STATISTICS,
+    CIMethod,
+    Draws,
+    Level,
+    RaterType,
+    Statistic,
+    check_confidence,
+    check_whole,
+)
+from ._core import (
     Functional,
     Patterns,
     ac1_functional,
@@ -57,11 +70,48 @@ from ._core import (
 from .alpha import category_values
 from .tables import resolve_counts
 
-__all__ = ["Interval", "bootstrap_intervals", "STATISTICS", "DRAWS", "CI_METHODS"]
+__all__ = ["BootstrapOptions", "Interval", "bootstrap_intervals", "draw_pattern_weights"]
 
-STATISTICS = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa")
-DRAWS = ("multinomial", "indices")
-CI_METHODS = ("bca", "percentile")
+DEFAULT_STATISTICS: tuple[Statistic, ...] = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
+
+
+@dataclass(frozen=True)
+class BootstrapOptions:
+    """How to resample and which interval to report (checked when made).
+
+    ``n_boot``
+        Resamples (default 1,000); ``0`` skips the bootstrap: point estimates with nan bounds
+        and ``method`` ``"none"``.
+    ``seed``
+        Seed of ``numpy.random.default_rng`` (None: fresh entropy).
+    ``confidence``
+        Two-sided level, e.g. 0.95 → 2.5 % and 97.5 % limits.
+    ``method``
+        Which interval fills ``ci_low``/``ci_high``: ``"bca"`` (default) or ``"percentile"``;
+        both are always computed. When BCa is undefined (every resample on one side of the
+        estimate, so :math:`\\hat z_0 = \\pm\\infty`) the percentile interval is used and
+        ``Interval.method`` says so (per category: element-wise, silently).
+    ``draws``
+        ``"multinomial"`` (fast, default) or ``"indices"`` (same draws as a naive loop or
+        ``scipy.stats.bootstrap``); see the module docstring.
+
+    Raises :class:`~wordplay_audit.errors.ParameterError` for a value out of range.
+    """
+
+    n_boot: int = 1000
+    seed: int | None = 0
+    confidence: float = 0.95
+    method: CIMethod = "bca"
+    draws: Draws = "multinomial"
+
+    def __post_init__(self) -> None:
+        n_boot = check_whole("n_boot", self.n_boot, low=0)
+        if n_boot == 1:
+            raise ParameterError("n_boot: expected 0 (no bootstrap) or a whole number ≥ 2, got 1")
+        object.__setattr__(self, "n_boot", n_boot)
+        object.__setattr__(self, "confidence", check_confidence(self.confidence))
+        check_choice("method", self.method, CI_METHODS)
+        check_choice("draws", self.draws, DRAWS)
 
 
 @dataclass(frozen=True)
@@ -73,7 +123,8 @@ class Interval:
     (analytic standard error where one exists, else None), ``n_boot`` (resamples drawn),
     ``n_undefined`` (resamples where the statistic was nan) and ``distribution`` (the
     bootstrap values). For per-category κ the numbers are arrays of length *K* and
-    ``categories`` names them.
+    ``categories`` names them. Without bootstrap (``n_boot`` 0) the bounds are nan and
+    ``method`` is ``"none"``.
     """
 
     value: float | np.ndarray
@@ -90,7 +141,7 @@ class Interval:
     categories: tuple[str, ...] | None = None
     distribution: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{value, ci_low, ci_high, se, boot_se, method, confidence, n_boot, n_undefined}``."""
         return {
             "value": self.value,
@@ -107,7 +158,7 @@ class Interval:
     def frame(self) -> pd.DataFrame:
         """Per-category intervals as a DataFrame indexed by category."""
         if self.categories is None:
-            raise InputError("frame() is for per-category intervals")
+            raise ParameterError("frame(): only per-category intervals have one row per category")
         return pd.DataFrame(
             {
                 "kappa": self.value,
@@ -132,12 +183,13 @@ def _functional(
 
 
 def draw_pattern_weights(
-    pats: Patterns, n_boot: int, rng: np.random.Generator, *, draws: str = "multinomial"
+    pats: Patterns, n_boot: int, rng: np.random.Generator, *, draws: Draws = "multinomial"
 ) -> Iterator[np.ndarray]:
     """Yield chunks of bootstrap pattern multiplicities ``W`` ``(chunk, P)`` (float64).
 
     Each row sums to ``pats.n_items``. See the module docstring for ``draws``.
     """
+    check_choice("draws", draws, DRAWS)
     n, n_pat = pats.n_items, len(pats.freq)
     if draws == "multinomial":
         probs = pats.freq / n
@@ -145,18 +197,13 @@ def draw_pattern_weights(
         for start in range(0, n_boot, chunk):
             size = min(chunk, n_boot - start)
             yield rng.multinomial(n, probs, size=size).astype(float)
-    elif draws == "indices":
-        chunk = max(1, min(n_boot, (1 << 23) // max(n, 1)))
-        pattern_of = pats.inverse
-        for start in range(0, n_boot, chunk):
-            size = min(chunk, n_boot - start)
-            idx = rng.integers(0, n, size=(size, n))
-            flat = pattern_of[idx] + (np.arange(size) * n_pat)[:, None]
-            yield (
-                np.bincount(flat.ravel(), minlength=size * n_pat).reshape(size, n_pat).astype(float)
-            )
-    else:
-        raise InputError(f"draws must be one of {', '.join(DRAWS)}, got {draws!r}")
+        return
+    chunk = max(1, min(n_boot, (1 << 23) // max(n, 1)))
+    for start in range(0, n_boot, chunk):
+        size = min(chunk, n_boot - start)
+        idx = rng.integers(0, n, size=(size, n))
+        flat = pats.inverse[idx] + (np.arange(size) * n_pat)[:, None]
+        yield np.bincount(flat.ravel(), minlength=size * n_pat).reshape(size, n_pat).astype(float)
 
 
 def _quantile(values: np.ndarray, probs: np.ndarray) -> np.ndarray:
@@ -171,6 +218,18 @@ def _quantile(values: np.ndarray, probs: np.ndarray) -> np.ndarray:
     return out
 
 
+def _acceleration(jack: np.ndarray, jack_weights: np.ndarray) -> np.ndarray:
+    """BCa acceleration from the jackknife values ``(P, J)`` with multiplicities ``(P,)``:
+    :math:`\\hat a = \\sum w d^3 / (6 (\\sum w d^2)^{3/2})`, :math:`d` = mean − value."""
+    w = jack_weights[:, None].astype(float)
+    jack_ok = ~np.isnan(jack)
+    wj = np.where(jack_ok, w, 0.0)
+    jack0 = np.where(jack_ok, jack, 0.0)
+    mean = (wj * jack0).sum(axis=0) / wj.sum(axis=0)
+    d = np.where(jack_ok, mean - jack0, 0.0)
+    return (wj * d**3).sum(axis=0) / (6.0 * ((wj * d**2).sum(axis=0)) ** 1.5)
+
+
 def _intervals(
     theta_hat: np.ndarray,
     theta_b: np.ndarray,
@@ -180,23 +239,17 @@ def _intervals(
 ) -> dict:
     """Percentile and BCa intervals for each column (``theta_hat`` ``(J,)``, ``theta_b``
     ``(B, J)``, jackknife values ``(P, J)`` with multiplicities ``jack_weights`` ``(P,)``)."""
-    alpha = (1.0 - confidence) / 2.0
+    tail = (1.0 - confidence) / 2.0
     valid = ~np.isnan(theta_b)
     n_valid = valid.sum(axis=0)
     j = theta_b.shape[1]
-    pct_low = _quantile(theta_b, np.full(j, alpha))
-    pct_high = _quantile(theta_b, np.full(j, 1.0 - alpha))
+    pct_low = _quantile(theta_b, np.full(j, tail))
+    pct_high = _quantile(theta_b, np.full(j, 1.0 - tail))
     with np.errstate(invalid="ignore", divide="ignore"):
         below = (theta_b < theta_hat).sum(axis=0) + (theta_b <= theta_hat).sum(axis=0)
         z0 = ndtri(below / (2.0 * n_valid))
-        w = jack_weights[:, None].astype(float)
-        jack_ok = ~np.isnan(jack)
-        wj = np.where(jack_ok, w, 0.0)
-        jack0 = np.where(jack_ok, jack, 0.0)
-        mean = (wj * jack0).sum(axis=0) / wj.sum(axis=0)
-        d = np.where(jack_ok, mean - jack0, 0.0)
-        accel = (wj * d**3).sum(axis=0) / (6.0 * ((wj * d**2).sum(axis=0)) ** 1.5)
-        z_a = ndtri(alpha)
+        accel = _acceleration(jack, jack_weights)
+        z_a = ndtri(tail)
         num1 = z0 + z_a
         a1 = ndtr(z0 + num1 / (1.0 - accel * num1))
         num2 = z0 - z_a
@@ -214,18 +267,124 @@ def _intervals(
     }
 
 
+@dataclass(frozen=True)
+class _Features:
+    """The statistics' feature blocks side by side, so one product serves all of them."""
+
+    names: tuple[str, ...]
+    functionals: dict[str, Functional]
+    features: np.ndarray
+    bounds: np.ndarray
+
+    @classmethod
+    def build(cls, names: Sequence[str], pats: Patterns, level: str, values: np.ndarray | None):
+        functionals = {s: _functional(s, pats.patterns, level, values) for s in names}
+        blocks = [functionals[s].features for s in names]
+        bounds = np.cumsum([0] + [b.shape[1] for b in blocks])
+        return cls(tuple(names), functionals, np.concatenate(blocks, axis=1), bounds)
+
+    def evaluate(self, sums: np.ndarray) -> dict[str, np.ndarray]:
+        out = {}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for s, lo, hi in zip(self.names, self.bounds[:-1], self.bounds[1:], strict=True):
+                out[s] = self.functionals[s].evaluate(sums[..., lo:hi])
+        return out
+
+
+def _analytic_se(name: str, pats: Patterns) -> float | None:
+    """Gwet's linearisation SE for κ and AC1; None for the others."""
+    if name not in ("fleiss_kappa", "gwet_ac1"):
+        return None
+    chance = "fleiss" if name == "fleiss_kappa" else "ac1"
+    return linearised_se(pats.patterns, pats.freq, chance=chance)
+
+
+def _pick(scalar: bool):
+    return (lambda a: float(a[0])) if scalar else (lambda a: np.asarray(a))
+
+
+def _point_only(
+    name: str, theta_hat: np.ndarray, pats: Patterns, options: BootstrapOptions, names: tuple
+) -> Interval:
+    """An interval without bootstrap (``n_boot`` 0): the value, nan bounds, ``method`` none."""
+    scalar = name != "per_category_kappa"
+    pick = _pick(scalar)
+    nan = pick(np.full(theta_hat.shape, np.nan))
+    return Interval(
+        value=pick(theta_hat),
+        ci_low=nan,
+        ci_high=nan,
+        method="none",
+        percentile=(nan, nan),
+        bca=(nan, nan),
+        boot_se=nan,
+        se=_analytic_se(name, pats),
+        n_boot=0,
+        n_undefined=0 if scalar else np.zeros(len(theta_hat), int),
+        confidence=options.confidence,
+        categories=None if scalar else names,
+    )
+
+
+def _interval(
+    name: str,
+    estimates: tuple[np.ndarray, np.ndarray, np.ndarray],
+    pats: Patterns,
+    options: BootstrapOptions,
+    names: tuple,
+) -> Interval:
+    """The :class:`Interval` of one statistic from ``(theta_hat, resampled, jackknife)``."""
+    theta_hat, theta_b, jack = estimates
+    ints = _intervals(theta_hat, theta_b, jack, pats.freq, options.confidence)
+    chosen, used_method = ints[options.method], options.method
+    scalar = name != "per_category_kappa"
+    if options.method == "bca":  # BCa undefined (z0 infinite: all resamples on one side)
+        fallback = np.isnan(chosen[0]) | np.isnan(chosen[1])
+        if fallback.any():
+            chosen = tuple(
+                np.where(fallback, p, b) for p, b in zip(ints["percentile"], chosen, strict=True)
+            )
+            used_method = "percentile" if scalar else used_method
+    pick = _pick(scalar)
+    return Interval(
+        value=pick(theta_hat),
+        ci_low=pick(chosen[0]),
+        ci_high=pick(chosen[1]),
+        method=used_method,
+        percentile=(pick(ints["percentile"][0]), pick(ints["percentile"][1])),
+        bca=(pick(ints["bca"][0]), pick(ints["bca"][1])),
+        boot_se=pick(ints["boot_se"]),
+        se=_analytic_se(name, pats),
+        n_boot=options.n_boot,
+        n_undefined=int(ints["n_undefined"][0]) if scalar else ints["n_undefined"],
+        confidence=options.confidence,
+        categories=None if scalar else names,
+        distribution=theta_b[:, 0] if scalar else theta_b,
+    )
+
+
+def _resample(
+    block: _Features, pats: Patterns, options: BootstrapOptions
+) -> dict[str, np.ndarray]:
+    """Each statistic on every resample, ``(n_boot, J)`` (see the module docstring)."""
+    rng = np.random.default_rng(options.seed)
+    chunks: dict[str, list[np.ndarray]] = {s: [] for s in block.names}
+    for weights in draw_pattern_weights(pats, options.n_boot, rng, draws=options.draws):
+        for s, v in block.evaluate(weights @ block.features).items():
+            chunks[s].append(v)
+    return {
+        s: np.concatenate(chunks[s], axis=0).reshape(options.n_boot, -1) for s in block.names
+    }
+
+
 def bootstrap_intervals(
     data: object,
     *,
-    statistics: Sequence[str] = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1"),
-    n_boot: int = 1000,
-    seed: int | None = 0,
-    confidence: float = 0.95,
-    method: str = "bca",
-    draws: str = "multinomial",
-    level: str = "nominal",
+    statistics: Sequence[Statistic] = DEFAULT_STATISTICS,
+    bootstrap: BootstrapOptions | None = None,
+    level: Level = "nominal",
     categories: Sequence[str] | None = None,
-    rater_type: str | None = "human",
+    rater_type: RaterType | None = "human",
 ) -> dict[str, Interval]:
     """Point estimates and item-bootstrap intervals of several statistics in one pass.
 
@@ -236,98 +395,48 @@ def bootstrap_intervals(
     statistics
         Any of ``fleiss_kappa``, ``krippendorff_alpha`` (at ``level``), ``gwet_ac1``,
         ``per_category_kappa``. All use the same resamples.
-    n_boot, seed
-        Number of resamples and the seed of ``numpy.random.default_rng``.
-    confidence
-        Two-sided level, e.g. 0.95 → 2.5 % and 97.5 % limits.
-    method
-        Which interval fills ``ci_low``/``ci_high``: ``"bca"`` (default) or ``"percentile"``;
-        both are always computed. When BCa is undefined (every resample on one side of the
-        estimate, so :math:`\\hat z_0 = \\pm\\infty`) the percentile interval is used and
-        ``Interval.method`` says so (per category: element-wise, silently).
-    draws
-        ``"multinomial"`` (fast, default) or ``"indices"`` (same draws as a naive loop or
-        ``scipy.stats.bootstrap``); see the module docstring.
+    bootstrap
+        :class:`BootstrapOptions` (resamples, seed, ``confidence``, interval ``method``,
+        ``draws``); default ``BootstrapOptions()``: 1,000 multinomial resamples, seed 0, 95 %
+        BCa. ``n_boot=0`` gives the point estimates with nan bounds (``method`` ``"none"``).
+    level, categories, rater_type
+        Krippendorff's α level; the declared categories and the rater type kept (labels only).
 
     Returns
     -------
     dict statistic name → :class:`Interval`. Analytic SEs (Gwet's linearisation) are filled
     for ``fleiss_kappa`` and ``gwet_ac1``; Krippendorff's α has none (``se`` None).
+    Undefined values are nan without a warning (the caller decides what to say).
     """
-    unknown = [s for s in statistics if s not in STATISTICS]
-    if unknown:
-        raise InputError(f"unknown statistic {unknown[0]!r}; choose from {', '.join(STATISTICS)}")
-    if method not in CI_METHODS:
-        raise InputError(f"method must be one of {', '.join(CI_METHODS)}, got {method!r}")
-    if draws not in DRAWS:
-        raise InputError(f"draws must be one of {', '.join(DRAWS)}, got {draws!r}")
-    if level not in LEVELS:
-        raise InputError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"confidence must be between 0 and 1, got {confidence}")
-    if int(n_boot) != n_boot or n_boot < 2:
-        raise InputError(f"n_boot must be a whole number of at least 2, got {n_boot}")
-    n_boot = int(n_boot)
+    options = bootstrap if bootstrap is not None else BootstrapOptions()
+    for s in statistics:
+        check_choice("statistics", s, STATISTICS)
+    check_choice("level", level, LEVELS)
     counts, names = resolve_counts(data, categories=categories, rater_type=rater_type)
     values = category_values(names, level) if "krippendorff_alpha" in statistics else None
     pats = usable_patterns(counts)
-    functionals = {s: _functional(s, pats.patterns, level, values) for s in statistics}
-    blocks = [functionals[s].features for s in statistics]
-    bounds = np.cumsum([0] + [b.shape[1] for b in blocks])
-    features = np.concatenate(blocks, axis=1)
-    full = pats.freq @ features
-
-    def evaluate_all(sums: np.ndarray) -> dict[str, np.ndarray]:
-        out = {}
-        with np.errstate(invalid="ignore", divide="ignore"):
-            for s, lo, hi in zip(statistics, bounds[:-1], bounds[1:], strict=True):
-                out[s] = functionals[s].evaluate(sums[..., lo:hi])
-        return out
-
-    point = evaluate_all(full)
-    rng = np.random.default_rng(seed)
-    chunks: dict[str, list[np.ndarray]] = {s: [] for s in statistics}
-    for weights in draw_pattern_weights(pats, n_boot, rng, draws=draws):
-        for s, v in evaluate_all(weights @ features).items():
-            chunks[s].append(v)
-    jack = evaluate_all(full[None, :] - features)  # leave one item of each pattern out
-    result: dict[str, Interval] = {}
-    for s in statistics:
-        theta_hat = np.atleast_1d(point[s]).astype(float)
-        theta_b = np.concatenate(chunks[s], axis=0).reshape(n_boot, -1)
-        jv = jack[s].reshape(len(pats.freq), -1)
-        ints = _intervals(theta_hat, theta_b, jv, pats.freq, confidence)
-        chosen = ints[method]
-        used_method = method
-        if method == "bca":  # BCa undefined (z0 infinite: all resamples on one side) → percentile
-            fallback = np.isnan(chosen[0]) | np.isnan(chosen[1])
-            if fallback.any():
-                chosen = tuple(
-                    np.where(fallback, p, b)
-                    for p, b in zip(ints["percentile"], chosen, strict=True)
-                )
-                if s != "per_category_kappa":
-                    used_method = "percentile"
-        scalar = s != "per_category_kappa"
-        pick = (lambda a: float(a[0])) if scalar else (lambda a: np.asarray(a))
-        se = None
-        if s in ("fleiss_kappa", "gwet_ac1"):
-            se = linearised_se(
-                pats.patterns, pats.freq, chance="fleiss" if s == "fleiss_kappa" else "ac1"
-            )
-        result[s] = Interval(
-            value=pick(theta_hat),
-            ci_low=pick(chosen[0]),
-            ci_high=pick(chosen[1]),
-            method=used_method,
-            percentile=(pick(ints["percentile"][0]), pick(ints["percentile"][1])),
-            bca=(pick(ints["bca"][0]), pick(ints["bca"][1])),
-            boot_se=pick(ints["boot_se"]),
-            se=se,
-            n_boot=n_boot,
-            n_undefined=int(ints["n_undefined"][0]) if scalar else ints["n_undefined"],
-            confidence=confidence,
-            categories=None if scalar else tuple(str(n) for n in names),
-            distribution=theta_b[:, 0] if scalar else theta_b,
+    block = _Features.build(statistics, pats, level, values)
+    full = pats.freq @ block.features
+    point = block.evaluate(full)
+    labels = tuple(str(n) for n in names)
+    if options.n_boot == 0:
+        return {
+            s: _point_only(s, np.atleast_1d(point[s]).astype(float), pats, options, labels)
+            for s in statistics
+        }
+    resampled = _resample(block, pats, options)
+    jack = block.evaluate(full[None, :] - block.features)  # one item of each pattern left out
+    return {
+        s: _interval(
+            s,
+            (
+                np.atleast_1d(point[s]).astype(float),
+                resampled[s],
+                jack[s].reshape(len(pats.freq), -1),
+            ),
+            pats,
+            options,
+            labels,
         )
-    return result
+        for s in statistics
+    }

@@ -10,22 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from wordplay_audit.errors import InputError
 
-from ._common import warn_undefined
+from ._common import MAX_PAIRWISE_CELLS, RaterType, warn_undefined
 from ._core import (
     Patterns,
     fleiss_functional,
     linearised_se,
     per_category_functional,
     percent_agreement_functional,
+    point_statistic,
+    point_value,
+    prevalence,
     usable_patterns,
 )
-from .tables import RatingTable, rating_table, resolve_counts
+from .tables import RatingTable, as_rating_table, resolve_counts
 
 __all__ = [
     "fleiss_kappa",
@@ -34,7 +38,11 @@ __all__ = [
     "percent_agreement",
     "items_used",
     "PairwiseAgreement",
+    "RatingPairs",
+    "rating_pairs",
     "pairwise_agreement",
+    "pairwise_fits",
+    "cohen_kappa",
     "cohen_kappa_matrix",
     "prevalence_index",
     "pabak",
@@ -42,14 +50,17 @@ __all__ = [
 
 
 def _patterns(
-    data: object, categories: Sequence[str] | None, rater_type: str | None
+    data: object, categories: Sequence[str] | None, rater_type: RaterType | None
 ) -> tuple[Patterns, np.ndarray]:
     counts, names = resolve_counts(data, categories=categories, rater_type=rater_type)
     return usable_patterns(counts), names
 
 
 def items_used(
-    data: object, *, categories: Sequence[str] | None = None, rater_type: str | None = "human"
+    data: object,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: RaterType | None = "human",
 ) -> tuple[int, int]:
     """``(used, dropped)``: items with at least two ratings, and items with one (left out)."""
     pats, _ = _patterns(data, categories, rater_type)
@@ -57,17 +68,22 @@ def items_used(
 
 
 def percent_agreement(
-    data: object, *, categories: Sequence[str] | None = None, rater_type: str | None = "human"
+    data: object,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: RaterType | None = "human",
 ) -> float:
     """Mean pairwise agreement :math:`p_a = \\frac1n\\sum_i \\sum_k n_{ik}(n_{ik}-1)/(n_i(n_i-1))`
     over items with :math:`n_i \\ge 2` — Fleiss' :math:`\\bar P` (Fleiss 1971, eq. 2–3)."""
     pats, _ = _patterns(data, categories, rater_type)
-    f = percent_agreement_functional(pats.patterns)
-    return float(f.evaluate(pats.freq @ f.features))
+    return float(point_value(pats, percent_agreement_functional(pats.patterns)))
 
 
 def fleiss_kappa(
-    data: object, *, categories: Sequence[str] | None = None, rater_type: str | None = "human"
+    data: object,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: RaterType | None = "human",
 ) -> float:
     """Fleiss' κ for many raters, nominal categories.
 
@@ -88,16 +104,20 @@ def fleiss_kappa(
     Reference: Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
     Psychological Bulletin 76(5), 378–382.
     """
-    pats, _ = _patterns(data, categories, rater_type)
-    f = fleiss_functional(pats.patterns)
-    value = float(f.evaluate(pats.freq @ f.features))
-    if np.isnan(value):
-        warn_undefined(f"Fleiss' kappa is undefined: {f.undefined}; returning nan")
-    return value
+    return point_statistic(
+        data,
+        lambda patterns, _: fleiss_functional(patterns),
+        "Fleiss' kappa",
+        categories=categories,
+        rater_type=rater_type,
+    )
 
 
 def fleiss_kappa_se(
-    data: object, *, categories: Sequence[str] | None = None, rater_type: str | None = "human"
+    data: object,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: RaterType | None = "human",
 ) -> float:
     """Large-sample standard error of :func:`fleiss_kappa` (not only under κ = 0).
 
@@ -111,7 +131,10 @@ def fleiss_kappa_se(
 
 
 def per_category_kappa(
-    data: object, *, categories: Sequence[str] | None = None, rater_type: str | None = "human"
+    data: object,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: RaterType | None = "human",
 ) -> pd.DataFrame:
     """κ of each category against all others (Fleiss 1971, eq. 13) and its prevalence.
 
@@ -124,14 +147,12 @@ def per_category_kappa(
     """
     pats, names = _patterns(data, categories, rater_type)
     f = per_category_functional(pats.patterns)
-    values = f.evaluate(pats.freq @ f.features)
-    shares = pats.patterns / pats.patterns.sum(axis=1, keepdims=True)
-    prevalence = (pats.freq @ shares) / pats.n_items
+    values = point_value(pats, f)
     undefined = [str(n) for n, v in zip(names, values, strict=True) if np.isnan(v)]
     if undefined:
         warn_undefined(f"per-category kappa is undefined for {', '.join(undefined)}: {f.undefined}")
     return pd.DataFrame(
-        {"kappa": values, "prevalence": prevalence}, index=pd.Index(names, name="category")
+        {"kappa": values, "prevalence": prevalence(pats)}, index=pd.Index(names, name="category")
     )
 
 
@@ -155,6 +176,39 @@ def pabak(p_a: float, q: int) -> float:
     return float((q * p_a - 1.0) / (q - 1.0))
 
 
+def cohen_kappa(confusion: np.ndarray) -> np.ndarray:
+    """Cohen's κ of each ``(..., K, K)`` table of counts (rater *a*'s label × rater *b*'s).
+
+    With :math:`n = \\sum c_{kl}`: :math:`p_o = \\sum_k c_{kk}/n`,
+    :math:`p_e = \\sum_k c_{k\\cdot}c_{\\cdot k}/n^2`, :math:`\\kappa = (p_o - p_e)/(1 - p_e)`;
+    nan where the table is empty or :math:`p_e = 1` (one label on both sides). The one Cohen's
+    κ of the package (pairwise tables and rater quality); the margins' products are exact
+    integers, so :math:`p_e` is rounded once.
+
+    >>> float(cohen_kappa(np.array([[20, 5], [10, 15]])))  # Cohen 1960 style 2×2: 0.4
+    0.4
+
+    Reference: Cohen, J. (1960). A coefficient of agreement for nominal scales.
+    Educ. Psychol. Meas. 20, 37–46.
+    """
+    n = confusion.sum(axis=(-2, -1)).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_o = np.trace(confusion, axis1=-2, axis2=-1) / n
+        p_e = (confusion.sum(axis=-1) * confusion.sum(axis=-2)).sum(axis=-1) / n**2
+        return np.where((n > 0) & (p_e < 1.0), (p_o - p_e) / (1.0 - p_e), np.nan)
+
+
+def _rater_frame(values: np.ndarray, raters: np.ndarray) -> pd.DataFrame:
+    index = pd.Index(raters, name="rater")
+    return pd.DataFrame(values, index=index, columns=index.rename("other"))
+
+
+def _off_diagonal(frame: pd.DataFrame, cast: type = float) -> dict[str, dict[str, Any]]:
+    return {
+        str(a): {str(b): cast(v) for b, v in row.items() if b != a} for a, row in frame.iterrows()
+    }
+
+
 @dataclass(frozen=True)
 class PairwiseAgreement:
     """Rater × rater tables (DataFrames indexed and columned by rater; diagonal nan).
@@ -172,11 +226,42 @@ class PairwiseAgreement:
     bias: pd.DataFrame
     confusion: np.ndarray
 
+    def to_dict(self) -> dict[str, Any]:
+        """``{kappa, n_common, agreement, bias}``, each ``{rater: {other rater: value}}``
+        (diagonal left out); ``kappa`` and ``n_common`` are the CLI's ``pairwise_cohen`` and
+        ``pairwise_n_common``."""
+        return {
+            "kappa": _off_diagonal(self.kappa),
+            "n_common": _off_diagonal(self.n_common, int),
+            "agreement": _off_diagonal(self.agreement),
+            "bias": _off_diagonal(self.bias),
+        }
 
-def rating_pairs(table: RatingTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every unordered pair of ratings of the same item, once: ``(rater_a, rater_b, label_a,
-    label_b)`` (which rater comes first is arbitrary); :math:`\\sum_i n_i(n_i-1)/2` pairs,
-    no Python loop."""
+    def bias_index(self) -> float:
+        """Overlap-weighted mean over rater pairs of the bias index (nan when no pair has a
+        common item)."""
+        n_ab = self.n_common.to_numpy().astype(float)
+        b = self.bias.to_numpy()
+        ok = (n_ab > 0) & ~np.isnan(b)
+        if not ok.any():
+            return float("nan")
+        return float((b[ok] * n_ab[ok]).sum() / n_ab[ok].sum())
+
+
+class RatingPairs(NamedTuple):
+    """Every unordered pair of ratings of the same item once (arrays of equal length)."""
+
+    rater_a: np.ndarray
+    rater_b: np.ndarray
+    label_a: np.ndarray
+    label_b: np.ndarray
+
+
+def rating_pairs(table: RatingTable) -> RatingPairs:
+    """Every unordered pair of ratings of the same item, once (which rater comes first is
+    arbitrary); :math:`\\sum_i n_i(n_i-1)/2` pairs from one vectorised self-join, no Python
+    loop. Compute once and pass to :func:`pairwise_agreement` and
+    :func:`.quality.rater_quality` (``pairs=``)."""
     item = table.item
     if len(item) > 1 and (np.diff(item) < 0).any():
         order = np.argsort(item, kind="stable")
@@ -191,69 +276,72 @@ def rating_pairs(table: RatingTable) -> tuple[np.ndarray, np.ndarray, np.ndarray
     total = int(ends[-1]) if len(ends) else 0
     within = np.arange(total) - np.repeat(ends - partners, partners)  # j-th later partner
     second = first + 1 + within
-    return rater[first], rater[second], label[first], label[second]
+    return RatingPairs(rater[first], rater[second], label[first], label[second])
 
 
-_MAX_CONFUSION_CELLS = 50_000_000
+def pairwise_fits(n_raters: int, n_categories: int) -> bool:
+    """Whether the ``(R, R, K, K)`` pairwise confusion array stays within
+    :data:`~._common.MAX_PAIRWISE_CELLS`."""
+    return n_raters * n_raters * n_categories * n_categories <= MAX_PAIRWISE_CELLS
+
+
+def _pair_confusion(table: RatingTable, pairs: RatingPairs) -> np.ndarray:
+    """``(R, R, K, K)`` counts, each pair counted from both sides."""
+    r, k = table.n_raters, table.n_categories
+    ra, rb, la, lb = pairs
+    cells = np.bincount(((ra * r + rb) * k + la) * k + lb, minlength=r * r * k * k)
+    confusion = cells.reshape(r, r, k, k)
+    return confusion + confusion.transpose(1, 0, 3, 2)
 
 
 def pairwise_agreement(
     data: pd.DataFrame | RatingTable,
     *,
     categories: Sequence[str] | None = None,
-    rater_type: str | None = "human",
+    rater_type: RaterType | None = "human",
+    pairs: RatingPairs | None = None,
 ) -> PairwiseAgreement:
     """Cohen's κ, raw agreement, overlap and bias index for every pair of raters.
 
     For raters *a*, *b* and the :math:`n_{ab}` items both rated, with confusion counts
-    :math:`c_{kl}`: :math:`p_o = \\sum_k c_{kk}/n_{ab}`, :math:`p_e = \\sum_k c_{k\\cdot}c_{\\cdot k}/n_{ab}^2`,
-    :math:`\\kappa = (p_o - p_e)/(1 - p_e)` — ``sklearn.metrics.cohen_kappa_score`` on the same
-    items with ``labels`` = all categories. A pair with no common item has nan everywhere;
-    a pair whose common items all carry one label has κ nan (with a warning).
+    :math:`c_{kl}`: Cohen's κ by :func:`cohen_kappa` — ``sklearn.metrics.cohen_kappa_score`` on
+    the same items with ``labels`` = all categories. A pair with no common item has nan
+    everywhere; a pair whose common items all carry one label has κ nan (with a warning).
+    ``pairs``: the :func:`rating_pairs` of the table when already computed.
 
-    Reference: Cohen, J. (1960). A coefficient of agreement for nominal scales.
-    Educ. Psychol. Meas. 20, 37–46.
+    Raises :class:`InputError` when :math:`R^2K^2` exceeds
+    :data:`~._common.MAX_PAIRWISE_CELLS` (see :func:`pairwise_fits`).
     """
-    table = (
-        data
-        if isinstance(data, RatingTable)
-        else rating_table(data, categories=categories, rater_type=rater_type)
-    )
-    r, k = table.n_raters, table.n_categories
-    if r * r * k * k > _MAX_CONFUSION_CELLS:
+    table = as_rating_table(data, categories=categories, rater_type=rater_type)
+    r = table.n_raters
+    if not pairwise_fits(r, table.n_categories):
         raise InputError(
-            f"{r} raters × {k} categories give too many rater pairs for a pairwise table "
-            "(limit 50 million confusion cells); select fewer raters"
+            f"{r} raters × {table.n_categories} categories give too many rater pairs for a "
+            f"pairwise table (limit {MAX_PAIRWISE_CELLS:,} confusion cells); select fewer raters"
         )
-    ra, rb, la, lb = rating_pairs(table)
-    cells = np.bincount(((ra * r + rb) * k + la) * k + lb, minlength=r * r * k * k)
-    confusion = cells.reshape(r, r, k, k)
-    confusion = confusion + confusion.transpose(1, 0, 3, 2)  # each pair counted from both sides
+    confusion = _pair_confusion(table, pairs if pairs is not None else rating_pairs(table))
     n_ab = confusion.sum(axis=(2, 3)).astype(float)
+    kappa = cohen_kappa(confusion)
     with np.errstate(invalid="ignore", divide="ignore"):
         p_o = np.trace(confusion, axis1=2, axis2=3) / n_ab
         rows = confusion.sum(axis=3) / n_ab[..., None]
         cols = confusion.sum(axis=2) / n_ab[..., None]
-        p_e = (rows * cols).sum(axis=2)
-        kappa = np.where(p_e < 1.0, (p_o - p_e) / (1.0 - p_e), np.nan)
         bias = 0.5 * np.abs(rows - cols).sum(axis=2)
     eye = np.eye(r, dtype=bool)
     for arr in (kappa, p_o, bias):
         arr[eye] = np.nan
-    bad = (n_ab > 0) & ~eye & (p_e >= 1.0)
+    bad = (n_ab > 0) & ~eye & np.isnan(kappa)
     if bad.any():
         a, b = np.argwhere(np.triu(bad))[0]
         warn_undefined(
             f"Cohen's kappa is undefined for raters {table.raters[a]!r} and {table.raters[b]!r} "
             "(their common items all carry one label); returning nan"
         )
-    index = pd.Index(table.raters, name="rater")
-    frame = lambda arr: pd.DataFrame(arr, index=index, columns=index.rename("other"))  # noqa: E731
     return PairwiseAgreement(
-        kappa=frame(kappa),
-        n_common=frame(n_ab.astype(np.int64)),
-        agreement=frame(p_o),
-        bias=frame(bias),
+        kappa=_rater_frame(kappa, table.raters),
+        n_common=_rater_frame(n_ab.astype(np.int64), table.raters),
+        agreement=_rater_frame(p_o, table.raters),
+        bias=_rater_frame(bias, table.raters),
         confusion=confusion,
     )
 
@@ -262,7 +350,7 @@ def cohen_kappa_matrix(
     data: pd.DataFrame | RatingTable,
     *,
     categories: Sequence[str] | None = None,
-    rater_type: str | None = "human",
+    rater_type: RaterType | None = "human",
 ) -> pd.DataFrame:
     """Rater × rater Cohen's κ (see :func:`pairwise_agreement`); diagonal nan."""
     return pairwise_agreement(data, categories=categories, rater_type=rater_type).kappa

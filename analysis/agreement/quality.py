@@ -6,13 +6,15 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from wordplay_audit.corpora.contract import place
 
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import InputError, ParameterError, at_line
 
-from .kappa import rating_pairs
-from .tables import RatingTable, rating_table
+from ._common import RaterType
+from .kappa import RatingPairs, cohen_kappa, rating_pairs
+from .tables import RatingTable, as_rating_table
 
-__all__ = ["rater_quality", "gold_labels"]
+__all__ = ["rater_quality", "gold_labels", "consensus_confusion"]
 
 
 def gold_labels(gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> pd.Series:
@@ -25,7 +27,8 @@ def gold_labels(gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> pd.Series
         column = "label" if "label" in gold.columns else "gold" if "gold" in gold.columns else None
         if "item_id" not in gold.columns or column is None:
             raise InputError(
-                f"gold table needs columns 'item_id' and 'label' (has {', '.join(map(str, gold.columns))})"
+                f"{at_line(gold.attrs.get('source'))}gold table needs columns 'item_id' and "
+                f"'label' (has {', '.join(map(str, gold.columns))})"
             )
         series = pd.Series(gold[column].to_numpy(), index=gold["item_id"].astype(str).str.strip())
     elif isinstance(gold, pd.Series):
@@ -35,20 +38,58 @@ def gold_labels(gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> pd.Series
         series = pd.Series(dict(gold))
         series.index = series.index.astype(str).str.strip()
     else:
-        raise InputError(f"gold must be a Series, mapping or DataFrame, got {type(gold).__name__}")
+        raise ParameterError(
+            f"gold: expected a Series, mapping or DataFrame, got {type(gold).__name__}"
+        )
     if series.index.duplicated().any():
-        dup = series.index[series.index.duplicated()][0]
-        raise InputError(f"gold labels name item {dup!r} twice")
+        pos = int(np.flatnonzero(series.index.duplicated())[0])
+        where = place(gold, pos, what="gold") if isinstance(gold, pd.DataFrame) else ""
+        raise InputError(f"{where}gold labels name item {series.index[pos]!r} twice")
     return series.astype(str).str.strip()
 
 
-def _kappa(confusion: np.ndarray) -> np.ndarray:
-    """Cohen's κ of each ``(..., K, K)`` confusion table (nan when undefined or empty)."""
-    n = confusion.sum(axis=(-2, -1)).astype(float)
+def _agreement_with_others(n_raters: int, pairs: RatingPairs) -> np.ndarray:
+    """Per rater: the share of rating pairs (this rater, another) with the same label."""
+    ra, rb, la, lb = pairs
+    same = la == lb
+    total = np.bincount(ra, minlength=n_raters) + np.bincount(rb, minlength=n_raters)
+    agree = np.bincount(ra, weights=same, minlength=n_raters) + np.bincount(
+        rb, weights=same, minlength=n_raters
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
-        p_o = np.trace(confusion, axis1=-2, axis2=-1) / n
-        p_e = (confusion.sum(axis=-1) * confusion.sum(axis=-2)).sum(axis=-1) / n**2
-        return np.where((n > 0) & (p_e < 1.0), (p_o - p_e) / (1.0 - p_e), np.nan)
+        return np.where(total > 0, agree / total, np.nan)
+
+
+def _versus_rest(table: RatingTable) -> np.ndarray:
+    """``(R, K, K)`` counts: rater's label × the unique plurality label of the *other* raters of
+    the item (items where the others have no unique plurality left out)."""
+    r, k = table.n_raters, table.n_categories
+    others = table.counts.astype(np.int32)[table.item]
+    others[np.arange(len(table.label)), table.label] -= 1
+    top = others.max(axis=1)
+    unique_top = (others == top[:, None]).sum(axis=1) == 1
+    usable = (top > 0) & unique_top
+    rest = others.argmax(axis=1)
+    return np.bincount(
+        (table.rater[usable] * k + table.label[usable]) * k + rest[usable], minlength=r * k * k
+    ).reshape(r, k, k)
+
+
+def _honeypots(table: RatingTable, gold: object) -> tuple[np.ndarray, np.ndarray]:
+    """Per rater: ``(accuracy, n)`` on the items that have a gold label."""
+    r = table.n_raters
+    truth = gold_labels(gold)
+    gold_code = pd.Index(table.categories).get_indexer(truth.to_numpy())
+    item_pos = pd.Index(table.item_ids).get_indexer(truth.index)
+    per_item = np.full(table.n_items, -2, dtype=np.int64)  # -2: no gold label
+    found = item_pos >= 0
+    per_item[item_pos[found]] = gold_code[found]  # -1: gold label outside the categories
+    g = per_item[table.item]
+    on_gold = g != -2
+    hits = np.bincount(table.rater[on_gold], weights=table.label[on_gold] == g[on_gold], minlength=r)
+    n_gold = np.bincount(table.rater[on_gold], minlength=r)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n_gold > 0, hits / n_gold, np.nan), n_gold
 
 
 def rater_quality(
@@ -56,7 +97,8 @@ def rater_quality(
     *,
     gold: pd.Series | pd.DataFrame | Mapping[str, str] | None = None,
     categories: Sequence[str] | None = None,
-    rater_type: str | None = "human",
+    rater_type: RaterType | None = "human",
+    pairs: RatingPairs | None = None,
 ) -> pd.DataFrame:
     """One row per rater: how well each rater agrees with the others and with gold labels.
 
@@ -68,63 +110,50 @@ def rater_quality(
         Over every pair (this rater, another rater) rating the same item: the share with the
         same label.
     ``kappa_vs_rest``, ``n_vs_rest``
-        Cohen's κ between the rater's labels and the plurality label of the *other* raters of
-        each item (leave-one-rater-out), on the items where the others have a unique plurality;
-        ``n_vs_rest`` counts them. nan when no such item or κ is undefined.
+        Cohen's κ (:func:`.kappa.cohen_kappa`) between the rater's labels and the plurality
+        label of the *other* raters of each item (leave-one-rater-out), on the items where the
+        others have a unique plurality; ``n_vs_rest`` counts them. nan when no such item or κ
+        is undefined.
     ``honeypot_accuracy``, ``n_honeypots``
         With ``gold``: share of the rater's ratings on gold items that match the gold label
         (nan when the rater rated no gold item).
 
+    ``pairs``: the :func:`.kappa.rating_pairs` of the table when already computed.
+
     Comparing each rater with the consensus of the *others* keeps a rater's own labels out of
-    the reference they are judged against. κ: Cohen, J. (1960). A coefficient of agreement for
-    nominal scales. Educ. Psychol. Meas. 20, 37–46.
+    the reference they are judged against.
     """
-    table = (
-        data
-        if isinstance(data, RatingTable)
-        else rating_table(data, categories=categories, rater_type=rater_type)
-    )
-    r, k = table.n_raters, table.n_categories
-    n_ratings = np.bincount(table.rater, minlength=r)
-    ra, rb, la, lb = rating_pairs(table)
-    same = la == lb
-    pairs = np.bincount(ra, minlength=r) + np.bincount(rb, minlength=r)
-    agree = np.bincount(ra, weights=same, minlength=r) + np.bincount(rb, weights=same, minlength=r)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        agreement = np.where(pairs > 0, agree / pairs, np.nan)
-    # plurality of the other raters of each rating's item
-    others = table.counts.astype(np.int32)[table.item]
-    others[np.arange(len(table.label)), table.label] -= 1
-    top = others.max(axis=1)
-    unique_top = (others == top[:, None]).sum(axis=1) == 1
-    usable = (top > 0) & unique_top
-    rest = others.argmax(axis=1)
-    cells = np.bincount(
-        (table.rater[usable] * k + table.label[usable]) * k + rest[usable], minlength=r * k * k
-    ).reshape(r, k, k)
+    table = as_rating_table(data, categories=categories, rater_type=rater_type)
+    pairs = pairs if pairs is not None else rating_pairs(table)
+    cells = _versus_rest(table)
     frame = pd.DataFrame(
         {
-            "n_ratings": n_ratings,
-            "agreement_with_others": agreement,
-            "kappa_vs_rest": _kappa(cells),
+            "n_ratings": np.bincount(table.rater, minlength=table.n_raters),
+            "agreement_with_others": _agreement_with_others(table.n_raters, pairs),
+            "kappa_vs_rest": cohen_kappa(cells),
             "n_vs_rest": cells.sum(axis=(1, 2)),
         },
         index=pd.Index(table.raters, name="rater"),
     )
     if gold is not None:
-        truth = gold_labels(gold)
-        gold_code = pd.Index(table.categories).get_indexer(truth.to_numpy())
-        item_pos = pd.Index(table.item_ids).get_indexer(truth.index)
-        per_item = np.full(table.n_items, -2, dtype=np.int64)  # -2: no gold label
-        found = item_pos >= 0
-        per_item[item_pos[found]] = gold_code[found]  # -1: gold label outside the categories
-        g = per_item[table.item]
-        on_gold = g != -2
-        hits = np.bincount(
-            table.rater[on_gold], weights=table.label[on_gold] == g[on_gold], minlength=r
-        )
-        n_gold = np.bincount(table.rater[on_gold], minlength=r)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            frame["honeypot_accuracy"] = np.where(n_gold > 0, hits / n_gold, np.nan)
-        frame["n_honeypots"] = n_gold
+        frame["honeypot_accuracy"], frame["n_honeypots"] = _honeypots(table, gold)
     return frame
+
+
+def consensus_confusion(table: RatingTable, consensus: pd.DataFrame) -> np.ndarray:
+    """``(R, K, K)`` counts: the consensus label (rows) × each rater's label (columns), on the
+    items whose consensus label is set (tied items under ``tie="adjudicate"`` left out).
+
+    ``consensus``: a frame with ``item_id`` and ``label`` (e.g. :func:`.majority.majority_vote`).
+    """
+    k = table.n_categories
+    by_item = consensus.set_index("item_id")["label"]
+    cons_label = by_item.reindex(pd.Index(table.item_ids)).to_numpy(dtype=object)
+    cons_code = pd.Index(table.categories).get_indexer(
+        pd.Series(cons_label).fillna("\0").to_numpy()
+    )
+    code = cons_code[table.item]
+    ok = code >= 0
+    return np.bincount(
+        (table.rater[ok] * k + code[ok]) * k + table.label[ok], minlength=table.n_raters * k * k
+    ).reshape(table.n_raters, k, k)

@@ -1,4 +1,9 @@
-"""The agreement section of the HTML report: tables and three plots (matplotlib, no pyplot state)."""
+"""The agreement section of the HTML report: tables and three plots (matplotlib, no pyplot state).
+
+Everything here lays out an :class:`~.summary.AgreementResult` that :func:`.summary.agreement`
+computed; nothing is recomputed. Plots are :class:`matplotlib.figure.Figure` objects (no
+pyplot, no backend switch).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
+
 from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png
 
 from .summary import AgreementResult
@@ -80,19 +86,11 @@ def pairwise_heatmap(result: AgreementResult) -> MplFigure | None:
 
 def consensus_confusions(result: AgreementResult, *, max_raters: int = 16) -> MplFigure:
     """For each rater, the row-normalised confusion matrix of their labels (columns) against
-    the majority-vote consensus (rows), on items whose consensus is not tied."""
+    the majority-vote consensus (rows), on items whose consensus is not tied
+    (``result.consensus_confusion``, computed by :func:`.summary.agreement`)."""
     table = result.table
     k = table.n_categories
-    consensus = result.consensus.set_index("item_id")["label"]
-    cons_label = consensus.reindex(pd.Index(table.item_ids)).to_numpy(dtype=object)
-    cons_code = pd.Index(table.categories).get_indexer(
-        pd.Series(cons_label).fillna("\0").to_numpy()
-    )
-    code = cons_code[table.item]
-    ok = code >= 0
-    cells = np.bincount(
-        (table.rater[ok] * k + code[ok]) * k + table.label[ok], minlength=table.n_raters * k * k
-    ).reshape(table.n_raters, k, k)
+    cells = result.consensus_confusion
     shown = min(table.n_raters, max_raters)
     cols = min(4, shown)
     rows = math.ceil(shown / cols)

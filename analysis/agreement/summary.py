@@ -10,27 +10,31 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import check_choice
 
-from ._common import UndefinedStatisticWarning, warn_undefined
-from ._core import (
-    LEVELS,
-    ac1_functional,
-    alpha_functional,
-    fleiss_functional,
-    linearised_se,
-    per_category_functional,
-    percent_agreement_functional,
-    usable_patterns,
+from ._common import LEVELS, Level, RaterType, UndefinedStatisticWarning, warn_undefined
+from ._core import Patterns, percent_agreement_functional, point_value, prevalence, usable_patterns
+from .bootstrap import BootstrapOptions, Interval, bootstrap_intervals
+from .kappa import (
+    PairwiseAgreement,
+    pabak,
+    pairwise_agreement,
+    pairwise_fits,
+    prevalence_index,
+    rating_pairs,
 )
 from .aggregation import majority_vote
-from .alpha import category_values
-from .bootstrap import Interval, bootstrap_intervals
-from .kappa import PairwiseAgreement, pabak, pairwise_agreement, prevalence_index
-from .quality import rater_quality
-from .tables import RatingTable, rating_table
+from .quality import consensus_confusion, rater_quality
+from .tables import RatingTable, as_rating_table
 
 __all__ = ["AgreementResult", "agreement"]
+
+_STATISTICS = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa")
+_UNDEFINED = (
+    ("fleiss_kappa", "Fleiss' kappa (every rating is in one category)"),
+    ("krippendorff_alpha", "Krippendorff's alpha (no variation among pairable values)"),
+    ("gwet_ac1", "Gwet's AC1 (fewer than two categories)"),
+)
 
 
 @dataclass(frozen=True)
@@ -38,8 +42,10 @@ class AgreementResult:
     """Agreement of one set of ratings. ``to_dict()`` gives the JSON of ``analyze agreement``.
 
     ``per_category``: DataFrame indexed by category with ``kappa``, ``ci_low``, ``ci_high``,
-    ``prevalence``. ``consensus``: :func:`.aggregation.majority_vote` (ties adjudicated).
-    ``table``: the :class:`RatingTable` (codes of every rating), for plots.
+    ``prevalence``. ``consensus``: :func:`.majority.majority_vote` (ties adjudicated).
+    ``consensus_confusion``: ``(R, K, K)`` counts of consensus label × each rater's label
+    (:func:`.quality.consensus_confusion`). ``table``: the :class:`RatingTable` (codes of every
+    rating).
     """
 
     n_items: int
@@ -61,6 +67,7 @@ class AgreementResult:
     pabak: float
     rater_quality: pd.DataFrame
     consensus: pd.DataFrame
+    consensus_confusion: np.ndarray
     table: RatingTable
 
     def to_dict(self) -> dict[str, Any]:
@@ -74,18 +81,7 @@ class AgreementResult:
             }
             for cat, row in self.per_category.iterrows()
         }
-        pairwise = None
-        n_common = None
-        if self.pairwise is not None:
-            pairwise = {
-                str(a): {str(b): v for b, v in row.items() if b != a}
-                for a, row in self.pairwise.kappa.iterrows()
-            }
-            n_common = {
-                str(a): {str(b): int(v) for b, v in row.items() if b != a}
-                for a, row in self.pairwise.n_common.iterrows()
-            }
-        quality = self.rater_quality.reset_index().to_dict(orient="records")
+        pairwise = self.pairwise.to_dict() if self.pairwise is not None else {}
         return {
             "items": self.n_items,
             "items_used": self.n_items_used,
@@ -97,46 +93,44 @@ class AgreementResult:
             "categories": list(self.categories),
             "level": self.level,
             "percent_agreement": self.percent_agreement,
-            "fleiss_kappa": self.fleiss_kappa.as_dict(),
-            "krippendorff_alpha": self.krippendorff_alpha.as_dict(),
-            "gwet_ac1": self.gwet_ac1.as_dict(),
+            "fleiss_kappa": self.fleiss_kappa.to_dict(),
+            "krippendorff_alpha": self.krippendorff_alpha.to_dict(),
+            "gwet_ac1": self.gwet_ac1.to_dict(),
             "pabak": self.pabak,
             "prevalence_index": self.prevalence_index,
             "bias_index": self.bias_index,
             "per_category": per_category,
-            "pairwise_cohen": pairwise,
-            "pairwise_n_common": n_common,
-            "rater_quality": quality,
+            "pairwise_cohen": pairwise.get("kappa"),
+            "pairwise_n_common": pairwise.get("n_common"),
+            "rater_quality": self.rater_quality.reset_index().to_dict(orient="records"),
             "consensus_ties": int(self.consensus["tie"].sum()),
         }
 
 
-def _point_only(
-    value: float | np.ndarray, se: float | None, confidence: float, *, categories: Sequence[str] | None = None
-) -> Interval:
-    """An interval without bootstrap (``n_boot`` 0): the value, nan bounds; per category when
-    ``categories`` is given (``value`` then an array)."""
-    if categories is None:
-        nan: float | np.ndarray = float("nan")
-        undefined: int | np.ndarray = 0
-        extra = {}
-    else:
-        nan = np.full(len(categories), np.nan)
-        undefined = np.zeros(len(categories), int)
-        extra = {"categories": tuple(map(str, categories))}
-    return Interval(
-        value=value,
-        ci_low=nan,
-        ci_high=nan,
-        method="none",
-        percentile=(nan, nan),
-        bca=(nan, nan),
-        boot_se=nan,
-        se=se,
-        n_boot=0,
-        n_undefined=undefined,
-        confidence=confidence,
-        **extra,
+def _warn_undefined(intervals: dict[str, Interval], names: np.ndarray) -> None:
+    """One :class:`UndefinedStatisticWarning` per undefined statistic (per-category κ only
+    when some, not all, categories are undefined)."""
+    for s, label in _UNDEFINED:
+        if np.isnan(intervals[s].value):
+            warn_undefined(f"{label} is undefined; returning nan", stacklevel=4)
+    values = intervals["per_category_kappa"].value
+    undefined = [str(c) for c, v in zip(names, values, strict=True) if np.isnan(v)]
+    if undefined and len(undefined) < len(names):
+        warn_undefined(
+            f"per-category kappa is undefined for {', '.join(undefined)} (never or always used)",
+            stacklevel=4,
+        )
+
+
+def _per_category(per_cat: Interval, pats: Patterns, names: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "kappa": per_cat.value,
+            "ci_low": per_cat.ci_low,
+            "ci_high": per_cat.ci_high,
+            "prevalence": prevalence(pats),
+        },
+        index=pd.Index([str(c) for c in names], name="category"),
     )
 
 
@@ -144,13 +138,9 @@ def agreement(
     labels: pd.DataFrame | RatingTable,
     *,
     categories: Sequence[str] | None = None,
-    rater_type: str | None = "human",
-    level: str = "nominal",
-    n_boot: int = 1000,
-    seed: int | None = 0,
-    confidence: float = 0.95,
-    method: str = "bca",
-    draws: str = "multinomial",
+    rater_type: RaterType | None = "human",
+    level: Level = "nominal",
+    bootstrap: BootstrapOptions | None = None,
     gold: pd.Series | pd.DataFrame | Mapping[str, str] | None = None,
 ) -> AgreementResult:
     """Percent agreement, Fleiss' κ, Krippendorff's α, Gwet's AC1 (each with an item-bootstrap
@@ -158,97 +148,38 @@ def agreement(
     prevalence, pairwise Cohen's κ, prevalence/bias indices, PABAK, rater quality and the
     majority-vote consensus.
 
-    ``n_boot=0`` skips the bootstrap (intervals nan). The statistics are defined in
-    :mod:`.kappa`, :mod:`.alpha`, :mod:`.ac1`; the intervals in :mod:`.bootstrap`.
+    ``bootstrap``: :class:`~.bootstrap.BootstrapOptions` (default 1,000 resamples, seed 0,
+    95 % BCa); ``BootstrapOptions(n_boot=0)`` skips the bootstrap (intervals nan). The
+    statistics are defined in :mod:`.kappa`, :mod:`.alpha`, :mod:`.ac1`; the intervals in
+    :mod:`.bootstrap`. The rating pairs are joined once and shared by the pairwise tables and
+    rater quality.
 
     Undefined statistics are nan with one :class:`UndefinedStatisticWarning` each. Raises
     :class:`InputError` for an empty table, a label outside ``categories``, a duplicate
-    rating, or when no item has two ratings (e.g. a single rater).
+    rating, or when no item has two ratings (e.g. a single rater);
+    :class:`~wordplay_audit.errors.ParameterError` for a bad option.
     """
-    if level not in LEVELS:
-        raise InputError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
-    if int(n_boot) != n_boot or n_boot < 0 or n_boot == 1:
-        raise InputError(f"n_boot must be 0 (no bootstrap) or a whole number ≥ 2, got {n_boot}")
-    table = (
-        labels
-        if isinstance(labels, RatingTable)
-        else rating_table(labels, categories=categories, rater_type=rater_type)
-    )
+    check_choice("level", level, LEVELS)
+    options = bootstrap if bootstrap is not None else BootstrapOptions()
+    table = as_rating_table(labels, categories=categories, rater_type=rater_type)
     names = table.categories
-    values = category_values(names, level)
     pats = usable_patterns(table.counts)
-    q = table.n_categories
-    stats = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa")
+    pairs = rating_pairs(table)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedStatisticWarning)
-        if n_boot:
-            intervals = bootstrap_intervals(
-                table.counts,
-                statistics=stats,
-                n_boot=n_boot,
-                seed=seed,
-                confidence=confidence,
-                method=method,
-                draws=draws,
-                level=level,
-                categories=list(names),
-            )
-        else:
-            builders = {
-                "fleiss_kappa": fleiss_functional(pats.patterns),
-                "krippendorff_alpha": alpha_functional(pats.patterns, level=level, values=values),
-                "gwet_ac1": ac1_functional(pats.patterns),
-                "per_category_kappa": per_category_functional(pats.patterns),
-            }
-            intervals = {}
-            for s, f in builders.items():
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    v = f.evaluate(pats.freq @ f.features)
-                se = None
-                if s in ("fleiss_kappa", "gwet_ac1"):
-                    se = linearised_se(
-                        pats.patterns, pats.freq, chance="fleiss" if s == "fleiss_kappa" else "ac1"
-                    )
-                if s == "per_category_kappa":
-                    intervals[s] = _point_only(v, None, confidence, categories=names)
-                else:
-                    intervals[s] = _point_only(float(v), se, confidence)
-        pairwise = None
-        if table.n_raters**2 * q * q <= 50_000_000:
-            pairwise = pairwise_agreement(table)
-    pa_f = percent_agreement_functional(pats.patterns)
-    p_a = float(pa_f.evaluate(pats.freq @ pa_f.features))
-    shares = pats.patterns / pats.patterns.sum(axis=1, keepdims=True)
-    prevalence = (pats.freq @ shares) / pats.n_items
-    for s, label in (
-        ("fleiss_kappa", "Fleiss' kappa (every rating is in one category)"),
-        ("krippendorff_alpha", "Krippendorff's alpha (no variation among pairable values)"),
-        ("gwet_ac1", "Gwet's AC1 (fewer than two categories)"),
-    ):
-        if np.isnan(intervals[s].value):
-            warn_undefined(f"{label} is undefined; returning nan")
-    per_cat = intervals["per_category_kappa"]
-    undefined = [str(c) for c, v in zip(names, per_cat.value, strict=True) if np.isnan(v)]
-    if undefined and len(undefined) < q:
-        warn_undefined(
-            f"per-category kappa is undefined for {', '.join(undefined)} (never or always used)"
+        intervals = bootstrap_intervals(
+            table.counts,
+            statistics=_STATISTICS,
+            bootstrap=options,
+            level=level,
+            categories=list(names),
         )
-    per_category = pd.DataFrame(
-        {
-            "kappa": per_cat.value,
-            "ci_low": per_cat.ci_low,
-            "ci_high": per_cat.ci_high,
-            "prevalence": prevalence,
-        },
-        index=pd.Index([str(c) for c in names], name="category"),
-    )
-    bias = float("nan")
-    if pairwise is not None:
-        n_ab = pairwise.n_common.to_numpy().astype(float)
-        b = pairwise.bias.to_numpy()
-        ok = (n_ab > 0) & ~np.isnan(b)
-        if ok.any():
-            bias = float((b[ok] * n_ab[ok]).sum() / n_ab[ok].sum())
+        fits = pairwise_fits(table.n_raters, table.n_categories)
+        pairwise = pairwise_agreement(table, pairs=pairs) if fits else None
+    _warn_undefined(intervals, names)
+    p_a = float(point_value(pats, percent_agreement_functional(pats.patterns)))
+    per_category = _per_category(intervals["per_category_kappa"], pats, names)
+    consensus = majority_vote(table)
     return AgreementResult(
         n_items=table.n_items,
         n_items_used=pats.n_items,
@@ -264,10 +195,11 @@ def agreement(
         gwet_ac1=intervals["gwet_ac1"],
         per_category=per_category,
         pairwise=pairwise,
-        prevalence_index=prevalence_index(prevalence),
-        bias_index=bias,
-        pabak=pabak(p_a, q),
-        rater_quality=rater_quality(table, gold=gold),
-        consensus=majority_vote(table),
+        prevalence_index=prevalence_index(per_category["prevalence"].to_numpy()),
+        bias_index=pairwise.bias_index() if pairwise is not None else float("nan"),
+        pabak=pabak(p_a, table.n_categories),
+        rater_quality=rater_quality(table, gold=gold, pairs=pairs),
+        consensus=consensus,
+        consensus_confusion=consensus_confusion(table, consensus),
         table=table,
     )

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from pandas.api.types import CategoricalDtype
-
 from wordplay_audit.corpora.contract import LABEL_COLUMNS, place, validate_labels
 from wordplay_audit.corpora.values import is_number, parse_number
+
 from wordplay_audit.errors import InputError, ParameterError
 
 from ._common import RaterType, check_rater_type
@@ -34,6 +34,7 @@ from ._common import RaterType, check_rater_type
 __all__ = [
     "RatingTable",
     "rating_table",
+    "as_rating_table",
     "as_counts",
     "count_patterns",
     "order_categories",
@@ -118,11 +119,69 @@ def _codes(column: pd.Series, *, sort: bool) -> tuple[np.ndarray, np.ndarray]:
     return codes.astype(np.int64), np.asarray(uniques, dtype=object)
 
 
+def _declared(categories: Sequence[str] | None) -> list[str] | None:
+    """The declared categories, stripped; ParameterError when empty or repeated."""
+    if categories is None:
+        return None
+    declared = [str(c).strip() for c in categories]
+    if len(set(declared)) != len(declared):
+        raise ParameterError(f"categories: a name appears twice in {declared}")
+    if len(declared) == 0:
+        raise ParameterError("categories: empty; declare at least one category")
+    return declared
+
+
+def _keep_rater_type(frame: pd.DataFrame, rater_type: str) -> np.ndarray:
+    """Boolean mask of the rows of ``rater_type`` (categorical columns read by their codes)."""
+    column = frame["rater_type"]
+    if isinstance(column.dtype, CategoricalDtype):
+        type_names = column.cat.categories.astype(str).str.strip()
+        wanted = np.append(np.asarray(type_names == rater_type), False)  # code -1 → False
+        keep = wanted[column.cat.codes.to_numpy()]
+    else:
+        keep = (column == rater_type).to_numpy()
+    if not keep.any():
+        raise InputError(f"labels table has no ratings with rater_type {rater_type!r}")
+    return keep
+
+
+def _sorted_raters(
+    frame: pd.DataFrame, rater: np.ndarray, raters: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rater codes and names with the names in sorted order (categoricals come unsorted)."""
+    if not isinstance(frame["rater"].dtype, CategoricalDtype):
+        return rater, raters
+    order = np.argsort(raters, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return rank[rater], raters[order]
+
+
+def _check_one_rating_each(
+    labels: pd.DataFrame, positions: np.ndarray, codes: tuple[np.ndarray, np.ndarray], names: tuple
+) -> None:
+    """InputError naming the second rating when a rater rated an item twice.
+
+    The place is the file's line when ``labels`` came from ``read_table`` (see
+    :func:`wordplay_audit.corpora.contract.place`), else the 1-based data row.
+    """
+    (item, rater), (item_ids, raters) = codes, names
+    pair = item * len(raters) + rater
+    seen_pairs = np.bincount(pair, minlength=len(item_ids) * len(raters))
+    if seen_pairs.max() > 1:
+        dup = np.flatnonzero(seen_pairs[pair] > 1)[1]  # second rating of a duplicated pair
+        raise InputError(
+            f"{place(labels, int(positions[dup]))}rater {raters[rater[dup]]!r} rated item "
+            f"{item_ids[item[dup]]!r} twice (keep one rating per rater and item; filter by "
+            "'question' first if an item was asked several questions)"
+        )
+
+
 def rating_table(
     labels: pd.DataFrame,
     *,
     categories: Sequence[str] | None = None,
-    rater_type: str | None = "human",
+    rater_type: RaterType | None = "human",
 ) -> RatingTable:
     """Validate a long labels table and turn it into a :class:`RatingTable`.
 
@@ -142,58 +201,32 @@ def rating_table(
     ------
     InputError
         empty table, bad column, label outside ``categories``, no rating of ``rater_type``, or
-        a rater rating the same item twice (the message names the row; filter by ``question``
+        a rater rating the same item twice (the message names the file's line for a table read
+        by ``corpora.contract.read_table``, else the 1-based data row; filter by ``question``
         first when one item was asked several questions).
+    ParameterError
+        ``rater_type`` not human/judge/None, ``categories`` empty or with a repeated name.
     """
-    if rater_type is not None and rater_type not in RATER_TYPES:
-        raise InputError(f"rater_type must be 'human', 'judge' or None, got {rater_type!r}")
+    rater_type = check_rater_type(rater_type)
     if not isinstance(labels, pd.DataFrame):
         raise InputError(f"labels must be a pandas DataFrame, got {type(labels).__name__}")
     if len(labels) == 0:
         raise InputError("labels table is empty: no ratings to analyse")
-    declared = None if categories is None else [str(c).strip() for c in categories]
-    if declared is not None:
-        if len(set(declared)) != len(declared):
-            raise InputError(f"categories contain a duplicate: {declared}")
-        if len(declared) == 0:
-            raise InputError("categories is empty: declare at least one category")
+    declared = _declared(categories)
     # one validator (corpora.contract); categorical columns are checked on their categories
     frame = validate_labels(labels, allowed=declared)[list(LABEL_COLUMNS)]
-    all_categorical = all(isinstance(frame[c].dtype, CategoricalDtype) for c in LABEL_COLUMNS)
     positions = np.arange(len(frame))
     if rater_type is not None:
-        if all_categorical:
-            type_names = frame["rater_type"].cat.categories.astype(str).str.strip()
-            wanted = np.append(np.asarray(type_names == rater_type), False)  # code -1 → False
-            keep = wanted[frame["rater_type"].cat.codes.to_numpy()]
-        else:
-            keep = (frame["rater_type"] == rater_type).to_numpy()
-        if not keep.any():
-            raise InputError(f"labels table has no ratings with rater_type {rater_type!r}")
+        keep = _keep_rater_type(frame, rater_type)
         if not keep.all():
-            frame = frame[keep]
-            positions = positions[keep]
+            frame, positions = frame[keep], positions[keep]
     item, item_ids = _codes(frame["item_id"], sort=False)
-    rater, raters = _codes(frame["rater"], sort=True)
+    rater, raters = _sorted_raters(frame, *_codes(frame["rater"], sort=True))
     label, seen = _codes(frame["label"], sort=False)
     names = declared if declared is not None else order_categories(seen)
-    lookup = pd.Index(names).get_indexer(seen)
-    label = lookup[label]
-    n_items, n_raters, n_cat = len(item_ids), len(raters), len(names)
-    if isinstance(frame["rater"].dtype, CategoricalDtype):
-        order = np.argsort(raters, kind="stable")  # raters sorted by name
-        rank = np.empty_like(order)
-        rank[order] = np.arange(len(order))
-        rater, raters = rank[rater], raters[order]
-    pair = item * n_raters + rater
-    seen_pairs = np.bincount(pair, minlength=n_items * n_raters)
-    if seen_pairs.max() > 1:
-        dup = np.flatnonzero(seen_pairs[pair] > 1)[1]  # second rating of a duplicated pair
-        raise InputError(
-            f"labels row {positions[dup] + 1}: rater {raters[rater[dup]]!r} rated item "
-            f"{item_ids[item[dup]]!r} twice (keep one rating per rater and item; filter by "
-            "'question' first if an item was asked several questions)"
-        )
+    label = pd.Index(names).get_indexer(seen)[label]
+    _check_one_rating_each(labels, positions, (item, rater), (item_ids, raters))
+    n_items, n_cat = len(item_ids), len(names)
     counts = np.bincount(item * n_cat + label, minlength=n_items * n_cat).reshape(n_items, n_cat)
     return RatingTable(
         item_ids=item_ids,
@@ -204,6 +237,18 @@ def rating_table(
         label=label,
         counts=counts.astype(np.int64, copy=False),
     )
+
+
+def as_rating_table(
+    data: pd.DataFrame | RatingTable,
+    *,
+    categories: Sequence[str] | None = None,
+    rater_type: RaterType | None = "human",
+) -> RatingTable:
+    """``data`` itself when it is a :class:`RatingTable`, else :func:`rating_table` of it."""
+    if isinstance(data, RatingTable):
+        return data
+    return rating_table(data, categories=categories, rater_type=rater_type)
 
 
 def _looks_like_labels(data: object) -> bool:
@@ -235,7 +280,7 @@ def as_counts(data: object) -> np.ndarray:
         raise InputError(f"count table must be numeric, got dtype {array.dtype}")
     if (array < 0).any():
         row = int(np.argmax((array < 0).any(axis=1)))
-        raise InputError(f"count table row {row}: negative count")
+        raise InputError(f"count table row {row + 1}: negative count")
     return array.astype(np.int64, copy=False)
 
 
@@ -276,7 +321,7 @@ def resolve_counts(
     data: object,
     *,
     categories: Sequence[str] | None = None,
-    rater_type: str | None = "human",
+    rater_type: RaterType | None = "human",
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(counts, category names)`` of a labels DataFrame, a :class:`RatingTable` or a
     prepared count table (array or DataFrame of counts, whose columns name the categories).
@@ -293,8 +338,8 @@ def resolve_counts(
     if categories is not None:
         names = np.asarray([str(c) for c in categories], dtype=object)
         if len(names) != counts.shape[1]:
-            raise InputError(
-                f"categories has {len(names)} names but the count table has {counts.shape[1]} columns"
+            raise ParameterError(
+                f"categories: {len(names)} names but the count table has {counts.shape[1]} columns"
             )
     elif isinstance(data, pd.DataFrame):
         names = np.asarray([str(c) for c in data.columns], dtype=object)

@@ -16,7 +16,6 @@ import base64
 import html
 import io
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pandas as pd
 
@@ -106,14 +105,29 @@ def format_cell(value: object, digits: int) -> str:
     return str(value)
 
 
-def figure_png(fig) -> bytes:
-    """Render a matplotlib figure to PNG bytes and close it."""
-    import matplotlib.pyplot as plt
+def new_figure(width: float = 6.4, height: float = 4.0):
+    """A matplotlib :class:`~matplotlib.figure.Figure` of the object-oriented API: no pyplot
+    state, no backend switch, nothing to close (importing this module changes no setting)."""
+    from matplotlib.figure import Figure
 
+    return Figure(figsize=(width, height))
+
+
+def figure_png(fig) -> bytes:
+    """Render a matplotlib figure to PNG bytes."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
     return buffer.getvalue()
+
+
+def plot_text(text: object) -> str:
+    r"""Text from data made safe for a matplotlib label: ``$`` escaped so mathtext never parses
+    it (a model called ``a$b$`` stays literal), as :func:`html.escape` does for the page.
+
+    >>> plot_text("cost $5 and $x$")
+    'cost \\$5 and \\$x\\$'
+    """
+    return str(text).replace("$", r"\$")
 
 
 _STYLE = """
@@ -152,12 +166,3 @@ class Report:
             f"<title>{html.escape(self.title)}</title><style>{_STYLE}</style></head><body>"
             f"<h1>{html.escape(self.title)}</h1>{intro}<nav><ul>{toc}</ul></nav>\n{body}\n</body></html>\n"
         )
-
-    def write(self, path: str | Path) -> Path:
-        """Write atomically (temp file, then rename) so a failed run leaves no half report."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(self.render(), encoding="utf-8")
-        tmp.replace(path)
-        return path

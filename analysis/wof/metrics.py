@@ -62,7 +62,7 @@ class WofMetrics:
 
 def _game_starts(moves: pd.DataFrame) -> np.ndarray:
     """True on each row whose (model, game) differs from the row before."""
-    model = moves["model"].astype(str).to_numpy()
+    model = pd.factorize(moves["model"])[0]
     game = moves["game"].to_numpy()
     if len(moves) == 0:
         return np.zeros(0, dtype=bool)
@@ -113,11 +113,14 @@ def per_game(moves: pd.DataFrame) -> pd.DataFrame:
     games["letters"] = np.bincount(gid, is_letter, n_games).astype(np.int64)
     games["correct_letters"] = np.bincount(gid, correct, n_games).astype(np.int64)
     games["vowels"] = np.bincount(gid, is_vowel, n_games).astype(np.int64)
-    letters = moves["letter"].astype(str).to_numpy()
+    letters = moves["letter"].astype(str).to_numpy(dtype=object)
     rows = np.flatnonzero(is_letter)
-    first3 = rows[_rank_within(gid[rows]) < 3]
-    firsts = pd.Series(letters[first3]).groupby(gid[first3]).agg("".join)
-    games["first_letters"] = firsts.reindex(range(n_games), fill_value="").to_numpy()
+    rank = _rank_within(gid[rows])
+    firsts = np.full(n_games, "", dtype=object)
+    for position in range(3):
+        chosen = rows[rank == position]
+        firsts[gid[chosen]] += letters[chosen]
+    games["first_letters"] = firsts
     cons = rows[~is_vowel[rows]]
     first_cons = cons[_rank_within(gid[cons]) == 0]
     games["first_consonant"] = (
@@ -143,14 +146,11 @@ def _model_rows(games: pd.DataFrame) -> pd.DataFrame:
         completion_won=games["completion"].where(games["won"]),
         wrong=games["outcome"] == "wrong_guess",
     )
-    g["wrong_words"] = g["wrong"] & [
-        len(a.split(" ")) != len(b.split(" "))
-        for a, b in zip(g["guess"], g["solution"], strict=True)
-    ]
-    g["wrong_letters"] = g["wrong"] & [
-        len(a.replace(" ", "")) != len(b.replace(" ", ""))
-        for a, b in zip(g["guess"], g["solution"], strict=True)
-    ]
+    guess, solution = g["guess"].astype(str), g["solution"].astype(str)
+    words_differ = guess.str.count(" ") != solution.str.count(" ")
+    letters_differ = guess.str.replace(" ", "").str.len() != solution.str.replace(" ", "").str.len()
+    g["wrong_words"] = g["wrong"] & words_differ
+    g["wrong_letters"] = g["wrong"] & letters_differ
     firsts = g["first_letters"].astype(str)
     g["pair"] = firsts.str[:2].where(firsts.str.len() >= 2)
     g["triplet"] = firsts.str[:3].where(firsts.str.len() >= 3)

@@ -209,10 +209,23 @@ def read_report(
             else f"{path}: is a folder, expected a report file"
         )
     model = model or _model_name(path)
+    from wordplay_audit.corpora.wof._fast import fast_columns  # needs this module's constants
+
+    fast = fast_columns(path)
+    if fast is not None:
+        data, counts = fast
+        skipped = {"broken_lines": 0, "games_dropped": 0, "lines_dropped": 0, **counts}
+        return WofLog(_frame(data, model), skipped, [], {model: str(path)})
+    return _read_line_by_line(path, model, on_error)
+
+
+def _read_line_by_line(path: Path, model: str, on_error: OnError) -> WofLog:
+    """The careful path: every line parsed and checked on its own (see the module docstring)."""
     columns = _Columns()
     skipped = {
         "broken_lines": 0,
         "games_dropped": 0,
+        "lines_dropped": 0,
         "extra_blank_lines": 0,
         "unterminated_last_game": 0,
     }
@@ -345,7 +358,10 @@ def guess_items(
     """
     games = game_table(moves)
     ids = "wof:" + games["model"].astype(str) + ":" + games["game"].astype(str)
-    category = games["solution"].map(dict(categories or {})).fillna("")
+    lookup = dict(categories or {})
+    category = pd.Series(
+        [lookup.get(s, "") for s in games["solution"]], index=games.index, dtype=object
+    )
     context = games["masked"].where(
         category == "", games["masked"] + " (category: " + category + ")"
     )

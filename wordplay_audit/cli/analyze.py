@@ -7,24 +7,26 @@ else from ``--items ITEMS.csv`` (the contract items table, joined on ``item_id``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from wordplay_audit.cli.output import JSON_OPTION, emit
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 if TYPE_CHECKING:
     import pandas as pd
 
 app = typer.Typer(help="Agreement statistics and consensus labels.", no_args_is_help=True)
 
-_LEVELS = ("nominal", "ordinal", "interval", "ratio")
+_LEVELS = ("nominal", "ordinal", "interval", "ratio")  # = analysis.agreement.Level (lazy import)
+_CI_METHODS = ("bca", "percentile")  # = analysis.agreement.CIMethod
+_TIE_POLICIES = ("adjudicate", "first", "random")  # = analysis.agreement.TiePolicy
+_METHODS = ("majority", "dawid-skene")
 
 
 def _rater_type(value: str) -> str | None:
-    if value not in ("human", "judge", "all"):
-        raise InputError(f"--rater-type must be human, judge or all, got {value!r}")
+    check_choice("--rater-type", value, ("human", "judge", "all"))
     return None if value == "all" else value
 
 
@@ -58,7 +60,7 @@ def _load(
     if not keep.any():
         found = ", ".join(sorted(set(kinds.dropna().astype(str)))) or "none"
         raise InputError(f"no ratings of kind {kind!r} (kinds in {source}: {found})")
-    return labels[keep].reset_index(drop=True)
+    return labels[keep]  # the index keeps the file's line numbers for later messages
 
 
 def _categories(text: str | None) -> list[str] | None:
@@ -66,12 +68,12 @@ def _categories(text: str | None) -> list[str] | None:
         return None
     names = [c.strip() for c in text.split(",") if c.strip()]
     if not names:
-        raise InputError("--categories is empty; give names separated by commas")
+        raise ParameterError("--categories: empty; give names separated by commas")
     return names
 
 
 @app.command("agreement")
-def agreement_command(
+def agreement_command(  # noqa: PLR0913 (one parameter per command-line option)
     labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
     kind: str | None = typer.Option(None, "--kind", help="Only items of this kind."),
     items: Path | None = typer.Option(None, "--items", help="Items CSV giving each item's kind."),
@@ -94,25 +96,21 @@ def agreement_command(
     """Percent agreement, Fleiss' κ, Krippendorff's α and Gwet's AC1 with intervals,
     per-category κ, pairwise Cohen's κ and rater quality."""
     from wordplay_audit.analysis.agreement import agreement
-    from wordplay_audit.analysis.agreement.bootstrap import CI_METHODS
     from wordplay_audit.corpora.contract import read_table
 
-    if level not in _LEVELS:
-        raise InputError(f"--level must be one of {', '.join(_LEVELS)}, got {level!r}")
-    if ci not in CI_METHODS:
-        raise InputError(f"--ci must be one of {', '.join(CI_METHODS)}, got {ci!r}")
+    check_choice("--level", level, _LEVELS)
+    check_choice("--ci", ci, _CI_METHODS)
+    who = _rater_type(rater_type)
+    options = _bootstrap_options(bootstrap, seed, confidence, ci)
     declared = _categories(categories)
     frame = _load(labels, kind, items, declared)
     gold_table = read_table(gold) if gold is not None else None
     result = agreement(
         frame,
         categories=declared,
-        rater_type=_rater_type(rater_type),
+        rater_type=who,
         level=level,
-        n_boot=bootstrap,
-        seed=seed,
-        confidence=confidence,
-        method=ci,
+        bootstrap=options,
         gold=gold_table,
     )
     out = result.to_dict()
@@ -141,8 +139,20 @@ def agreement_command(
     emit(out, as_json=as_json, lines=lines)
 
 
+def _bootstrap_options(n_boot: int, seed: int, confidence: float, ci: str):
+    """The library's BootstrapOptions, its ParameterErrors renamed to the options' flags."""
+    from wordplay_audit.analysis.agreement import BootstrapOptions
+
+    try:
+        return BootstrapOptions(n_boot=n_boot, seed=seed, confidence=confidence, method=ci)
+    except ParameterError as exc:
+        flags = {"n_boot": "--bootstrap", "confidence": "--confidence", "method": "--ci"}
+        name, _, rest = str(exc).partition(":")
+        raise ParameterError(f"{flags.get(name, name)}:{rest}") from None
+
+
 @app.command("aggregate")
-def aggregate_command(
+def aggregate_command(  # noqa: PLR0913 (one parameter per command-line option)
     labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
     out: Path = typer.Option(..., "--out", help="Where to write the consensus CSV."),
     method: str = typer.Option("majority", "--method", help="majority or dawid-skene."),
@@ -157,19 +167,18 @@ def aggregate_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Consensus label of every item (majority vote or Dawid–Skene), written as CSV."""
-    from wordplay_audit.analysis.agreement import DawidSkene, majority_vote
-    from wordplay_audit.analysis.agreement.aggregation import TIE_POLICIES
+    from wordplay_audit.analysis.agreement import DawidSkene, MajorityVote
     from wordplay_audit.corpora.io import output_file
 
-    if method not in ("majority", "dawid-skene"):
-        raise InputError(f"--method must be majority or dawid-skene, got {method!r}")
-    if tie not in TIE_POLICIES:
-        raise InputError(f"--tie must be one of {', '.join(TIE_POLICIES)}, got {tie!r}")
-    frame = _load(labels, kind, items)
+    check_choice("--method", method, _METHODS)
+    check_choice("--tie", tie, _TIE_POLICIES)
     who = _rater_type(rater_type)
+    if n_iter < 0:
+        raise ParameterError(f"--n-iter: expected a whole number ≥ 0, got {n_iter}")
+    frame = _load(labels, kind, items)
     summary: dict = {"method": method}
     if method == "majority":
-        consensus = majority_vote(frame, tie=tie, rater_type=who, seed=seed)
+        consensus = MajorityVote(tie, rater_type=who, seed=seed).fit(frame).consensus()
         summary["ties"] = int(consensus["tie"].sum())
         summary["tie_policy"] = tie
     else:
@@ -191,3 +200,50 @@ def aggregate_command(
     if "ties" in summary:
         lines.append(f"ties: {summary['ties']} ({tie})")
     emit(summary, as_json=as_json, lines=lines)
+
+
+@app.command("judge-audit")
+def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option)
+    judge_labels: Annotated[Path, typer.Option("--judge-labels", help="Labels CSV with the judge rows.")],
+    human: Annotated[Path, typer.Option("--human", help="Labels CSV with the human rows (true/false).")],
+    items: Annotated[Path | None, typer.Option("--items", help="Items CSV holding the --by columns.")] = None,
+    by: Annotated[str, typer.Option("--by", help="Group columns, comma separated ('' for overall only).")] = "player_model",
+    human_rater: Annotated[
+        str | None, typer.Option("--human-rater", help="One annotator instead of the human majority.")
+    ] = None,
+    unparsed: Annotated[str, typer.Option("--unparsed", help="exclude, as_false or as_true.")] = "exclude",
+    weight: Annotated[str | None, typer.Option("--weight", help="Items column of sampling weights.")] = None,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Resamples for F1 and kappa intervals.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Bootstrap seed.")] = 0,
+    confidence: Annotated[float, typer.Option("--confidence", help="Interval level.")] = 0.95,
+    min_cell: Annotated[int, typer.Option("--min-cell", help="Flag groups with fewer human-true or -false items.")] = 10,
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for judge_audit.csv, plot and report.")] = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Judge verdicts against human labels per group: cells, precision, recall, F1, FNR, FPR, kappa."""
+    from wordplay_audit.pipelines.judge_audit import judge_audit_run
+
+    check_choice("--unparsed", unparsed, ("exclude", "as_false", "as_true"))
+    if bootstrap < 0:
+        raise ParameterError(f"--bootstrap: expected a whole number ≥ 0; got {bootstrap}")
+    columns = [c.strip() for c in by.split(",") if c.strip()]
+    result, written = judge_audit_run(
+        judge_labels, human, items=items, by=columns, out=out, human_rater=human_rater, unparsed=unparsed,
+        weight=weight, n_boot=bootstrap, seed=seed, confidence=confidence, min_cell=min_cell,
+    )  # fmt: skip
+    payload = result.to_dict()
+    if out is not None:
+        payload["out"] = str(out)
+        payload["written"] = sorted(str(p) for p in written.values())
+
+    def est(e: dict) -> str:
+        return "–" if e["value"] is None or e["value"] != e["value"] else f"{e['value']:.3f} [{e['ci_low']:.3f}, {e['ci_high']:.3f}]"
+
+    lines = []
+    for row in payload["groups"]:
+        group = " / ".join(str(row[c]) for c in columns) or "all"
+        flag = " (small)" if row["small"] else ""
+        lines.append(f"{row['judge']} | {group}{flag}: n {row['n']} (tp {row['tp']} fp {row['fp']} fn {row['fn']} "
+                     f"tn {row['tn']}, unparsed {row['n_unparsed']})  F1 {est(row['f1'])}  FNR {est(row['fnr'])}")  # fmt: skip
+    lines.append(f"left out: {payload['skipped']}")
+    emit(payload, as_json=as_json, lines=lines)

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from wordplay_audit.cli.output import JSON_OPTION, emit
-from wordplay_audit.errors import InputError
+from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, emit
+from wordplay_audit.errors import InputError, ParameterError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -97,7 +97,7 @@ def recompute_command(
         replace_labels,
         replaced_round_metrics,
     )
-    from wordplay_audit.analysis.balderdash.report import judge_audit_tables
+    from wordplay_audit.analysis.balderdash.summary import judge_audit_tables
 
     data, obs = _load(export, words)
     labels = _labels(human, obs)
@@ -193,23 +193,18 @@ def convergence_command(
 def trend_command(export: ExportArg, human: HumanOpt = None, words: WordsOpt = None, as_json: bool = JSON_OPTION) -> None:
     """Trend tests of LKR and TDR over rounds: judge labels (adjusted for the judge's errors with
     --human), replaced labels with --human, and the judge drift check."""
-    from wordplay_audit.analysis.balderdash.report import trend_analysis
+    from wordplay_audit.analysis.balderdash.summary import trend_analysis
 
     _, obs = _load(export, words)
     labels = _labels(human, obs)
     result = trend_analysis(obs, labels)
-    table = result["table"]
-    payload: dict = {
-        "export": str(export),
-        "human": str(human) if human else None,
-        "trend": _records(table),
-        "drift": result["drift"],
-    }
+    table = result.table
+    payload: dict = {"export": str(export), "human": str(human) if human else None, **result.to_dict()}
     shown = [c for c in ("labels", "outcome", "model", "history_type", "games", "slope", "gee_p_t", "gee_ci_low",
                          "gee_ci_high", "twostage_p", "adj_slope", "adj_p", "note") if c in table.columns]
     lines = ["trend over rounds (slope per first-to-last round, logit scale; p from t with G-1 df):",
              table[shown].to_string(index=False)]
-    for outcome, drift in result["drift"].items():
+    for outcome, drift in result.drift.items():
         lines.append(f"judge drift ({outcome}): Se p={drift['se_p']:.3g}, Sp p={drift['sp_p']:.3g}, drift={drift['drift']}")
     emit(payload, as_json=as_json, lines=lines)
 
@@ -217,11 +212,11 @@ def trend_command(export: ExportArg, human: HumanOpt = None, words: WordsOpt = N
 @app.command("simulate")
 def simulate_command(
     out: Annotated[Path, typer.Option("--out", help="Folder to write the export, labels and truth into.")],
-    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
-    games_per_deck: Annotated[int, typer.Option("--games-per-deck")] = 3,
-    rounds: Annotated[int, typer.Option("--rounds")] = 20,
-    players_per_model: Annotated[int, typer.Option("--players-per-model")] = 2,
-    labels_per_stratum: Annotated[int, typer.Option("--labels-per-stratum")] = 25,
+    seed: SeedOpt = 0,
+    games_per_deck: Annotated[int, typer.Option("--games-per-deck", min=1, max=10_000)] = 3,
+    rounds: Annotated[int, typer.Option("--rounds", min=2, max=1_000)] = 20,
+    players_per_model: Annotated[int, typer.Option("--players-per-model", min=1, max=100)] = 2,
+    labels_per_stratum: Annotated[int, typer.Option("--labels-per-stratum", min=0, max=10**6)] = 25,
     judge_se: Annotated[float, typer.Option("--judge-se", help="Judge sensitivity for every model.")] = 0.74,
     judge_sp: Annotated[float, typer.Option("--judge-sp", help="Judge specificity for every model.")] = 0.97,
     rater_accuracy: Annotated[float, typer.Option("--rater-accuracy")] = 1.0,
@@ -229,15 +224,26 @@ def simulate_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Write a simulated campaign with ground truth (seeded, deterministic)."""
-    from wordplay_audit.analysis.balderdash.simulate import DEFAULT_MODELS, SimConfig, true_rates
-    from wordplay_audit.corpora.balderdash_sim import simulate_to_folder
+    from wordplay_audit.corpora.balderdash import (
+        DEFAULT_MODELS,
+        SimConfig,
+        simulate_campaign,
+        true_rates,
+    )
+    from wordplay_audit.corpora.balderdash.writer import write_campaign
+    from wordplay_audit.corpora.io import output_folder
+    from wordplay_audit.corpora.values import check_number
 
+    for name, value in (("--judge-se", judge_se), ("--judge-sp", judge_sp), ("--rater-accuracy", rater_accuracy)):
+        check_number(value, name, low=0.0, high=1.0, error=ParameterError)
     config = SimConfig(
         games_per_deck=games_per_deck, n_rounds=rounds, players_per_model=players_per_model,
         labels_per_stratum=labels_per_stratum, design=design, rater_accuracy=rater_accuracy,
         judge_se={m: judge_se for m in DEFAULT_MODELS}, judge_sp={m: judge_sp for m in DEFAULT_MODELS},
     )
-    campaign = simulate_to_folder(out, seed=seed, config=config)
+    campaign = simulate_campaign(config, seed=seed)
+    with output_folder(out) as staging:
+        write_campaign(campaign, staging)
     payload = {"out": str(out), "seed": seed, "n_definitions": len(campaign.obs),
                "n_labels": len(campaign.labels), "true_rates": _records(true_rates(campaign))}
     emit(payload, as_json=as_json, lines=[f"wrote {out} ({len(campaign.obs)} definitions, {len(campaign.labels)} labels)"])
@@ -268,3 +274,23 @@ def plan_command(
         f"corrected rate {rate:.2f} ± {rate_halfwidth:.3f} (Se {se:.2f}, Sp {sp:.2f}): {b['labels']:.0f} random labels per model",
     ]
     emit(payload, as_json=as_json, lines=lines)
+
+
+@app.command("items")
+def items_command(
+    export: ExportArg,
+    out: Annotated[Path, typer.Option("--out", help="Folder for items.csv and labels.csv (judge verdicts).")],
+    words: WordsOpt = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The export's definitions as contract items (with strata) and the judge's verdicts as labels."""
+    from wordplay_audit.corpora.balderdash_items import balderdash_items, write_balderdash_items
+    from wordplay_audit.corpora.io import output_folder
+
+    items, labels, skipped = balderdash_items(export, words=words)
+    with output_folder(out) as staging:
+        files = write_balderdash_items(staging, items, labels)
+    strata = [c for c in ("player_model", "deck", "round_id", "judge_verdict", "frequency_band") if c in items.columns]
+    payload = {"export": str(export), "out": str(out), "files": files, "n_items": len(items),
+               "n_judge_labels": len(labels), "strata": strata, "skipped": skipped}
+    emit(payload, as_json=as_json, lines=[f"wrote {out}: {len(items)} definition items, {len(labels)} judge labels"])

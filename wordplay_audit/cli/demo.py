@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
-from wordplay_audit.cli.output import JSON_OPTION, emit
+from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, emit
+
+OutOpt = Annotated[Path, typer.Option("--out", help="Folder for the report and tables (replaced whole).")]
 
 
-def command(
-    out: Path = typer.Option(Path("demo-out"), "--out", help="Folder for the report and tables."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the simulated parts."),
-    as_json: bool = JSON_OPTION,
-) -> None:
+def command(out: OutOpt = Path("demo-out"), seed: SeedOpt = 0, as_json: bool = JSON_OPTION) -> None:
     """Run every analysis offline on the demo corpus; print a summary and the report's path."""
-    from wordplay_audit.corpora.demo.run import run_demo
+    from wordplay_audit.pipelines.demo import run_demo
 
     summary = run_demo(out, seed=seed)
     lines = [f"{k}: {v}" for k, v in summary.items() if k != "report"]

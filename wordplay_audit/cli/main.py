@@ -11,7 +11,7 @@ import sys
 import click
 import typer
 
-from wordplay_audit.cli import analyze, balderdash, connections, demo
+from wordplay_audit.cli import analyze, annotate, balderdash, connections, demo, judge, wof
 from wordplay_audit.errors import InputError, ParameterError
 
 
@@ -25,8 +25,11 @@ def build_app() -> typer.Typer:
     )
     root.command("demo")(demo.command)
     root.add_typer(analyze.app, name="analyze")
+    root.add_typer(annotate.app, name="annotate")
     root.add_typer(balderdash.app, name="balderdash")
     root.add_typer(connections.app, name="connections")
+    root.add_typer(judge.app, name="judge")
+    root.add_typer(wof.app, name="wof")
     return root
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -46,3 +46,5 @@ def emit(result: dict[str, Any], *, as_json: bool, lines: list[str] | None = Non
 
 
 JSON_OPTION = typer.Option(False, "--json", help="Print one JSON object instead of a summary.")
+
+SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=2**32 - 1, help="Random seed (0 ≤ seed < 2³²).")]

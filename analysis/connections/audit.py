@@ -4,47 +4,22 @@ Lists every inconsistency between the released files and a recomputation from th
 stored scores that disagree, "Yes" judgements on groups that were not clustered correctly,
 answers that could not be read, human scores that disagree with the human raw answers, and the
 games where the published Table 5 departs from the recomputation, each with its explanation.
+Everything the reader counted (``data.notes``) is listed too.
 """
 
 from __future__ import annotations
 
 import pandas as pd
-from wordplay_audit.analysis.connections import game_scores, histogram
+
+from wordplay_audit.analysis.connections.published import (
+    PUBLISHED_TABLE5,
+    SCORED_FROM_ANOTHER_VERSION,
+    WORDS_DICT_EXPLANATION,
+)
+from wordplay_audit.analysis.connections.scores import game_scores, histogram
 from wordplay_audit.corpora.connections import ConnectionsData, split_allwords
 
-# Published in Samadarshi et al. (2024): Table 5, frequency of unweighted clustering scores 0–4
-# over the 438 scored games; Table 1, knowledge types over the 1,752 categories.
-PUBLISHED_TABLE5 = {
-    "gemini1.5pro": [161, 153, 90, 10, 24],
-    "claude3.5sonnet": [87, 138, 117, 17, 79],
-    "gpt4o": [112, 140, 111, 10, 65],
-    "llama3.1405B": [146, 150, 93, 2, 47],
-    "mistral2large": [185, 149, 80, 3, 21],
-}
-PUBLISHED_TABLE1 = {
-    "Phonology/Orthography/Morphology": 44,
-    "Multiword Expressions": 168,
-    "Semantic Relations": 1045,
-    "Associative Relations": 137,
-    "Encyclopedic": 266,
-    "Word Meaning + Word Form": 92,
-}
-
-# Facts about the study's own scoring that the released answer files cannot show: the study's
-# per-game score output for Claude 3.5 Sonnet has unweighted 1 (weighted 2, categorical 1) for
-# this game, whose released record has ``"categories": ""`` (malformed). The study scored a
-# version of the file in which that record held parsed groups.
-SCORED_FROM_ANOTHER_VERSION = {
-    ("claude3.5sonnet", 416): (
-        1,
-        'the released record has "categories": "" (score 0); the study\'s per-game output scores it 1, '
-        "so the study scored another version of this record",
-    ),
-}
-WORDS_DICT_EXPLANATION = (
-    'the gold group is stored as {"Words": [...]}; the study\'s scorer sorted that dict (giving '
-    "['Words']), so no answer could reproduce it: a correct reproduction was scored one lower"
-)
+AUDIT_COLUMNS = ("file", "issue", "game_key", "detail")
 
 
 def study_scorer_scores(data: ConnectionsData, matched: pd.DataFrame) -> pd.DataFrame:
@@ -128,6 +103,89 @@ def _answer_shape_issues(data: ConnectionsData) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+_SHAPE_ISSUES = {
+    "not_four_groups": "answer without 4 groups",
+    "group_not_four_words": "answer group not of 4 words",
+    "word_not_in_game": "answer word not in the game",
+    "case_differs": "answer word differs from the game's only in case",
+    "duplicated_word": "answer uses a word twice",
+}
+
+
+def _stored_score_issues(scores: pd.DataFrame) -> list[tuple]:
+    return [
+        (f"{r.model}.json", "stored score differs from recomputed", r.game_key,
+         f"game {r.game_index}: stored {int(r.stored_score)}, recomputed {r.unweighted}")
+        for r in scores.itertuples(index=False)
+        if pd.notna(r.stored_score) and int(r.stored_score) != r.unweighted
+    ]
+
+
+def _judgement_issues(data: ConnectionsData, matched: pd.DataFrame, scored_keys: set) -> list[tuple]:
+    """Judgements naming no gold category / no model group / a group not clustered correctly."""
+    reproduced_pairs = {
+        (r.model, r.game_key, r.gold_name.strip().upper(), str(r.model_name).strip().upper())
+        for r in matched.itertuples(index=False)
+        if r.reproduced
+    }
+    gold_names = {(r.game_key, r.gold_name.strip().upper()) for r in data.gold.itertuples(index=False)}
+    model_names = {(r.model, r.game_key, r.model_name.strip().upper()) for r in data.answers.itertuples(index=False)}
+    found = []
+    for r in data.judgements.itertuples(index=False):
+        if r.game_key not in scored_keys:
+            continue
+        model_key, gold_key = r.model_name.strip().upper(), r.gold_name.strip().upper()
+        pair = f"{r.model_name} / {r.gold_name}"
+        if (r.game_key, gold_key) not in gold_names:
+            found.append((f"{r.model}.json", "judgement names no gold category", r.game_key, pair))
+        elif (r.model, r.game_key, model_key) not in model_names:
+            found.append((f"{r.model}.json", "judgement names no model group", r.game_key, pair))
+        elif (r.model, r.game_key, gold_key, model_key) not in reproduced_pairs:
+            issue = '"Yes" on a group not clustered correctly' if r.decision == "Yes" else "judgement on a group not clustered correctly"
+            found.append((f"{r.model}.json", issue, r.game_key, pair))
+    return found
+
+
+def _matched_issues(matched: pd.DataFrame, scored_keys: set) -> list[tuple]:
+    found = []
+    for r in matched.itertuples(index=False):
+        if r.game_key in scored_keys and r.reproduced and pd.isna(r.decision):
+            found.append((f"{r.model}.json", "correct group without a name judgement", r.game_key, f"{r.model_name} / {r.gold_name}"))
+        if r.game_key in scored_keys and r.n_reproducing > 1:
+            found.append((f"{r.model}.json", "answer repeats a correct group", r.game_key, f"{r.gold_name} ×{r.n_reproducing}"))
+    return found
+
+
+def _shape_issues(data: ConnectionsData, scored_keys: set) -> list[tuple]:
+    shapes = _answer_shape_issues(data)
+    if shapes.empty:
+        return []
+    shapes = shapes[shapes["game_key"].isin(scored_keys)]
+    return [
+        (f"{r.model}.json", issue, r.game_key, "")
+        for column, issue in _SHAPE_ISSUES.items()
+        for r in shapes[shapes[column]].itertuples(index=False)
+    ]
+
+
+def _case_issues(scores: pd.DataFrame, casefold_scores: pd.DataFrame) -> list[tuple]:
+    both = scores.merge(casefold_scores[["model", "game_key", "unweighted"]], on=["model", "game_key"], suffixes=("", "_casefold"))
+    return [
+        (f"{r.model}.json", "score depends on letter case", r.game_key,
+         f"game {r.game_index}: exact {r.unweighted}, ignoring case {r.unweighted_casefold}")
+        for r in both[both["unweighted"] != both["unweighted_casefold"]].itertuples(index=False)
+    ]
+
+
+def _human_issues(human: pd.DataFrame) -> list[tuple]:
+    return [
+        (f"{r.level}.json", "stored human score differs from the raw answer's score", r.game_key,
+         f"{r.player} ({r.level}_raw.csv line {r.row}): stored {int(r.stored_score)}, recomputed {r.unweighted}")
+        for r in human.itertuples(index=False)
+        if pd.notna(r.stored_score) and int(r.stored_score) != r.unweighted
+    ]
+
+
 def quality_audit(
     data: ConnectionsData,
     matched: pd.DataFrame,
@@ -137,74 +195,17 @@ def quality_audit(
     casefold_scores: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """All inconsistencies found: a summary (``file``, ``issue``, ``count``) and the details
-    (``file``, ``issue``, ``game_key``, ``detail``)."""
-    details: list[dict] = []
-
-    def add(file: str, issue: str, key: str | None, detail: str) -> None:
-        details.append({"file": file, "issue": issue, "game_key": key, "detail": detail})
-
-    for note in data.notes:
-        add(note["file"], note["quirk"], note["game_key"], note["detail"])
-
+    (``file``, ``issue``, ``game_key``, ``detail``). ``casefold_scores`` (scores under the other
+    matching rule) adds the games whose score depends on letter case."""
     scored_keys = set(data.games.loc[data.games["scored"], "game_key"])
-    # stored score vs recomputed
-    for row in scores.itertuples(index=False):
-        if pd.notna(row.stored_score) and int(row.stored_score) != row.unweighted:
-            add(f"{row.model}.json", "stored score differs from recomputed", row.game_key,
-                f"game {row.game_index}: stored {int(row.stored_score)}, recomputed {row.unweighted}")
-
-    # judgements against clustering
-    reproduced_pairs = {
-        (r.model, r.game_key, r.gold_name.strip().upper(), str(r.model_name).strip().upper())
-        for r in matched.itertuples(index=False)
-        if r.reproduced
-    }
-    gold_names = {(r.game_key, r.gold_name.strip().upper()) for r in data.gold.itertuples(index=False)}
-    model_names = {(r.model, r.game_key, r.model_name.strip().upper()) for r in data.answers.itertuples(index=False)}
-    for r in data.judgements.itertuples(index=False):
-        if r.game_key not in scored_keys:
-            continue
-        model_key, gold_key = r.model_name.strip().upper(), r.gold_name.strip().upper()
-        file = f"{r.model}.json"
-        if (r.game_key, gold_key) not in gold_names:
-            add(file, "judgement names no gold category", r.game_key, f"{r.model_name} / {r.gold_name}")
-        elif (r.model, r.game_key, model_key) not in model_names:
-            add(file, "judgement names no model group", r.game_key, f"{r.model_name} / {r.gold_name}")
-        elif (r.model, r.game_key, gold_key, model_key) not in reproduced_pairs:
-            if r.decision == "Yes":
-                add(file, '"Yes" on a group not clustered correctly', r.game_key, f"{r.model_name} / {r.gold_name}")
-            else:
-                add(file, "judgement on a group not clustered correctly", r.game_key, f"{r.model_name} / {r.gold_name}")
-    for r in matched.itertuples(index=False):
-        if r.game_key in scored_keys and r.reproduced and pd.isna(r.decision):
-            add(f"{r.model}.json", "correct group without a name judgement", r.game_key, f"{r.model_name} / {r.gold_name}")
-        if r.game_key in scored_keys and r.n_reproducing > 1:
-            add(f"{r.model}.json", "answer repeats a correct group", r.game_key, f"{r.gold_name} ×{r.n_reproducing}")
-
-    shapes = _answer_shape_issues(data)
-    shapes = shapes[shapes["game_key"].isin(scored_keys)]
-    labels = {
-        "not_four_groups": "answer without 4 groups",
-        "group_not_four_words": "answer group not of 4 words",
-        "word_not_in_game": "answer word not in the game",
-        "case_differs": "answer word differs from the game's only in case",
-        "duplicated_word": "answer uses a word twice",
-    }
-    for column, issue in labels.items():
-        for r in shapes[shapes[column]].itertuples(index=False):
-            add(f"{r.model}.json", issue, r.game_key, "")
-
+    details = [(n["file"], n["quirk"], n["game_key"], n["detail"]) for n in data.notes]
+    details += _stored_score_issues(scores)
+    details += _judgement_issues(data, matched, scored_keys)
+    details += _matched_issues(matched, scored_keys)
+    details += _shape_issues(data, scored_keys)
     if casefold_scores is not None:
-        both = scores.merge(casefold_scores[["model", "game_key", "unweighted"]], on=["model", "game_key"], suffixes=("", "_casefold"))
-        for r in both[both["unweighted"] != both["unweighted_casefold"]].itertuples(index=False):
-            add(f"{r.model}.json", "score depends on letter case", r.game_key,
-                f"game {r.game_index}: exact {r.unweighted}, ignoring case {r.unweighted_casefold}")
-
-    for r in human.itertuples(index=False):
-        if pd.notna(r.stored_score) and int(r.stored_score) != r.unweighted:
-            add(f"{r.level}.json", "stored human score differs from the raw answer's score", r.game_key,
-                f"{r.player} ({r.level}_raw.csv line {r.row}): stored {int(r.stored_score)}, recomputed {r.unweighted}")
-
-    detail_frame = pd.DataFrame(details, columns=["file", "issue", "game_key", "detail"])
+        details += _case_issues(scores, casefold_scores)
+    details += _human_issues(human)
+    detail_frame = pd.DataFrame(details, columns=list(AUDIT_COLUMNS))
     summary = detail_frame.groupby(["file", "issue"]).size().rename("count").reset_index()
     return summary, detail_frame

@@ -19,7 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
-from wordplay_audit.analysis.balderdash.simulate import (
+from wordplay_audit.corpora.balderdash.simulate import (
     SimConfig,
     SimulatedCampaign,
     simulate_campaign,
@@ -116,20 +116,15 @@ def campaign_documents(campaign: SimulatedCampaign) -> dict[str, list[dict]]:
     return {"games": games, "players": players, "rounds": rounds}
 
 
-def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-
-
 def write_campaign(campaign: SimulatedCampaign, out_dir: str | Path) -> dict[str, Path]:
-    """Write the export, words files, labels and truth of ``campaign`` into ``out_dir``."""
+    """Write the export, words files, labels and truth of ``campaign`` into ``out_dir`` (a
+    command writes into the staging folder of :func:`wordplay_audit.corpora.io.output_folder`)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
     for name, documents in campaign_documents(campaign).items():
         path = out / f"{name}.jsonl"
-        _write_text(path, "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents))
+        path.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents), encoding="utf-8")
         written[name] = path
     for deck, table in campaign.words.items():
         frame = pd.DataFrame(
@@ -141,18 +136,18 @@ def write_campaign(campaign: SimulatedCampaign, out_dir: str | Path) -> dict[str
             }
         )
         path = out / f"{deck}.csv"
-        _write_text(path, frame.to_csv(index=False))
+        path.write_text(frame.to_csv(index=False), encoding="utf-8")
         written[f"words:{deck}"] = path
-    _write_text(out / "labels.csv", campaign.labels.to_csv(index=False))
+    (out / "labels.csv").write_text(campaign.labels.to_csv(index=False), encoding="utf-8")
     written["labels"] = out / "labels.csv"
-    _write_text(out / "truth.csv", campaign.truth.to_csv(index=False))
+    (out / "truth.csv").write_text(campaign.truth.to_csv(index=False), encoding="utf-8")
     written["truth"] = out / "truth.csv"
     summary = {
         "seed": campaign.seed,
         "config": {k: (dict(v) if isinstance(v, dict) else v) for k, v in asdict(campaign.config).items()},
         "true_rates": true_rates(campaign).to_dict(orient="records"),
     }
-    _write_text(out / "truth.json", json.dumps(summary, indent=2, default=str) + "\n")
+    (out / "truth.json").write_text(json.dumps(summary, indent=2, default=str) + "\n", encoding="utf-8")
     written["truth_json"] = out / "truth.json"
     return written
 

@@ -1,0 +1,288 @@
+"""Judge audit for any game: judge verdicts against human labels per player model and strata,
+every rate with its interval and n; several judges side by side (a bake-off); a report section.
+
+Builds on :mod:`wordplay_audit.analysis.judge_audit` (human consensus, the judge/human frame)
+and :mod:`wordplay_audit.analysis.proportions` (Wilson). Per group, over the items that have
+both a parsed verdict and a human label, with cells TP, FP, FN, TN and n = their sum:
+
+* precision TP/(TP+FP), recall TP/(TP+FN), FNR FN/(TP+FN), FPR FP/(FP+TN), accuracy (TP+TN)/n —
+  Wilson (1927) score intervals, each with its own denominator as ``n``;
+* F1 = 2TP/(2TP+FP+FN) and Cohen's (1960) κ = (p_o − p_e)/(1 − p_e), p_o = (TP+TN)/n,
+  p_e = [(TP+FP)(TP+FN) + (FN+TN)(FP+TN)]/n² — percentile bootstrap intervals (Efron & Tibshirani
+  1993, ch. 13) from ``n_boot`` multinomial resamples of the four cells (= resampling items).
+
+A rate whose denominator is 0 is nan. A group is flagged ``small`` when TP+FN or FP+TN is below
+``min_cell`` (recall/FNR or FPR then rest on few items).
+
+Unparsed verdicts (policy ``unparsed=``): ``exclude`` (default) sets them apart — counted per
+group as ``n_unparsed``, not in the cells; ``as_false`` / ``as_true`` count them as that verdict
+(an upper and a lower bound on what they cost). Human ties are left out and counted.
+
+Re-weighting: with ``weight=`` (an items column of inverse inclusion probabilities, e.g. a
+campaign manifest's weights), the cells are sums of weights and ``*_w`` point estimates follow
+(Horvitz & Thompson 1952, JASA 47:663).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from wordplay_audit.analysis.judge_audit import human_consensus
+from wordplay_audit.analysis.proportions import ratio, wilson_interval
+from wordplay_audit.corpora.contract import bool_labels, validate_labels
+
+from wordplay_audit.errors import InputError, check_choice
+
+UnparsedPolicy = Literal["exclude", "as_false", "as_true"]
+UNPARSED_POLICIES = ("exclude", "as_false", "as_true")
+PROPORTIONS = ("precision", "recall", "fnr", "fpr", "accuracy")
+BOOTSTRAPPED = ("f1", "kappa")
+METRICS = ("precision", "recall", "f1", "fnr", "fpr", "accuracy", "kappa")
+ALL = "(all)"
+
+
+def judge_verdicts(labels: pd.DataFrame, *, source: str | None = None) -> pd.DataFrame:
+    """The judge rows of a labels table: ``item_id``, ``rater``, ``verdict`` (true/false/unparsed)."""
+    checked = validate_labels(labels, source=source)
+    rows = checked[checked["rater_type"] == "judge"].copy()
+    if rows.empty:
+        raise InputError(f"{source or 'judge labels'}: no rows with rater_type 'judge'")
+    unparsed = rows["label"].str.lower() == "unparsed"
+    verdict = pd.Series("unparsed", index=rows.index, dtype=object)
+    if (~unparsed).any():
+        verdict[~unparsed] = bool_labels(rows[~unparsed], source=source)
+    rows["verdict"] = verdict
+    dup = rows.duplicated(["rater", "item_id"])
+    if dup.any():
+        item = rows.loc[dup, "item_id"].iloc[0]
+        raise InputError(f"{source or 'judge labels'}: item {item!r} is judged twice by one judge")
+    return rows[["item_id", "rater", "verdict"]].reset_index(drop=True)
+
+
+def human_truth(
+    labels: pd.DataFrame,
+    item_ids: Sequence[str],
+    *,
+    rater: str | None = None,
+    source: str | None = None,
+) -> tuple[pd.Series, int]:
+    """Human label per item (bool, index ``item_id``) for ``item_ids``, and ties left out.
+
+    ``rater`` names one annotator; otherwise the majority of all people (ties left out).
+    """
+    checked = validate_labels(labels, source=source)
+    rows = checked[(checked["rater_type"] == "human") & checked["item_id"].isin(set(item_ids))]
+    if rater is not None:
+        rows = rows[rows["rater"] == rater]
+        if rows.empty:
+            raise InputError(
+                f"{source or 'human labels'}: no labels by rater {rater!r} on the judged items"
+            )
+        if rows["item_id"].duplicated().any():
+            raise InputError(f"{source or 'human labels'}: rater {rater!r} labels an item twice")
+        values = bool_labels(rows, source=source) == "true"
+        return pd.Series(values.to_numpy(), index=rows["item_id"].to_numpy(), name="human"), 0
+    if rows.empty:
+        raise InputError(f"{source or 'human labels'}: no human label names a judged item")
+    consensus = human_consensus(rows)
+    ties = int(consensus["tie"].sum())
+    kept = consensus[~consensus["tie"].astype(bool)]
+    return pd.Series(
+        kept["human"].astype(bool).to_numpy(), index=kept["item_id"].to_numpy(), name="human"
+    ), ties
+
+
+def cell_metrics(tp: float, fp: float, fn: float, tn: float) -> dict[str, float]:
+    """Point estimates of :data:`METRICS` from the four cells (nan where undefined)."""
+    n = tp + fp + fn + tn
+    pe = ratio((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn), n * n)
+    po = ratio(tp + tn, n)
+    return {
+        "precision": ratio(tp, tp + fp),
+        "recall": ratio(tp, tp + fn),
+        "f1": ratio(2 * tp, 2 * tp + fp + fn),
+        "fnr": ratio(fn, tp + fn),
+        "fpr": ratio(fp, fp + tn),
+        "accuracy": po,
+        "kappa": ratio(po - pe, 1 - pe) if pe == pe and pe < 1 else float("nan"),
+    }
+
+
+def _bootstrap(cells: np.ndarray, n_boot: int, rng: np.random.Generator, confidence: float) -> dict:
+    """Percentile intervals of F1 and κ from multinomial resamples of the cells (tp, fp, fn, tn)."""
+    n = int(cells.sum())
+    if n == 0 or n_boot <= 0:
+        return {m: (float("nan"), float("nan")) for m in BOOTSTRAPPED}
+    tp, fp, fn, tn = rng.multinomial(n, cells / n, size=n_boot).T.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f1 = 2 * tp / (2 * tp + fp + fn)
+        po = (tp + tn) / n
+        pe = ((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)) / n**2
+        kappa = np.where(pe < 1, (po - pe) / (1 - pe), np.nan)
+    alpha = (1 - confidence) / 2
+    out = {}
+    for name, values in (("f1", f1), ("kappa", kappa)):
+        finite = values[np.isfinite(values)]
+        out[name] = (
+            (float(np.quantile(finite, alpha)), float(np.quantile(finite, 1 - alpha)))
+            if len(finite) else (float("nan"), float("nan"))
+        )  # fmt: skip
+    return out
+
+
+def group_row(part: pd.DataFrame, *, confidence: float, n_boot: int, rng: np.random.Generator,
+              min_cell: int, weight: str | None) -> dict[str, Any]:  # fmt: skip
+    """Cells, rates, intervals and ``n`` of one group (rows with ``judge``, ``human``, ``unparsed``)."""
+    rated = part[~part["unparsed"]]
+    j, h = rated["judge"].to_numpy(bool), rated["human"].to_numpy(bool)
+    tp, fp, fn, tn = (
+        int(np.sum(j & h)),
+        int(np.sum(j & ~h)),
+        int(np.sum(~j & h)),
+        int(np.sum(~j & ~h)),
+    )
+    row: dict[str, Any] = {"n": tp + fp + fn + tn, "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+                           "n_unparsed": int(part["unparsed"].sum()),
+                           "small": bool(min(tp + fn, fp + tn) < min_cell)}  # fmt: skip
+    point = cell_metrics(tp, fp, fn, tn)
+    sizes = {"precision": (tp, tp + fp), "recall": (tp, tp + fn), "fnr": (fn, tp + fn),
+             "fpr": (fp, fp + tn), "accuracy": (tp + tn, row["n"])}  # fmt: skip
+    for name, (x, m) in sizes.items():
+        lo, hi = wilson_interval(x, m, confidence=confidence)
+        row[name] = {"value": point[name], "ci_low": float(lo), "ci_high": float(hi), "n": int(m)}
+    boot = _bootstrap(np.array([tp, fp, fn, tn], float), n_boot, rng, confidence)
+    for name in BOOTSTRAPPED:
+        row[name] = {
+            "value": point[name],
+            "ci_low": boot[name][0],
+            "ci_high": boot[name][1],
+            "n": row["n"],
+        }
+    if weight is not None:
+        w = rated[weight].to_numpy(float)
+        cells = [
+            float(w[j & h].sum()),
+            float(w[j & ~h].sum()),
+            float(w[~j & h].sum()),
+            float(w[~j & ~h].sum()),
+        ]
+        row.update({f"{k}_w": v for k, v in cell_metrics(*cells).items()})
+    return row
+
+
+@dataclass
+class JudgeAuditResult:
+    """One row per (judge, group); ``to_dict()`` is the ``--json`` payload."""
+
+    rows: list[dict[str, Any]]
+    by: list[str]
+    judges: list[str]
+    unparsed: str
+    confidence: float
+    n_boot: int
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def table(self) -> pd.DataFrame:
+        """Flat table: ``<metric>``, ``<metric>_low``, ``<metric>_high``, ``<metric>_n`` columns."""
+        flat = []
+        for row in self.rows:
+            out = {k: v for k, v in row.items() if not isinstance(v, dict)}
+            for m in METRICS:
+                e = row[m]
+                out.update(
+                    {
+                        m: e["value"],
+                        f"{m}_low": e["ci_low"],
+                        f"{m}_high": e["ci_high"],
+                        f"{m}_n": e["n"],
+                    }
+                )
+            flat.append(out)
+        return pd.DataFrame(flat)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "judges": self.judges, "by": self.by, "unparsed_policy": self.unparsed,
+            "confidence": self.confidence, "bootstrap": self.n_boot,
+            "skipped": dict(self.skipped), "groups": self.rows,
+        }  # fmt: skip
+
+
+def _frame(verdicts: pd.DataFrame, truth: pd.Series, items: pd.DataFrame | None, by: list[str],
+           unparsed: str, weight: str | None) -> pd.DataFrame:  # fmt: skip
+    frame = verdicts[verdicts["item_id"].isin(truth.index)].copy()
+    frame["human"] = frame["item_id"].map(truth).astype(bool)
+    frame["unparsed"] = frame["verdict"] == "unparsed"
+    if unparsed != "exclude":
+        frame.loc[frame["unparsed"], "verdict"] = "true" if unparsed == "as_true" else "false"
+        frame["unparsed"] = False
+    frame["judge"] = frame["verdict"] == "true"
+    needed = [*by, *([weight] if weight else [])]
+    if needed:
+        if items is None:
+            raise InputError(
+                f"--by/--weight {', '.join(needed)}: give the items table (--items) that holds them"
+            )
+        missing = [c for c in needed if c not in items.columns]
+        if missing:
+            raise InputError(
+                f"items table lacks column {missing[0]!r} (has {', '.join(map(str, items.columns))})"
+            )
+        frame = frame.merge(items[["item_id", *needed]], on="item_id", how="left")
+        frame[by] = frame[by].fillna("(none)").astype(str)
+    return frame
+
+
+def judge_audit(
+    judge_labels: pd.DataFrame,
+    human_labels: pd.DataFrame,
+    items: pd.DataFrame | None = None,
+    *,
+    by: Sequence[str] = ("player_model",),
+    human_rater: str | None = None,
+    unparsed: UnparsedPolicy = "exclude",
+    confidence: float = 0.95,
+    n_boot: int = 1000,
+    seed: int = 0,
+    min_cell: int = 10,
+    weight: str | None = None,
+) -> JudgeAuditResult:
+    """Audit each judge in ``judge_labels`` against ``human_labels``, per ``by`` group and overall."""
+    check_choice("--unparsed", unparsed, UNPARSED_POLICIES)
+    verdicts = judge_verdicts(judge_labels, source=judge_labels.attrs.get("source"))
+    truth, ties = human_truth(human_labels, verdicts["item_id"].unique(), rater=human_rater,
+                              source=human_labels.attrs.get("source"))  # fmt: skip
+    by = list(by)
+    frame = _frame(verdicts, truth, items, by, unparsed, weight)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for judge, of_judge in frame.groupby("rater", sort=True):
+        parts = [((ALL,) * len(by), of_judge)]
+        if by:
+            parts += list(of_judge.groupby(by, sort=True))
+        for key, part in parts:
+            key = key if isinstance(key, tuple) else (key,)
+            row = {"judge": judge, **dict(zip(by, key, strict=True))}
+            row.update(
+                group_row(
+                    part,
+                    confidence=confidence,
+                    n_boot=n_boot,
+                    rng=rng,
+                    min_cell=min_cell,
+                    weight=weight,
+                )
+            )
+            rows.append(row)
+    skipped = {
+        "human_ties": ties,
+        "judged_without_human": int((~verdicts["item_id"].isin(truth.index)).sum()),
+        "human_without_judge": int((~truth.index.isin(verdicts["item_id"])).sum()),
+    }
+    return JudgeAuditResult(
+        rows, by, sorted(frame["rater"].unique()), unparsed, confidence, n_boot, skipped
+    )

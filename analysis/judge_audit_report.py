@@ -1,0 +1,77 @@
+"""Report section and plot of a judge audit (:class:`~.judge_audit_groups.JudgeAuditResult`):
+takes the result, never recomputes it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from wordplay_audit.analysis.judge_audit_groups import ALL, JudgeAuditResult
+from wordplay_audit.analysis.report import (
+    Bullets,
+    Figure,
+    Paragraph,
+    Section,
+    Table,
+    figure_png,
+    new_figure,
+    plot_text,
+)
+
+SHOWN = ("n", "tp", "fp", "fn", "tn", "n_unparsed", "small")
+
+
+def _label(row: pd.Series, by: list[str]) -> str:
+    parts = [str(row[c]) for c in by if str(row[c]) != ALL]
+    return " / ".join(parts) if parts else "all"
+
+
+def fnr_plot(result: JudgeAuditResult) -> bytes:
+    """False-negative rate per group with its Wilson interval, one marker series per judge."""
+    table = result.table()
+    labels = list(dict.fromkeys(_label(r, result.by) for _, r in table.iterrows()))
+    fig = new_figure(7.0, 0.45 * len(labels) + 1.5)
+    ax = fig.add_subplot(1, 1, 1)
+    step = 0.8 / max(len(result.judges), 1)
+    for k, judge in enumerate(result.judges):
+        part = table[table["judge"] == judge]
+        y = np.array([labels.index(_label(r, result.by)) for _, r in part.iterrows()]) + k * step
+        value = part["fnr"].to_numpy(float)
+        err = np.vstack(
+            [value - part["fnr_low"].to_numpy(float), part["fnr_high"].to_numpy(float) - value]
+        )
+        ax.errorbar(
+            value, y, xerr=np.nan_to_num(err), fmt="o", capsize=3, label=plot_text(judge[:50])
+        )
+    ax.set_yticks(np.arange(len(labels)) + step * (len(result.judges) - 1) / 2)
+    ax.set_yticklabels([plot_text(t) for t in labels])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(
+        f"false-negative rate (human true, judge false), {result.confidence:.0%} Wilson interval"
+    )
+    ax.legend(fontsize="small", loc="best")
+    return figure_png(fig)
+
+
+def judge_audit_section(result: JudgeAuditResult, *, title: str = "Judge audit") -> Section:
+    """Table of cells and rates with intervals per judge and group, the FNR plot, the policies."""
+    table = result.table()
+    show = table[["judge", *result.by, *SHOWN]].copy()
+    for m in ("precision", "recall", "f1", "fnr", "fpr", "kappa"):
+        show[m] = [f"{v:.3f} [{lo:.3f}, {hi:.3f}]" if v == v else "–"
+                   for v, lo, hi in zip(table[m], table[f"{m}_low"], table[f"{m}_high"], strict=True)]  # fmt: skip
+    notes = [
+        f"Unparsed verdicts: {result.unparsed} (see n_unparsed).",
+        f"Intervals: Wilson for proportions; percentile bootstrap ({result.n_boot} resamples) for F1 and κ.",
+        "small = fewer than the minimum of human-true or human-false items in the group.",
+        f"Left out: {', '.join(f'{k} {v}' for k, v in result.skipped.items())}.",
+    ]
+    return Section(
+        title,
+        [
+            Paragraph(f"Judges against human labels, per {', '.join(result.by) or 'item set'}."),
+            Table(show, caption="Confusion cells and rates (value [low, high])"),
+            Figure(fnr_plot(result), caption="False-negative rate per group"),
+            Bullets(notes),
+        ],
+    )

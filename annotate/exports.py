@@ -1,0 +1,149 @@
+"""Label Studio exports → annotation records (JSON snapshot, JSON_MIN, CSV).
+
+An *annotation record* is one submitted or skipped annotation of one task:
+``{"uid", "annotation_id", "annotator", "cancelled", "result", "updated", "where"}``, where
+``result`` is Label Studio's result list and ``where`` names the place for messages.
+
+* Full JSON (snapshot export, ``[{"id", "data", "annotations", "drafts", "predictions"}]``):
+  drafts and predictions are counted and ignored; skipped annotations have ``was_cancelled``.
+* JSON_MIN and CSV (one flat row per annotation, control names as columns, data fields beside
+  them): they hold no skipped annotations and no drafts, so a skipped task reads as missing
+  there; a task without annotations is a row with an empty ``annotation_id``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from wordplay_audit.annotate.configs import interface
+
+from wordplay_audit.errors import InputError, at_line
+
+ExportFormat = Literal["auto", "json", "json-min", "csv"]
+EXPORT_FORMATS: tuple[str, ...] = ("auto", "json", "json-min", "csv")
+
+
+def _annotator(value: Any) -> str | None:
+    if isinstance(value, Mapping):
+        return str(value.get("email") or value.get("id") or "") or None
+    return None if value in (None, "") else str(value)
+
+
+def records_from_json(tasks: Any, source: str) -> tuple[list[dict], dict[str, int]]:
+    """Records from a full JSON export (a list of tasks); counts drafts and predictions."""
+    if not isinstance(tasks, list):
+        raise InputError(f"{source}: expected a JSON list of tasks, got {type(tasks).__name__}")
+    records: list[dict] = []
+    counts = {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
+    for index, task in enumerate(tasks):
+        where = f"{source}: [{index}]"
+        if not isinstance(task, Mapping) or not isinstance(task.get("data"), Mapping):
+            raise InputError(f"{where}: expected a task object with 'data'")
+        uid = task["data"].get("uid")
+        if not uid:
+            raise InputError(f"{where}.data: no 'uid' (a task this toolkit did not push)")
+        counts["tasks"] += 1
+        counts["drafts_ignored"] += len(task.get("drafts") or [])
+        counts["predictions_ignored"] += len(task.get("predictions") or [])
+        for a_index, ann in enumerate(task.get("annotations") or []):
+            if not isinstance(ann, Mapping):
+                raise InputError(f"{where}.annotations[{a_index}]: expected an object")
+            records.append({
+                "uid": str(uid),
+                "annotation_id": ann.get("id"),
+                "annotator": _annotator(ann.get("completed_by")),
+                "cancelled": bool(ann.get("was_cancelled")),
+                "result": ann.get("result") or [],
+                "updated": str(ann.get("updated_at") or ann.get("created_at") or ""),
+                "where": f"{where}.annotations[{a_index}]",
+            })
+    return records, counts
+
+
+def _min_value(name: str, raw: Any, where: str) -> dict:
+    """One flat JSON_MIN/CSV answer as a result entry."""
+    if isinstance(raw, str) and raw.startswith("{"):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError:
+            raise InputError(f"{where}: column {name!r}: not JSON ({raw[:40]!r})") from None
+    if isinstance(raw, Mapping):
+        if "choices" in raw:
+            return {"from_name": name, "type": "choices", "value": {"choices": list(raw["choices"])}}
+        raise InputError(f"{where}: column {name!r}: expected choices, got keys {', '.join(map(str, raw))}")
+    if name == "comment":
+        return {"from_name": name, "type": "textarea", "value": {"text": [str(raw)]}}
+    return {"from_name": name, "type": "choices", "value": {"choices": [str(raw)]}}
+
+
+def records_from_rows(rows: Iterable[tuple[str, Mapping[str, Any]]], kind: str) -> tuple[list[dict], dict[str, int]]:
+    """Records from JSON_MIN objects or CSV rows (``(where, row)`` pairs)."""
+    ui = interface(kind)
+    controls = [q.name for q in ui.questions] + list(ui.extras) + ["flags", "comment"]
+    records: list[dict] = []
+    counts = {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
+    seen: set[str] = set()
+    for where, row in rows:
+        uid = row.get("uid")
+        if uid in (None, ""):
+            raise InputError(f"{where}: no 'uid' (a task this toolkit did not push)")
+        if str(uid) not in seen:
+            seen.add(str(uid))
+            counts["tasks"] += 1
+        if row.get("annotation_id") in (None, ""):
+            continue
+        result = [_min_value(n, row[n], where) for n in controls if row.get(n) not in (None, "")]
+        records.append({
+            "uid": str(uid), "annotation_id": row.get("annotation_id"), "annotator": _annotator(row.get("annotator")),
+            "cancelled": False, "result": result, "updated": str(row.get("updated_at") or ""), "where": where,
+        })
+    return records, counts
+
+
+def _load_json(text: str, source: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{at_line(source, exc.lineno)}not valid JSON ({exc.msg}; truncated export?)") from None
+
+
+def detect_format(path: Path, text: str) -> str:
+    if path.suffix.lower() == ".csv":
+        return "csv"
+    data = _load_json(text, str(path))
+    if isinstance(data, list) and data and isinstance(data[0], Mapping) and "annotations" in data[0]:
+        return "json"
+    return "json-min"
+
+
+def read_export_file(path: str | Path, kind: str, fmt: str = "auto") -> tuple[list[dict], dict[str, int], str]:
+    """Records from an export file; returns (records, counts, the format read)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text (expected a Label Studio JSON, JSON_MIN or CSV export)") from None
+    if fmt == "auto":
+        fmt = detect_format(path, text)
+    if fmt == "json":
+        records, counts = records_from_json(_load_json(text, str(path)), str(path))
+    elif fmt == "json-min":
+        data = _load_json(text, str(path))
+        if not isinstance(data, list) or not all(isinstance(r, Mapping) for r in data):
+            raise InputError(f"{path}: expected a JSON list of flat objects (JSON_MIN)")
+        records, counts = records_from_rows(((f"{path}: [{i}]", r) for i, r in enumerate(data)), kind)
+    elif fmt == "csv":
+        reader = csv.DictReader(io.StringIO(text))
+        if not reader.fieldnames or "uid" not in reader.fieldnames:
+            raise InputError(f"{path} line 1: expected a header with 'uid', got {', '.join(reader.fieldnames or []) or 'nothing'}")
+        records, counts = records_from_rows(((f"{path} line {reader.line_num}", r) for r in reader), kind)
+    else:
+        raise InputError(f"--format: expected one of {', '.join(EXPORT_FORMATS)}; got {fmt!r}")
+    return records, counts, fmt

@@ -1,0 +1,226 @@
+"""The campaign's steps after ``plan``: push, pull, status, adjudicate, and the file mode.
+
+Each function takes a :class:`~wordplay_audit.annotate.campaign.Campaign` and returns plain
+results; writing files is left to :func:`write_pulled` / :func:`write_task_files` (called inside
+the CLI's output transaction).
+
+Adjudication: :func:`adjudication_queue` picks the (item, question) pairs whose labels disagree
+(ties included), and the adjudicator's project shows the earlier labels beside the item. The
+queue is kept in ``adjudication.json`` in the campaign folder; ``pull`` then also pulls the
+adjudicator's project and its labels become final (:func:`~.reconcile.final_labels`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+from wordplay_audit.annotate.campaign import Campaign
+from wordplay_audit.annotate.configs import label_config, question_labels
+from wordplay_audit.annotate.design import uid_of
+from wordplay_audit.annotate.exports import read_export_file, records_from_json
+from wordplay_audit.annotate.reconcile import Reconciled, disputed, final_labels, reconcile
+from wordplay_audit.annotate.server import (
+    Server,
+    adjudication_marker,
+    build_tasks,
+    push_queues,
+    rater_marker,
+)
+from wordplay_audit.corpora.contract import read_table
+
+from wordplay_audit.errors import InputError, at_field
+
+ADJUDICATION_FILE = "adjudication.json"
+
+
+def queues(campaign: Campaign) -> dict[str, pd.DataFrame]:
+    a = campaign.assignments
+    return {r: a[a["rater"] == r].sort_values("position") for r in campaign.raters}
+
+
+def push_campaign(campaign: Campaign, server: Server, *, review: bool = False) -> list[dict]:
+    """Create or find each rater's project and import the missing tasks (idempotent)."""
+    judge = campaign.judge_labels if review else None
+    if review and judge is None:
+        raise InputError(f"{campaign.folder}: --review needs judge labels (plan with --judge-labels)")
+    return push_queues(server, campaign_id=campaign.manifest["campaign_id"], name=campaign.name, kind=campaign.kind,
+                       items=campaign.items, queues=queues(campaign), judge=judge)
+
+
+def read_roster(path: Path | None) -> dict[str, str] | None:
+    """A roster CSV (``rater``, ``email``): who may annotate in whose project."""
+    if path is None:
+        return None
+    frame = read_table(path)
+    for column in ("rater", "email"):
+        if column not in frame.columns:
+            raise InputError(f"{path} line 1: expected columns rater, email; got {', '.join(frame.columns)}")
+    return {str(e).strip(): str(r).strip() for r, e in zip(frame["rater"], frame["email"], strict=True)}
+
+
+@dataclass
+class Pulled:
+    """The campaign's labels reconciled, the adjudication (if any), and the final labels."""
+
+    main: Reconciled
+    adjudication: Reconciled | None
+    final: pd.DataFrame
+
+    def to_dict(self) -> dict:
+        out = self.main.to_dict()
+        out["adjudication"] = self.adjudication.to_dict() if self.adjudication else None
+        out["final_sources"] = self.final["source"].value_counts().to_dict() if not self.final.empty else {}
+        return out
+
+
+def read_adjudication(campaign: Campaign) -> dict | None:
+    path = campaign.folder / ADJUDICATION_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} line {exc.lineno}: not JSON ({exc.msg})") from None
+    for key in ("adjudicator", "assignments"):
+        if key not in data:
+            raise InputError(f"{at_field(path, key)}missing")
+    return data
+
+
+def _adjudication_assignments(adj: dict) -> pd.DataFrame:
+    frame = pd.DataFrame(adj["assignments"], columns=["rater", "position", "item_id", "uid", "honeypot"])
+    frame["honeypot"] = False
+    return frame
+
+
+def pull_campaign(campaign: Campaign, server: Server, *, roster: Mapping[str, str] | None = None) -> Pulled:
+    """Snapshot-export every rater's project (and the adjudication) and reconcile."""
+    cid = campaign.manifest["campaign_id"]
+    records, counts = {}, {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
+    for rater in campaign.raters:
+        project = server.find_project(rater_marker(cid, rater))
+        if project is None:
+            raise InputError(f"{server.url}: campaign {campaign.name!r} has no project for rater {rater!r} (push first)")
+        recs, c = records_from_json(server.snapshot(project), f"project {project} ({rater})")
+        records[rater] = recs
+        counts = {k: counts[k] + c[k] for k in counts}
+    main = reconcile(campaign.kind, campaign.assignments, records, gold=campaign.gold(), roster=roster, counts=counts)
+    adjudication = None
+    adj = read_adjudication(campaign)
+    if adj is not None:
+        project = server.find_project(adjudication_marker(cid, adj["adjudicator"]))
+        if project is None:
+            raise InputError(f"{server.url}: no adjudication project for {adj['adjudicator']!r} (run adjudicate)")
+        recs, c = records_from_json(server.snapshot(project), f"project {project} (adjudication)")
+        adjudication = reconcile(campaign.kind, _adjudication_assignments(adj), {adj["adjudicator"]: recs},
+                                 roster=roster, counts=c)
+    final = final_labels(main.labels, adjudication.labels if adjudication else None)
+    return Pulled(main, adjudication, final)
+
+
+def import_files(campaign: Campaign, files: Mapping[str, Path], *, fmt: str = "auto",
+                 roster: Mapping[str, str] | None = None) -> Pulled:
+    """File mode: reconcile exports downloaded by hand, one per rater (``{rater: file}``)."""
+    unknown = [r for r in files if r not in campaign.raters]
+    if unknown:
+        raise InputError(f"--export {unknown[0]}=…: {unknown[0]!r} is not a rater of the campaign ({', '.join(campaign.raters)})")
+    records, counts = {}, {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
+    for rater, path in files.items():
+        recs, c, _fmt = read_export_file(path, campaign.kind, fmt)
+        records[rater] = recs
+        counts = {k: counts[k] + c[k] for k in counts}
+    a = campaign.assignments
+    main = reconcile(campaign.kind, a[a["rater"].isin(list(files))], records, gold=campaign.gold(),
+                     roster=roster, counts=counts)
+    return Pulled(main, None, final_labels(main.labels))
+
+
+def write_pulled(folder: Path, pulled: Pulled, kind: str) -> list[str]:
+    """Write labels.csv (and labels_<question>.csv), status.csv, honeypots.csv, final.csv, summary.json."""
+    written = ["labels.csv", "status.csv", "honeypots.csv", "final.csv", "summary.json"]
+    labels = pulled.main.labels
+    if pulled.adjudication is not None:
+        labels = pd.concat([labels, pulled.adjudication.labels], ignore_index=True)
+    labels.to_csv(folder / "labels.csv", index=False)
+    for question in question_labels(kind):
+        if question:
+            labels[labels["question"] == question].to_csv(folder / f"labels_{question}.csv", index=False)
+            written.append(f"labels_{question}.csv")
+    pulled.main.status.to_csv(folder / "status.csv", index=False)
+    pulled.main.honeypots.to_csv(folder / "honeypots.csv", index=False)
+    pulled.final.to_csv(folder / "final.csv", index=False)
+    (folder / "summary.json").write_text(json.dumps(_plain(pulled.to_dict()), indent=1) + "\n", encoding="utf-8")
+    return written
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and value != value:
+        return None
+    return value
+
+
+def status_campaign(campaign: Campaign, server: Server) -> list[dict]:
+    """Per rater: tasks, done, skipped, left (from the server's task counters)."""
+    out = []
+    for rater in campaign.raters:
+        project = server.find_project(rater_marker(campaign.manifest["campaign_id"], rater))
+        if project is None:
+            out.append({"rater": rater, "project_id": None, "tasks": 0, "done": 0, "skipped": 0,
+                        "left": int((campaign.assignments["rater"] == rater).sum())})
+            continue
+        out.append({"rater": rater, "project_id": project, **server.task_counts(project)})
+    return out
+
+
+def progress_bar(done: int, total: int, width: int = 30) -> str:
+    share = done / total if total else 1.0
+    filled = int(round(share * width))
+    return f"[{'#' * filled}{'.' * (width - filled)}] {100 * share:5.1f} %"
+
+
+def adjudication_queue(campaign: Campaign, labels: pd.DataFrame, adjudicator: str) -> tuple[dict, dict[str, str]]:
+    """The adjudication file's content and, per item, the earlier labels as shown text."""
+    human = labels[labels["rater_type"] == "human"] if "rater_type" in labels.columns else labels
+    if "question" not in human.columns:
+        human = human.assign(question="")
+    human = human.assign(question=human["question"].fillna(""))
+    pairs = disputed(human)
+    items = sorted(set(pairs["item_id"]))
+    earlier = {}
+    for item_id, group in human[human["item_id"].isin(items)].groupby("item_id"):
+        parts = [f"{r}: " + ", ".join(f"{q or 'label'}={lab}" for q, lab in zip(g["question"], g["label"], strict=True))
+                 for r, g in group.groupby("rater")]
+        earlier[item_id] = "; ".join(parts)
+    key = f"{campaign.manifest['campaign_id']}:adjudication"
+    assignments = [{"rater": adjudicator, "position": i + 1, "item_id": item_id, "uid": uid_of(key, item_id),
+                    "honeypot": False} for i, item_id in enumerate(items)]
+    return {"adjudicator": adjudicator, "disputed": pairs.to_dict(orient="records"), "assignments": assignments}, earlier
+
+
+def push_adjudication(campaign: Campaign, server: Server, adj: dict, earlier: Mapping[str, str]) -> list[dict]:
+    queue = _adjudication_assignments(adj)
+    return push_queues(server, campaign_id=campaign.manifest["campaign_id"], name=campaign.name, kind=campaign.kind,
+                       items=campaign.items, queues={adj["adjudicator"]: queue}, earlier=earlier, adjudicator=True)
+
+
+def write_task_files(folder: Path, campaign: Campaign, *, review: bool = False) -> list[str]:
+    """File mode: the config and one importable tasks JSON per rater."""
+    (folder / "config.xml").write_text(label_config(campaign.kind), encoding="utf-8")
+    written = ["config.xml"]
+    judge = campaign.judge_labels if review else None
+    for rater, queue in queues(campaign).items():
+        tasks = build_tasks(queue, campaign.items, campaign.kind, judge=judge)
+        name = f"tasks_{rater}.json"
+        (folder / name).write_text(json.dumps(tasks, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(name)
+    return written

@@ -1,0 +1,73 @@
+"""The Balderdash export as tables: :class:`BalderdashExport` and the fixed names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+COLLECTIONS = ("games", "players", "rounds")
+SUFFIXES = (".jsonl", ".json")
+FILTER_WORDS = ("all", "known", "unknown")
+HISTORY_TYPES = ("none", "mini", "full")
+PLAYER_ROUND_COLUMNS = (
+    "game_id",
+    "round_id",
+    "player_id",
+    "model",
+    "history_type",
+    "filter_words",
+    "deck",
+    "judge_model",
+    "knows",
+    "true_def",
+    "item_id",
+)
+"""The columns of :func:`player_round_table` that other modules rely on (names fixed)."""
+
+REFERENCE_VOTE = "-1"
+"""How a vote for the dictionary (reference) definition is stored in the ``vote`` column."""
+
+
+@dataclass
+class BalderdashExport:
+    """One exported Balderdash database.
+
+    Attributes
+    ----------
+    games
+        One row per game: ``game_id`` (str), ``deck`` (stem of ``words_file``), ``words_file``,
+        ``filter_words``, ``history_type`` (``"unknown"`` when the game predates the field),
+        ``judge_model``, ``number_of_rounds``, the three point values and ``n_rounds_found``.
+    players
+        One row per player: ``player_id`` (str), ``game_id``, ``name``, ``model`` (``llm_name``),
+        ``final_score`` (nan when absent).
+    rounds
+        One row per round: ``game_id``, ``round_id`` (int, 1-based), ``word``,
+        ``correct_definition``, ``pos``, ``n_players``, ``n_true`` (judge verdicts true).
+    definitions
+        One row per (game, round, player): ``definition``, ``judge_decision`` (bool),
+        ``llm_knows`` (bool), ``vote`` (target player id, ``"-1"`` for the reference, ``""`` for
+        none) and ``score`` (the round score as recorded, nan when absent).
+    items
+        The contract's items table (kind ``definition``), one per definition.
+    words
+        Per deck, the words file read (``word``, ``senses``, ``pos``, ``frequency_band``).
+    skipped
+        Counts of what was left out or found odd (see docs/BALDERDASH.md), never silently dropped.
+    """
+
+    games: pd.DataFrame
+    players: pd.DataFrame
+    rounds: pd.DataFrame
+    definitions: pd.DataFrame
+    items: pd.DataFrame
+    words: dict[str, pd.DataFrame] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    source: str = ""
+
+    @property
+    def incomplete_games(self) -> list[str]:
+        """Games with fewer rounds found than ``number_of_rounds`` (the framework drops them)."""
+        g = self.games
+        return g.loc[g["n_rounds_found"] < g["number_of_rounds"], "game_id"].tolist()

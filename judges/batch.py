@@ -1,0 +1,115 @@
+"""OpenAI Batch API mode: write the request file, read the result file into the verdict cache.
+
+Request file (JSON lines, one per query not yet cached)::
+
+    {"custom_id": <cache key>, "method": "POST", "url": "/v1/chat/completions", "body": {...}}
+
+Result file (as the Batch API returns it)::
+
+    {"id": ..., "custom_id": <cache key>, "response": {"status_code": 200, "body": <chat completion>},
+     "error": null}
+
+The ``custom_id`` is the query's cache key, so reading the results stores each verdict exactly
+where a later ``judge run`` with the same judge looks for it, and that run calls nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wordplay_audit.judges.base import Query
+from wordplay_audit.judges.cache import VerdictCache
+from wordplay_audit.judges.llm import OpenAIJudge, verdict_from_completion
+
+from wordplay_audit.errors import InputError, at_line
+
+ENDPOINT = "/v1/chat/completions"
+
+
+def batch_requests(
+    judge: OpenAIJudge, items: Sequence[Query], *, cache: VerdictCache | None = None
+) -> tuple[list[dict], int]:
+    """The request lines for the queries not in ``cache`` (each key once), and how many were cached."""
+    lines, seen, cached = [], set(), 0
+    known = (
+        cache.get_many(judge.key(q) for item in items for q in judge.queries(item)) if cache else {}
+    )
+    for item in items:
+        for query in judge.queries(item):
+            key = judge.key(query)
+            if key in known:
+                cached += 1
+                continue
+            if key in seen:
+                continue
+            seen.add(key)
+            lines.append(
+                {
+                    "custom_id": key,
+                    "method": "POST",
+                    "url": ENDPOINT,
+                    "body": judge.request_body(query),
+                }
+            )
+    return lines, cached
+
+
+def write_requests(lines: list[dict], path: str | Path) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        for line in lines:
+            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+@dataclass
+class BatchReadResult:
+    stored: int = 0
+    errors: int = 0
+    lines: int = 0
+    error_kinds: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "lines": self.lines,
+            "stored": self.stored,
+            "errors": self.errors,
+            "error_kinds": self.error_kinds,
+        }
+
+
+def _record(line: str, where: str) -> dict:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{where}expected a JSON object, got invalid JSON ({exc.msg})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("custom_id"), str):
+        raise InputError(f"{where}expected an object with a string 'custom_id'")
+    return record
+
+
+def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> BatchReadResult:
+    """Store every successful result of a Batch API result file in ``cache``; count the rest."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    result = BatchReadResult()
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            result.lines += 1
+            record = _record(line, at_line(path, number))
+            response = record.get("response") or {}
+            status = response.get("status_code")
+            body = response.get("body")
+            if record.get("error") or status != 200 or not isinstance(body, dict):
+                kind = (record.get("error") or {}).get("code") or f"http {status}"
+                result.error_kinds[str(kind)] = result.error_kinds.get(str(kind), 0) + 1
+                result.errors += 1
+                continue
+            cache.put(record["custom_id"], judge_id, verdict_from_completion(body))
+            result.stored += 1
+    return result

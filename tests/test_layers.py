@@ -1,0 +1,119 @@
+"""The layer rule, checked on the source tree by walking every module's imports (AST).
+
+    wordplay_audit.cli (app: CLI, pipelines)
+        → {wordplay_audit.analysis, wordplay_audit.judges, wordplay_audit.annotate}
+        → wordplay_audit.corpora → wordplay_audit.errors
+
+The middle three never import each other; nothing imports the app layer; ``corpora`` imports
+only ``errors``; ``errors`` imports none of the toolkit. Imports inside functions count too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ROOMS = ("annotate", "judges", "analysis", "corpora")
+APP = ("wordplay_audit.cli", "wordplay_audit.pipelines")
+
+ALLOWED: dict[str, set[str]] = {
+    "app": {"app", "analysis", "judges", "annotate", "corpora", "errors", "root"},
+    "analysis": {"analysis", "corpora", "errors", "root"},
+    "judges": {"judges", "corpora", "errors", "root"},
+    "annotate": {"annotate", "corpora", "errors", "root"},
+    "corpora": {"corpora", "errors", "root"},
+    "errors": {"errors", "root"},
+    "root": {"root"},
+}
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of a dotted module name of the toolkit, None for outside modules."""
+    if module == "wordplay_audit" or module == "wordplay_audit.__init__":
+        return "root"
+    if not module.startswith("wordplay_audit."):
+        return None
+    if module.startswith(APP) or module == "wordplay_audit.__main__":
+        return "app"
+    second = module.split(".")[1]
+    if second in ROOMS:
+        return second
+    if second == "errors":
+        return "errors"
+    return "app"
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    if parts[0] in ROOMS:
+        parts = ["wordplay_audit", *parts]
+    return ".".join(parts)
+
+
+def imported_modules(source: str, module: str, is_package: bool) -> list[tuple[int, str]]:
+    """(line, dotted name) of every import in ``source``, relative imports resolved."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                base = base if is_package else base[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                name = ".".join([*base, node.module] if node.module else base)
+            else:
+                name = node.module or ""
+            found.append((node.lineno, name))
+            found += [(node.lineno, f"{name}.{alias.name}") for alias in node.names]
+    return found
+
+
+def violations(path: Path, source: str | None = None, module: str | None = None) -> list[str]:
+    module = module or module_name(path)
+    own = layer_of(module)
+    if own is None:
+        return []
+    text = source if source is not None else path.read_text(encoding="utf-8")
+    out = []
+    for line, name in imported_modules(text, module, path.name == "__init__.py"):
+        target = layer_of(name)
+        if target is None or target in ALLOWED[own]:
+            continue
+        out.append(f"{path}:{line}: {module} ({own}) imports {name} ({target})")
+    return sorted(set(out))
+
+
+def library_files() -> list[Path]:
+    files = [p for room in ROOMS for p in (ROOT / room).rglob("*.py")]
+    return files + list((ROOT / "wordplay_audit").rglob("*.py"))
+
+
+def test_every_library_module_respects_the_layers():
+    problems = [v for path in library_files() for v in violations(path)]
+    assert not problems, "imports against the layer rule:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "bad"),
+    [
+        ("wordplay_audit.corpora.x", "from wordplay_audit.analysis.agreement import fleiss_kappa", True),
+        ("wordplay_audit.analysis.x", "import wordplay_audit.judges.base", True),
+        ("wordplay_audit.judges.x", "def f():\n    from wordplay_audit.annotate import plan\n", True),
+        ("wordplay_audit.annotate.x", "from wordplay_audit.cli.output import emit", True),
+        ("wordplay_audit.analysis.x", "from wordplay_audit.cli import main", True),
+        ("wordplay_audit.analysis.x.y", "from ...judges import base", True),
+        ("wordplay_audit.analysis.x", "from wordplay_audit.corpora.contract import place", False),
+        ("wordplay_audit.cli.x", "from wordplay_audit.analysis import agreement", False),
+        ("wordplay_audit.analysis.x.y", "from . import z", False),
+        ("wordplay_audit.errors", "from wordplay_audit.corpora import io", True),
+    ],
+)
+def test_the_check_fails_on_a_synthetic_module_against_the_arrows(module, source, bad):
+    assert bool(violations(Path("synthetic.py"), source, module)) is bad

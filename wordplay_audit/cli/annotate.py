@@ -1,0 +1,219 @@
+"""``wordplay-audit annotate …``: annotation campaigns in Label Studio (docs/ANNOTATE.md).
+
+Sub-commands only parse, call :mod:`wordplay_audit.annotate` and print. The server's address
+and token come from ``LABEL_STUDIO_URL`` and ``LABEL_STUDIO_API_KEY`` and are never printed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from wordplay_audit.cli.output import JSON_OPTION, emit
+from wordplay_audit.errors import InputError, ParameterError
+
+app = typer.Typer(help="Annotation campaigns in Label Studio: plan, push, pull, status, adjudicate, files.",
+                  no_args_is_help=True, add_completion=False)
+
+CampaignArg = Annotated[Path, typer.Argument(help="Campaign folder written by `annotate plan`.")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Output folder (written in one step).")]
+RosterOpt = Annotated[Path | None, typer.Option("--roster", help="CSV rater,email: who may annotate in whose project.")]
+
+
+def _split(text: str, option: str) -> list[str]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        raise ParameterError(f"{option}: expected comma-separated names, got {text!r}")
+    return parts
+
+
+@app.command("config")
+def config_command(
+    kind: Annotated[str, typer.Argument(help="category_name, knowledge_type, definition or guess.")],
+    adjudication: Annotated[bool, typer.Option("--adjudication", help="Also show earlier labels.")] = False,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Print the Label Studio labelling config (XML) of one kind."""
+    from wordplay_audit.annotate.configs import label_config
+
+    xml = label_config(kind, adjudication=adjudication)
+    emit({"kind": kind, "config": xml}, as_json=as_json, lines=[xml.rstrip()])
+
+
+@app.command("plan")
+def plan_command(
+    items_file: Annotated[Path, typer.Argument(help="Items CSV (the data contract).")],
+    n: Annotated[int, typer.Option("--n", help="Items to sample.")],
+    raters: Annotated[str, typer.Option("--raters", help="Rater names, comma-separated.")],
+    out: OutOpt,
+    strata: Annotated[str, typer.Option("--strata", help="Columns to stratify by, comma-separated.")] = "",
+    allocation: Annotated[str, typer.Option("--allocation", help="proportional or equal.")] = "proportional",
+    overlap: Annotated[int, typer.Option("--overlap", help="Raters per item (k).")] = 2,
+    honeypots: Annotated[Path | None, typer.Option("--honeypots", help="Items CSV with answers (gold, gold_<question>).")] = None,
+    honeypot_rate: Annotated[float, typer.Option("--honeypot-rate", help="Share of each queue that is honeypots.")] = 0.0,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    kind: Annotated[str | None, typer.Option("--kind", help="Kind to sample when the table holds several.")] = None,
+    judge_labels: Annotated[Path | None, typer.Option("--judge-labels", help="Labels CSV; judge rows kept for --review.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Campaign name (default: the --out folder's name).")] = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Draw a seeded stratified sample, assign it to raters with overlap, mix in honeypots."""
+    from wordplay_audit.annotate.plan import plan_campaign
+    from wordplay_audit.corpora.io import output_folder
+
+    with output_folder(out) as staging:
+        manifest = plan_campaign(
+            items_file, staging, n=n, raters=_split(raters, "--raters"),
+            strata=[s.strip() for s in strata.split(",") if s.strip()], allocation=allocation, overlap=overlap,
+            honeypots_file=honeypots, honeypot_rate=honeypot_rate, seed=seed, kind=kind,
+            judge_labels_file=judge_labels, name=name or Path(out).resolve().name,
+        )
+    design = manifest["design"]
+    lines = [f"campaign {manifest['campaign']} ({manifest['kind']}): {design['n']} items, "
+             f"{len(design['raters'])} raters, overlap {design['overlap']}, seed {design['seed']} -> {out}",
+             f"loads: {design['loads']}", f"pairs sharing items: {design['pairs_sharing']}"]
+    lines += [f"note: {note}" for note in design["notes"]]
+    emit({"out": str(out), **{k: v for k, v in manifest.items() if k != "assignments"}}, as_json=as_json, lines=lines)
+
+
+@app.command("push")
+def push_command(
+    campaign: CampaignArg,
+    review: Annotated[bool, typer.Option("--review", help="Show the judge's verdicts as predictions.")] = False,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Create one project per rater (found again on later pushes) and import the missing tasks."""
+    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.server import Server
+    from wordplay_audit.annotate.workflow import push_campaign
+
+    c = read_campaign(campaign)
+    rows = push_campaign(c, Server(), review=review)
+    lines = [f"{r['owner']}: project {r['project_id']} ({'created' if r['created'] else 'found'}), "
+             f"{r['imported']} tasks imported, {r['already_there']} already there" for r in rows]
+    emit({"campaign": c.name, "projects": rows}, as_json=as_json, lines=lines)
+
+
+def _pulled_lines(result: dict, out: Path) -> list[str]:
+    lines = [f"wrote {out}", f"counts: {result['counts']}"]
+    lines += [f"{r}: {s}" for r, s in result["per_rater"].items()]
+    lines += [f"honeypots {h['rater']}: {h['correct']}/{h['answered']}" for h in result["honeypot_accuracy"]]
+    lines += [f"warning: {w}" for w in result["warnings"]]
+    return lines
+
+
+@app.command("pull")
+def pull_command(campaign: CampaignArg, out: OutOpt, roster: RosterOpt = None, as_json: bool = JSON_OPTION) -> None:
+    """Snapshot-export every rater's project; write reconciled labels, status, honeypots, final labels."""
+    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.server import Server
+    from wordplay_audit.annotate.workflow import pull_campaign, read_roster, write_pulled
+    from wordplay_audit.corpora.io import output_folder
+
+    c = read_campaign(campaign)
+    pulled = pull_campaign(c, Server(), roster=read_roster(roster))
+    with output_folder(out) as staging:
+        files = write_pulled(staging, pulled, c.kind)
+    result = pulled.to_dict()
+    emit({"out": str(out), "files": files, **result}, as_json=as_json, lines=_pulled_lines(result, out))
+
+
+@app.command("import-file")
+def import_file_command(
+    campaign: CampaignArg,
+    export: Annotated[list[str], typer.Option("--export", help="RATER=FILE: a Label Studio JSON, JSON_MIN or CSV export (repeatable).")],
+    out: OutOpt,
+    fmt: Annotated[str, typer.Option("--format", help="auto, json, json-min or csv.")] = "auto",
+    roster: RosterOpt = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """File mode: read exports downloaded by hand; write the same files as `pull`."""
+    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.exports import EXPORT_FORMATS
+    from wordplay_audit.annotate.workflow import import_files, read_roster, write_pulled
+    from wordplay_audit.corpora.io import output_folder
+    from wordplay_audit.errors import check_choice
+
+    check_choice("--format", fmt, EXPORT_FORMATS)
+    files = {}
+    for entry in export:
+        rater, sep, path = entry.partition("=")
+        if not sep or not rater.strip() or not path.strip():
+            raise ParameterError(f"--export: expected RATER=FILE, got {entry!r}")
+        files[rater.strip()] = Path(path.strip())
+    c = read_campaign(campaign)
+    pulled = import_files(c, files, fmt=fmt, roster=read_roster(roster))
+    with output_folder(out) as staging:
+        written = write_pulled(staging, pulled, c.kind)
+    result = pulled.to_dict()
+    emit({"out": str(out), "files": written, **result}, as_json=as_json, lines=_pulled_lines(result, out))
+
+
+@app.command("export-files")
+def export_files_command(
+    campaign: CampaignArg,
+    out: OutOpt,
+    review: Annotated[bool, typer.Option("--review", help="Put the judge's verdicts in as predictions.")] = False,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """File mode: the config XML and one importable tasks JSON per rater."""
+    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.workflow import write_task_files
+    from wordplay_audit.corpora.io import output_folder
+
+    c = read_campaign(campaign)
+    if review and c.judge_labels is None:
+        raise InputError(f"{campaign}: --review needs judge labels (plan with --judge-labels)")
+    with output_folder(out) as staging:
+        written = write_task_files(staging, c, review=review)
+    emit({"out": str(out), "files": written}, as_json=as_json, lines=[f"wrote {out}: {', '.join(written)}"])
+
+
+@app.command("status")
+def status_command(campaign: CampaignArg, as_json: bool = JSON_OPTION) -> None:
+    """Per rater: done / skipped / left, with a progress bar."""
+    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.server import Server
+    from wordplay_audit.annotate.workflow import progress_bar, status_campaign
+
+    c = read_campaign(campaign)
+    rows = status_campaign(c, Server())
+    width = max((len(r["rater"]) for r in rows), default=5)
+    lines = [f"{r['rater']:<{width}} {progress_bar(r['done'] + r['skipped'], r['done'] + r['skipped'] + r['left'])}"
+             f"  done {r['done']}, skipped {r['skipped']}, left {r['left']}" for r in rows]
+    emit({"campaign": c.name, "raters": rows}, as_json=as_json, lines=lines)
+
+
+@app.command("adjudicate")
+def adjudicate_command(
+    campaign: CampaignArg,
+    labels: Annotated[Path, typer.Option("--labels", help="Pulled labels.csv.")],
+    adjudicator: Annotated[str, typer.Option("--adjudicator", help="Who adjudicates (a name).")],
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Send disagreeing or tied items to an adjudication project that shows the earlier labels."""
+    import json
+
+    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.server import Server
+    from wordplay_audit.annotate.workflow import (
+        ADJUDICATION_FILE,
+        adjudication_queue,
+        push_adjudication,
+    )
+    from wordplay_audit.corpora.contract import read_labels
+    from wordplay_audit.corpora.io import output_file
+
+    c = read_campaign(campaign)
+    table = read_labels(labels)
+    adj, earlier = adjudication_queue(c, table, adjudicator.strip())
+    if not adj["assignments"]:
+        emit({"campaign": c.name, "disputed": 0, "projects": []}, as_json=as_json, lines=["no disputed items"])
+        return
+    rows = push_adjudication(c, Server(), adj, earlier)
+    with output_file(c.folder / ADJUDICATION_FILE, option="campaign") as tmp:
+        tmp.write_text(json.dumps(adj, indent=1) + "\n", encoding="utf-8")
+    emit({"campaign": c.name, "disputed": len(adj["disputed"]), "items": len(adj["assignments"]), "projects": rows},
+         as_json=as_json, lines=[f"{len(adj['assignments'])} items to adjudicate -> project {rows[0]['project_id']}"])

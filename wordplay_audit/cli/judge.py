@@ -1,0 +1,229 @@
+"""``wordplay-audit judge run|batch-write|batch-read|fit``: run judges over a contract items file.
+
+Each command parses its options and calls :mod:`wordplay_audit.judges.jobs`. The API key of an
+``openai:MODEL`` judge comes from ``OPENAI_API_KEY`` only (any value for a local server).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from wordplay_audit.cli.output import JSON_OPTION, emit
+from wordplay_audit.errors import ParameterError, check_choice
+
+app = typer.Typer(
+    help="Judge items with an LLM (any OpenAI-compatible server) or offline similarity/match judges.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+ItemsArg = Annotated[
+    Path, typer.Argument(help="Items CSV (item_id, game, kind, context, reference, candidate).")
+]
+JudgeOpt = Annotated[
+    str, typer.Option("--judge", help="openai:MODEL, tfidf, embed, exact or normalized.")
+]
+KindOpt = Annotated[str | None, typer.Option("--kind", help="Only items of this kind.")]
+BaseUrlOpt = Annotated[
+    str | None, typer.Option("--base-url", help="OpenAI-compatible base URL (…/v1).")
+]
+CacheOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache", help="Cache folder (default $WORDPLAY_AUDIT_CACHE or ~/.cache/wordplay-audit)."
+    ),
+]
+TemperatureOpt = Annotated[float, typer.Option("--temperature", help="LLM sampling temperature.")]
+SamplesOpt = Annotated[
+    int, typer.Option("--samples", help="LLM samples per item; the label is their majority.")
+]
+SwapOpt = Annotated[
+    bool, typer.Option("--swap", help="Also ask with the two texts swapped; count position flips.")
+]
+PromptOpt = Annotated[
+    Path | None, typer.Option("--prompt", help="Prompt template file overriding the built-in ones.")
+]
+
+
+def _llm_options(base_url, temperature, samples, swap, prompt, timeout=60.0) -> dict:
+    if samples < 1:
+        raise ParameterError(f"--samples: expected a whole number ≥ 1; got {samples}")
+    return {
+        "base_url": base_url, "temperature": temperature, "samples": samples,
+        "swap": swap, "prompt": prompt, "timeout": timeout,
+    }  # fmt: skip
+
+
+@app.command("run")
+def run_command(
+    items: ItemsArg,
+    judge: JudgeOpt,
+    out: Annotated[
+        Path,
+        typer.Option("--out", help="Labels CSV to write (contract columns, votes, raw replies)."),
+    ],
+    kind: KindOpt = None,
+    base_url: BaseUrlOpt = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Calls in flight at most.")] = 8,
+    cache: CacheOpt = None,
+    fit: Annotated[
+        Path | None, typer.Option("--fit", help="Threshold fit from `judge fit` (tfidf, embed).")
+    ] = None,
+    temperature: TemperatureOpt = 0.0,
+    samples: SamplesOpt = 1,
+    swap: SwapOpt = False,
+    prompt: PromptOpt = None,
+    max_edits: Annotated[int, typer.Option("--max-edits", help="normalized: edits allowed.")] = 1,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds per LLM call before a retry.")
+    ] = 60.0,
+    attempts: Annotated[
+        int, typer.Option("--attempts", help="Tries per call (429/5xx/timeouts).")
+    ] = 8,
+    price_in: Annotated[
+        float | None, typer.Option("--price-in", help="Price per 10⁶ input tokens.")
+    ] = None,
+    price_out: Annotated[
+        float | None, typer.Option("--price-out", help="Price per 10⁶ output tokens.")
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")
+    ] = True,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Judge every item; write contract labels (true / false / unparsed) with raw replies."""
+    from wordplay_audit.judges.jobs import run_file
+    from wordplay_audit.judges.runner import RetryPolicy
+
+    if attempts < 1:
+        raise ParameterError(f"--attempts: expected a whole number ≥ 1; got {attempts}")
+    if (price_in is None) != (price_out is None):
+        raise ParameterError("--price-in and --price-out: give both or neither")
+    prices = (price_in, price_out) if price_in is not None else None
+    result = run_file(
+        items, judge, out, kind=kind, cache_dir=cache, concurrency=concurrency, fit=fit,
+        max_edits=max_edits, policy=RetryPolicy(attempts=attempts), prices=prices, progress=progress,
+        **_llm_options(base_url, temperature, samples, swap, prompt, timeout),
+    )  # fmt: skip
+    payload = {**result.to_dict(), "out": str(out)}
+    lab = payload["labels"]
+    lines = [
+        f"{payload['judge']}: {payload['judged']} of {payload['items']} items judged → {out}",
+        f"  true {lab['true']}, false {lab['false']}, unparsed {lab['unparsed']}; "
+        f"position flips {payload['position_flips']}",
+        f"  queries {payload['queries']}: cached {payload['cached']}, called {payload['called']}, "
+        f"retries {payload['retries']}, failed {payload['failed_queries']}",
+        f"  tokens in {payload['tokens']['input']}, out {payload['tokens']['output']}"
+        + (f", cost {payload['cost']:.4f}" if payload["cost"] is not None else ""),
+    ]
+    emit(payload, as_json=as_json, lines=lines)
+    if result.failed_items:
+        typer.echo(
+            f"error: {len(result.failed_items)} items not judged (retries exhausted); rerun to retry",
+            err=True,
+        )
+        raise typer.Exit(1)
+
+
+@app.command("batch-write")
+def batch_write_command(
+    items: ItemsArg,
+    judge: JudgeOpt,
+    out: Annotated[
+        Path, typer.Option("--out", help="Batch API request file (JSON lines) to write.")
+    ],
+    kind: KindOpt = None,
+    cache: CacheOpt = None,
+    temperature: TemperatureOpt = 0.0,
+    samples: SamplesOpt = 1,
+    swap: SwapOpt = False,
+    prompt: PromptOpt = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Write an OpenAI Batch API request file for the queries not yet in the cache."""
+    from wordplay_audit.judges.jobs import batch_write_file
+
+    options = _llm_options(None, temperature, samples, swap, prompt)
+    payload = batch_write_file(items, judge, out, kind=kind, cache_dir=cache, **options)
+    lines = [
+        f"{payload['requests']} requests written to {out} ({payload['cached']} queries already cached)"
+    ]
+    emit(payload, as_json=as_json, lines=lines)
+
+
+@app.command("batch-read")
+def batch_read_command(
+    results: Annotated[Path, typer.Argument(help="Batch API result file (JSON lines).")],
+    judge: JudgeOpt,
+    cache: CacheOpt = None,
+    temperature: TemperatureOpt = 0.0,
+    samples: SamplesOpt = 1,
+    swap: SwapOpt = False,
+    prompt: PromptOpt = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Read a Batch API result file into the cache (then `judge run` calls nothing for them)."""
+    from wordplay_audit.judges.jobs import batch_read_file
+
+    options = _llm_options(None, temperature, samples, swap, prompt)
+    payload = batch_read_file(results, judge, cache_dir=cache, **options)
+    lines = [
+        f"{payload['stored']} verdicts stored in {payload['cache']}, {payload['errors']} errors"
+    ]
+    emit(payload, as_json=as_json, lines=lines)
+
+
+@app.command("fit")
+def fit_command(
+    items: ItemsArg,
+    human: Annotated[
+        Path, typer.Option("--human", help="Labels CSV with the human labels (true/false).")
+    ],
+    judge: Annotated[str, typer.Option("--judge", help="tfidf or embed.")],
+    out: Annotated[
+        Path, typer.Option("--out", help="Fit JSON to write (threshold, judge id, CV figures).")
+    ],
+    kind: KindOpt = None,
+    folds: Annotated[int, typer.Option("--folds", help="Cross-validation folds.")] = 5,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the fold split.")] = 0,
+    objective: Annotated[str, typer.Option("--objective", help="f1 or youden.")] = "f1",
+    labels: Annotated[
+        Path | None,
+        typer.Option("--labels", help="Also write the out-of-fold verdicts as a labels CSV."),
+    ] = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Fit a similarity judge's threshold on human labels, with cross-validated F1."""
+    from wordplay_audit.judges.fit import OBJECTIVES
+    from wordplay_audit.judges.jobs import fit_file
+
+    check_choice("--judge", judge, ("tfidf", "embed"))
+    check_choice("--objective", objective, OBJECTIVES)
+    if folds < 2:
+        raise ParameterError(f"--folds: expected a whole number ≥ 2; got {folds}")
+    result = fit_file(
+        items,
+        human,
+        judge,
+        out,
+        kind=kind,
+        folds=folds,
+        seed=seed,
+        objective=objective,
+        labels_out=labels,
+    )
+    payload = {**result.to_dict(), "out": str(out)}
+    ins, cv = payload["in_sample"], payload["cv"]
+    lines = [
+        f"{payload['judge_id']}: threshold {payload['threshold']:.4f} ({objective}) on {payload['n']} items",
+        f"  in-sample F1 {ins['f1']:.3f} (precision {ins['precision']:.3f}, recall {ins['recall']:.3f})",
+        f"  {cv['folds']}-fold CV F1 {cv['f1']:.3f} (precision {cv['precision']:.3f}, recall {cv['recall']:.3f})",
+    ]
+    if ins.get("degenerate"):
+        lines.append(
+            "  note: the best cut calls every pair the same; the judge adds nothing over a constant"
+        )
+    emit(payload, as_json=as_json, lines=lines)

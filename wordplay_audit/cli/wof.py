@@ -1,0 +1,123 @@
+"""``wordplay-audit wof …``: LLMike (Wheel of Fortune) report files — metrics and simulation.
+
+Sub-commands parse, call :mod:`wordplay_audit.pipelines.wof` and print (``--json`` keys in
+docs/WOF.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from wordplay_audit.cli.output import JSON_OPTION, emit
+from wordplay_audit.errors import check_choice
+
+app = typer.Typer(
+    help="Wheel of Fortune (LLMike): read the game master's reports, reproduce its metrics, simulate runs.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+ReportsArg = Annotated[
+    list[Path],
+    typer.Argument(help="Report files or folders (<model>.jsonl or <model>/report.jsonl)."),
+]
+OnErrorOpt = Annotated[
+    str,
+    typer.Option(
+        "--on-error",
+        help="Broken log lines: raise (stop with the file and line) or skip (leave the game out, count it).",
+    ),
+]
+RiddlesOpt = Annotated[
+    Path | None, typer.Option("--riddles", help="Riddles JSON lines (category, sentence).")
+]
+
+
+def _metric_lines(payload: dict) -> list[str]:
+    lines = ["model             games  wins  win%   budget  letters  %correct  completion  vowels"]
+    for m in payload["models"]:
+        lines.append(
+            f"{m['model'][:16]:<16} {m['games']:>6} {m['wins']:>5} {100 * m['win_rate']:>5.1f} "
+            f"{m['final_budget_total']:>8} {m['letters_chosen']:>8} {m['pct_correct_letters']:>9.1f} "
+            f"{m['completion_at_win']:>11.1f} {m['vowels_bought']:>7}"
+        )
+    lines.append("losses by error (percent of losses):")
+    for e in payload["errors"]:
+        if e["count"]:
+            lines.append(
+                f"  {e['model']}: {e['outcome']} {e['count']} ({e['percent_of_losses']:.1f} %)"
+            )
+    lines.append(f"skipped: {payload['skipped']}")
+    if payload.get("out"):
+        lines.append(f"wrote {payload['out']}: {', '.join(payload['written'])}")
+    return lines
+
+
+@app.command("metrics")
+def metrics_command(
+    reports: ReportsArg,
+    on_error: OnErrorOpt = "raise",
+    riddles: RiddlesOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Folder for tables (CSV/Markdown), items + judge labels, plots (PNG)."
+        ),
+    ] = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Per model: wins, final budget, letters, % correct letters, completion, vowels, losing
+    errors, wrong-guess shapes, first-letter strategy."""
+    from wordplay_audit.pipelines.wof import metrics_run
+
+    check_choice("--on-error", on_error, ("raise", "skip"))
+    payload = metrics_run(reports, on_error=on_error, riddles=riddles, out=out)
+    emit(payload, as_json=as_json, lines=_metric_lines(payload) if not as_json else None)
+
+
+@app.command("simulate")
+def simulate_command(
+    out: Annotated[
+        Path,
+        typer.Option("--out", help="Folder to write <policy>.jsonl reports and truth.csv into."),
+    ],
+    riddles: Annotated[
+        Path | None,
+        typer.Option(
+            "--riddles", help="Riddles JSON lines (category, sentence); default: the demo riddles."
+        ),
+    ] = None,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--policy",
+            help="frequent-consonant, random or overconfident (repeat or comma-separate).",
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", help="Games per policy.")] = 80,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    letter_loss: Annotated[
+        bool,
+        typer.Option(
+            "--letter-loss/--no-letter-loss",
+            help="A letter not in the riddle ends the game (LLMike's default) or sets the budget to 0.",
+        ),
+    ] = True,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Play riddles with scripted players; write the game master's report files (seeded)."""
+    from wordplay_audit.pipelines.wof import parse_policies, simulate_run
+
+    policies = parse_policies(policy)
+    payload = simulate_run(
+        out, policies=policies, games=games, seed=seed, riddles=riddles, letter_loss=letter_loss
+    )
+    lines = [f"wrote {out}: {', '.join(payload['written'].values())}"]
+    lines += [
+        f"  {s['model']}: exact-match win rate {s['exact_win_rate']:.3f}, true {s['true_win_rate']:.3f}"
+        for s in payload["simulated"]
+    ]
+    emit(payload, as_json=as_json, lines=lines)

@@ -1,0 +1,1 @@
+"""Pipelines of the app layer: read (corpora) → analyse (analysis, judges) → write (report, tables)."""

@@ -1,0 +1,53 @@
+"""Judge-audit pipeline: labels files → :func:`wordplay_audit.analysis.judge_audit_groups.judge_audit`
+→ (optionally) an output folder with the table, the FNR plot and the report.
+
+Composition only: files are read by :mod:`wordplay_audit.corpora.contract`, statistics are
+:mod:`wordplay_audit.analysis.judge_audit_groups`, the folder is written by
+:func:`wordplay_audit.corpora.io.output_folder`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from wordplay_audit.analysis.judge_audit_groups import JudgeAuditResult, judge_audit
+from wordplay_audit.analysis.judge_audit_report import fnr_plot, judge_audit_section
+from wordplay_audit.analysis.report import Report
+from wordplay_audit.corpora.contract import read_items, read_labels
+from wordplay_audit.corpora.io import output_folder
+from wordplay_audit.pipelines.outputs import write_outputs
+
+
+def judge_audit_run(
+    judge_labels: Path,
+    human: Path,
+    *,
+    items: Path | None = None,
+    by: Sequence[str] = ("player_model",),
+    out: Path | None = None,
+    **options: Any,
+) -> tuple[JudgeAuditResult, dict[str, Path]]:
+    """Read the files, audit, and with ``out`` write ``judge_audit.csv``, ``judge_fnr.png`` and
+    ``report.html`` into that folder in one step. ``options`` go to :func:`judge_audit`."""
+    item_table = read_items(items) if items is not None else None
+    result = judge_audit(
+        read_labels(judge_labels), read_labels(human), item_table, by=by, **options
+    )
+    written: dict[str, Path] = {}
+    if out is not None:
+        report = Report(
+            "wordplay-audit: judge audit",
+            intro=f"Judge labels {judge_labels}; human labels {human}",
+        )
+        report.add(judge_audit_section(result))
+        with output_folder(out) as folder:
+            names = write_outputs(
+                folder,
+                tables={"judge_audit": result.table()},
+                figures={"judge_fnr": fnr_plot(result)},
+                report=report,
+            )
+        written = {name: Path(out) / path for name, path in names.items()}
+    return result, written

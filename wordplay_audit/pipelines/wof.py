@@ -1,0 +1,110 @@
+"""Wheel of Fortune (LLMike) pipelines: report files → metrics (+ items, plots); simulated runs.
+
+Composition only: reading and writing the game's files is :mod:`wordplay_audit.corpora.wof`,
+statistics :mod:`wordplay_audit.analysis.wof`; output folders go through
+:func:`wordplay_audit.corpora.io.output_folder`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from wordplay_audit.analysis.report import figure_png
+from wordplay_audit.analysis.wof.metrics import wof_metrics
+from wordplay_audit.analysis.wof.plots import first_consonant_figure, outcome_figure
+from wordplay_audit.corpora.io import output_folder
+from wordplay_audit.corpora.wof.demo_riddles import demo_riddles
+from wordplay_audit.corpora.wof.game import Rules
+from wordplay_audit.corpora.wof.players import POLICIES
+from wordplay_audit.corpora.wof.reader import guess_items, read_reports, read_riddles
+from wordplay_audit.corpora.wof.simulate import simulate_games, truth_table, write_simulation
+from wordplay_audit.errors import check_choice
+from wordplay_audit.pipelines.outputs import write_outputs
+
+
+def metrics_run(
+    reports: Sequence[str | Path],
+    *,
+    on_error: str = "raise",
+    riddles: str | Path | None = None,
+    out: str | Path | None = None,
+) -> dict:
+    """Read the reports, compute the metrics; with ``out`` write tables, items and plots.
+
+    Returns the ``--json`` payload: the metrics, what the reader skipped and what was written.
+    """
+    log = read_reports(list(reports), on_error=on_error)
+    result = wof_metrics(log.moves)
+    payload = {
+        "reports": log.files,
+        "skipped": log.skipped,
+        "problems": log.problems,
+        **result.to_dict(),
+    }
+    if out is not None:
+        categories = None
+        if riddles is not None:
+            table = read_riddles(riddles)
+            categories = dict(zip(table["sentence"], table["category"], strict=True))
+        items, labels = guess_items(log.moves, categories=categories)
+        tables = {
+            "models": result.models,
+            "errors": result.errors,
+            "first_consonants": result.first_consonants,
+            "items": items,
+            "judge_labels": labels,
+        }
+        figures = {
+            "outcomes": figure_png(outcome_figure(result)),
+            "first_consonants": figure_png(first_consonant_figure(result)),
+        }
+        with output_folder(out) as stage:
+            written = write_outputs(
+                stage, tables=tables, figures=figures, markdown=("models", "errors")
+            )
+        payload["out"] = str(out)
+        payload["written"] = sorted(str(p) for p in written)
+    return payload
+
+
+def parse_policies(values: Sequence[str] | None) -> list[str]:
+    """``--policy`` values (repeated or comma-separated), each one of the known policies."""
+    names = [
+        p.strip()
+        for v in (values or ["frequent-consonant"])
+        for p in str(v).split(",")
+        if p.strip()
+    ]
+    for name in names:
+        check_choice("--policy", name, POLICIES)
+    return list(dict.fromkeys(names))
+
+
+def simulate_run(
+    out: str | Path,
+    *,
+    policies: Sequence[str],
+    games: int,
+    seed: int,
+    riddles: str | Path | None = None,
+    letter_loss: bool = True,
+) -> dict:
+    """Play ``games`` riddles per policy and write ``<policy>.jsonl`` + ``truth.csv`` to ``out``."""
+    table = read_riddles(riddles) if riddles is not None else demo_riddles()
+    rules = Rules(letter_loss=letter_loss)
+    with output_folder(out) as stage:
+        runs = {p: simulate_games(table, p, n_games=games, seed=seed, rules=rules) for p in policies}
+        written = write_simulation(stage, runs)
+    truth = truth_table([g for run in runs.values() for g in run])
+    summary = truth.groupby("player_model")[["exact_match", "truly_solved"]].mean().reset_index()
+    summary.columns = ["model", "exact_win_rate", "true_win_rate"]
+    return {
+        "out": str(out),
+        "riddles": str(riddles) if riddles is not None else "demo",
+        "seed": seed,
+        "games_per_policy": games,
+        "letter_loss": letter_loss,
+        "written": written,
+        "simulated": summary.to_dict(orient="records"),
+    }
