@@ -30,10 +30,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+
 from wordplay_audit.analysis.correction import post_strata_counts, poststratified_accuracy
 from wordplay_audit.analysis.proportions import ratio, wilson_interval, z_value
 from wordplay_audit.corpora.contract import bool_labels, place, validate_labels
-
 from wordplay_audit.errors import InputError
 
 QUESTIONS = ("reference", "any_sense")
@@ -130,7 +130,9 @@ def audit_frame(
     }
     if items is not None:
         extra = [c for c in items.columns if c not in frame.columns]
-        frame = frame.merge(items[["item_id", *[c for c in extra if c != "item_id"]]], on="item_id", how="left")
+        frame = frame.merge(
+            items[["item_id", *[c for c in extra if c != "item_id"]]], on="item_id", how="left"
+        )
     frame.attrs["skipped"] = skipped
     return frame
 
@@ -223,7 +225,11 @@ def judge_confusion(
         row["fnr_w_low"] = float(np.clip(1 - acc.se - half, 0, 1)) if np.isfinite(half) else np.nan
         row["fnr_w_high"] = float(np.clip(1 - acc.se + half, 0, 1)) if np.isfinite(half) else np.nan
         row["specificity_w"] = acc.sp
-        row["f1_w"] = ratio(2 * ppv_w * acc.se, ppv_w + acc.se) if np.isfinite(ppv_w) and np.isfinite(acc.se) else np.nan
+        row["f1_w"] = (
+            ratio(2 * ppv_w * acc.se, ppv_w + acc.se)
+            if np.isfinite(ppv_w) and np.isfinite(acc.se)
+            else np.nan
+        )
         rows.append(row)
     out = pd.DataFrame(rows)
     out.attrs["skipped"] = frame.attrs.get("skipped", {})

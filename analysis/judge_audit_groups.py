@@ -31,10 +31,10 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+
 from wordplay_audit.analysis.judge_audit import human_consensus
 from wordplay_audit.analysis.proportions import ratio, wilson_interval
 from wordplay_audit.corpora.contract import bool_labels, validate_labels
-
 from wordplay_audit.errors import InputError, check_choice
 
 UnparsedPolicy = Literal["exclude", "as_false", "as_true"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
 from wordplay_audit.analysis.judge_audit_groups import ALL, JudgeAuditResult
 from wordplay_audit.analysis.report import (
     Bullets,

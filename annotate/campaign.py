@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+
 from wordplay_audit.annotate.configs import interface, label_config, question_labels
 from wordplay_audit.annotate.design import Design
 from wordplay_audit.corpora.contract import normalize_bool_label, place, read_table, validate_items
-
 from wordplay_audit.errors import InputError, at_field
 
 FORMAT = "wordplay-audit-campaign/1"

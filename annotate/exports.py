@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wordplay_audit.annotate.configs import interface
-
 from wordplay_audit.errors import InputError, at_line
 
 ExportFormat = Literal["auto", "json", "json-min", "csv"]

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
+
 from wordplay_audit.annotate.configs import parse_result, question_labels
 
 STATUSES = ("labelled", "skipped", "missing", "empty")

@@ -24,8 +24,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
-from wordplay_audit.annotate.configs import judge_prediction, label_config, task_data
 
+from wordplay_audit.annotate.configs import judge_prediction, label_config, task_data
 from wordplay_audit.errors import InputError
 
 URL_ENV = "LABEL_STUDIO_URL"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+
 from wordplay_audit.annotate.campaign import Campaign
 from wordplay_audit.annotate.configs import label_config, question_labels
 from wordplay_audit.annotate.design import uid_of
@@ -31,7 +32,6 @@ from wordplay_audit.annotate.server import (
     rater_marker,
 )
 from wordplay_audit.corpora.contract import read_table
-
 from wordplay_audit.errors import InputError, at_field
 
 ADJUDICATION_FILE = "adjudication.json"

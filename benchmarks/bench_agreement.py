@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import krippendorff
     from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
     from wordplay_audit.analysis.agreement import (
         DawidSkene,
         bootstrap_intervals,
@@ -127,20 +128,13 @@ def main(argv: list[str] | None = None) -> int:
 
     # 3. bootstrap intervals
     t_bk, res_k = _timed(
-        lambda: bootstrap_intervals(counts, statistics=("fleiss_kappa",), n_boot=args.boot, seed=1)
+        lambda: bootstrap_intervals(counts, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=args.boot, seed=1))
     )
     t_ba, res_a = _timed(
-        lambda: bootstrap_intervals(
-            counts, statistics=("krippendorff_alpha",), n_boot=args.boot, seed=1
-        )
+        lambda: bootstrap_intervals(counts, statistics=("krippendorff_alpha",), bootstrap=BootstrapOptions(n_boot=args.boot, seed=1))
     )
     t_all, _ = _timed(
-        lambda: bootstrap_intervals(
-            counts,
-            statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa"),
-            n_boot=args.boot,
-            seed=1,
-        )
+        lambda: bootstrap_intervals(counts, statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa"), bootstrap=BootstrapOptions(n_boot=args.boot, seed=1))
     )
     ik, ia = res_k["fleiss_kappa"], res_a["krippendorff_alpha"]
     print(
@@ -167,9 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         f"×{naive_total / (t_bk + t_ba):.0f} vs ours κ+α"
     )
     t_idx, _ = _timed(
-        lambda: bootstrap_intervals(
-            counts, statistics=("fleiss_kappa",), n_boot=20, seed=1, draws="indices"
-        )
+        lambda: bootstrap_intervals(counts, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=20, seed=1, draws="indices"))
     )
     print(
         f"   ours with draws='indices' (same draws as the naive loop): {t_idx / 20:.3f} s per resample "

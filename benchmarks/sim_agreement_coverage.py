@@ -23,7 +23,12 @@ import time
 import warnings
 
 import numpy as np
-from wordplay_audit.analysis.agreement import UndefinedStatisticWarning, bootstrap_intervals
+
+from wordplay_audit.analysis.agreement import (
+    BootstrapOptions,
+    UndefinedStatisticWarning,
+    bootstrap_intervals,
+)
 
 
 def simulate_counts(
@@ -65,7 +70,7 @@ def run(reps: int, n_boot: int, n: int, r: int, p_missing: float, seed: int) -> 
         counts = simulate_counts(rng, n, r, rho, s, p_missing)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedStatisticWarning)
-            res = bootstrap_intervals(counts, statistics=stats, n_boot=n_boot, seed=seed + rep + 1)
+            res = bootstrap_intervals(counts, statistics=stats, bootstrap=BootstrapOptions(n_boot=n_boot, seed=seed + rep + 1))
         for st in stats:
             est = res[st]
             target = truth[st]

@@ -11,6 +11,7 @@ import json
 import time
 
 import pandas as pd
+
 from wordplay_audit.analysis.balderdash.convergence import convergence_table
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
 

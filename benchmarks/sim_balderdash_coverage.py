@@ -13,7 +13,8 @@ import time
 
 import numpy as np
 import pandas as pd
-from wordplay_audit.analysis.balderdash.recompute import corrected_rates
+
+from wordplay_audit.analysis.balderdash.corrected import corrected_rates
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign, true_rates
 
 

@@ -38,6 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pandas as pd
+
 from wordplay_audit.analysis.balderdash.trend import trend_tests
 
 GAMES, ROUNDS, PLAYERS = 5, 20, 3

@@ -113,7 +113,9 @@ def _where(source: str | None) -> str:
     return f"{source}: " if source else ""
 
 
-def require_columns(frame: pd.DataFrame, required: Iterable[str], what: str, source: str | None = None) -> None:
+def require_columns(
+    frame: pd.DataFrame, required: Iterable[str], what: str, source: str | None = None
+) -> None:
     """Raise InputError unless ``frame`` is a DataFrame with every ``required`` column."""
     if not isinstance(frame, pd.DataFrame):
         raise InputError(f"{_where(source)}{what} must be a pandas DataFrame, got {type(frame).__name__}")
@@ -196,8 +198,7 @@ def validate_labels(
     if bad_type.any():
         pos = _first_bad_row(bad_type)
         raise InputError(
-            f"{place(out, pos, source)}rater_type "
-            f"{out['rater_type'].iloc[pos]!r} is not 'human' or 'judge'"
+            f"{place(out, pos, source)}rater_type {out['rater_type'].iloc[pos]!r} is not 'human' or 'judge'"
         )
     if allowed is not None:
         allowed_set = {str(a) for a in allowed}
@@ -213,10 +214,7 @@ def validate_labels(
         unknown = ~out["item_id"].isin(known)
         if unknown.any():
             pos = _first_bad_row(unknown)
-            raise InputError(
-                f"{place(out, pos, source)}item_id "
-                f"{out['item_id'].iloc[pos]!r} names no item"
-            )
+            raise InputError(f"{place(out, pos, source)}item_id {out['item_id'].iloc[pos]!r} names no item")
     return out
 
 
@@ -249,9 +247,7 @@ def _validate_categorical_labels(
             outside = np.append(np.asarray(~names.isin(list(ok_values))), False)[codes]
             if outside.any():
                 pos = int(np.argmax(outside))
-                raise InputError(
-                    f"{place(labels, pos, source)}{column} {names[codes[pos]]!r} {text}"
-                )
+                raise InputError(f"{place(labels, pos, source)}{column} {names[codes[pos]]!r} {text}")
 
 
 def _header(path: Path) -> list[str]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import pandas as pd
+
 from wordplay_audit.corpora.contract import validate_items
 
 VERDICTS = ("true", "false", "unparsed")

@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wordplay_audit.errors import InputError, at_line
 from wordplay_audit.judges.base import Query
 from wordplay_audit.judges.cache import VerdictCache
 from wordplay_audit.judges.llm import OpenAIJudge, verdict_from_completion
-
-from wordplay_audit.errors import InputError, at_line
 
 ENDPOINT = "/v1/chat/completions"
 

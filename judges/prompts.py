@@ -20,9 +20,8 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
-from wordplay_audit.judges.base import FALSE, TRUE, UNPARSED
-
 from wordplay_audit.errors import InputError
+from wordplay_audit.judges.base import FALSE, TRUE, UNPARSED
 
 FIELDS = ("context", "first", "second")
 SET_VERSION = "v1"

@@ -28,6 +28,8 @@ from typing import Any
 import pandas as pd
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 from tenacity.wait import wait_base
+
+from wordplay_audit.errors import ParameterError
 from wordplay_audit.judges.base import (
     FALSE,
     TRUE,
@@ -38,8 +40,6 @@ from wordplay_audit.judges.base import (
     Verdict,
 )
 from wordplay_audit.judges.cache import VerdictCache
-
-from wordplay_audit.errors import ParameterError
 
 LABEL_COLUMNS = (
     "item_id", "rater", "rater_type", "label", "comment", "score", "raw",

@@ -126,9 +126,25 @@ def wait_healthy(proc: subprocess.Popen, server: LabelStudioServer, timeout: flo
     raise RuntimeError(f"Label Studio did not answer {server.url}/health within {timeout:.0f} s")
 
 
+def _reuse() -> LabelStudioServer | None:
+    """A server already running for development: ``WORDPLAY_AUDIT_LS_REUSE`` names a JSON file
+    with ``url``, ``token``, ``user``, ``password`` (the tests then neither start nor stop it)."""
+    path = os.environ.get("WORDPLAY_AUDIT_LS_REUSE")
+    if not path:
+        return None
+    import json
+
+    info = json.loads(Path(path).read_text())
+    return LabelStudioServer(info["url"], info["token"], info["user"], info["password"], 0, Path(path).parent)
+
+
 @pytest.fixture(scope="session")
 def label_studio():
     """A running Label Studio server: ``.url``, ``.token`` (legacy token), admin user and password."""
+    reused = _reuse()
+    if reused is not None:
+        yield reused
+        return
     _require_server()
     data_dir = Path(tempfile.mkdtemp(prefix="wordplay-ls-"))
     proc, server = start_server(data_dir)

@@ -8,11 +8,17 @@ import pytest
 from crowdkit.aggregation import DawidSkene as CrowdKitDawidSkene
 from crowdkit.aggregation import MajorityVote as CrowdKitMajorityVote
 from sklearn.metrics import cohen_kappa_score
-from wordplay_audit.analysis.agreement import DawidSkene, agreement, majority_vote, rater_quality
+
+from wordplay_audit.analysis.agreement import (
+    BootstrapOptions,
+    DawidSkene,
+    agreement,
+    majority_vote,
+    rater_quality,
+)
 from wordplay_audit.analysis.agreement.section import agreement_section
 from wordplay_audit.analysis.report import Report
-
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import ParameterError
 
 
 def labels_from(rows, rater_type="human"):
@@ -88,7 +94,7 @@ def test_majority_vote_other_policies_and_rater_types():
     assert every["tie"].tolist() == [False, True, True]
     drawn = {majority_vote(tie_labels(), tie="random", seed=s).loc[1, "label"] for s in range(20)}
     assert drawn == {"yes", "no"}
-    with pytest.raises(InputError, match="tie must be one of"):
+    with pytest.raises(ParameterError, match="tie: expected one of adjudicate, first, random"):
         majority_vote(tie_labels(), tie="coin")
 
 
@@ -190,7 +196,7 @@ def test_rater_quality_by_hand():
 
 def test_agreement_section_renders_plots_and_tables(tmp_path):
     labels, _ = crowd(5, n_items=120)
-    result = agreement(labels, n_boot=100)
+    result = agreement(labels, bootstrap=BootstrapOptions(n_boot=100))
     section = agreement_section(result)
     report = Report("Agreement test")
     report.add(section)

@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 from scipy import stats
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
+
 from wordplay_audit.analysis.agreement import (
+    BootstrapOptions,
     UndefinedStatisticWarning,
     bootstrap_intervals,
     count_patterns,
 )
-
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import ParameterError
 
 
 def gwet_ac1_reference(table: np.ndarray) -> float:
@@ -46,14 +47,7 @@ def make_table(seed: int, n: int = 70, raters: int = 4, k: int = 3) -> np.ndarra
 def test_indices_draws_equal_naive_row_copying_loop():
     table = make_table(1)
     n, n_boot, seed = len(table), 300, 42
-    ours = bootstrap_intervals(
-        table,
-        statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1"),
-        n_boot=n_boot,
-        seed=seed,
-        draws="indices",
-        method="percentile",
-    )
+    ours = bootstrap_intervals(table, statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1"), bootstrap=BootstrapOptions(n_boot=n_boot, seed=seed, draws="indices", method="percentile"))
     rng = np.random.default_rng(seed)
     naive = {"fleiss_kappa": [], "krippendorff_alpha": [], "gwet_ac1": []}
     for _ in range(n_boot):
@@ -74,13 +68,7 @@ def test_indices_draws_equal_naive_row_copying_loop():
 def test_indices_draws_equal_scipy_bootstrap(method):
     table = make_table(2, n=50)
     n = len(table)
-    ours = bootstrap_intervals(
-        table,
-        statistics=("fleiss_kappa", "krippendorff_alpha"),
-        n_boot=400,
-        seed=7,
-        draws="indices",
-    )
+    ours = bootstrap_intervals(table, statistics=("fleiss_kappa", "krippendorff_alpha"), bootstrap=BootstrapOptions(n_boot=400, seed=7, draws="indices"))
     for name, statistic in (
         ("fleiss_kappa", lambda idx: sm_fleiss_kappa(table[idx])),
         ("krippendorff_alpha", lambda idx: alpha_reference(table[idx])),
@@ -106,12 +94,7 @@ def test_multinomial_draws_equal_two_stage_row_copying():
     # The naive loop does both stages and copies rows; the fast path uses only stage one.
     table = make_table(3, n=90)
     n, n_boot, seed = len(table), 200, 5
-    ours = bootstrap_intervals(
-        table,
-        statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa"),
-        n_boot=n_boot,
-        seed=seed,
-    )
+    ours = bootstrap_intervals(table, statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa"), bootstrap=BootstrapOptions(n_boot=n_boot, seed=seed))
     _, inverse, freq = count_patterns(table)
     members = [np.flatnonzero(inverse == p) for p in range(len(freq))]
     rng = np.random.default_rng(seed)
@@ -138,12 +121,10 @@ def test_multinomial_draws_equal_two_stage_row_copying():
 
 def test_multinomial_and_indices_draws_agree_in_distribution():
     table = make_table(4, n=120)
-    a = bootstrap_intervals(table, statistics=("fleiss_kappa",), n_boot=3000, seed=1)[
+    a = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=3000, seed=1))[
         "fleiss_kappa"
     ]
-    b = bootstrap_intervals(
-        table, statistics=("fleiss_kappa",), n_boot=3000, seed=2, draws="indices"
-    )["fleiss_kappa"]
+    b = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=3000, seed=2, draws="indices"))["fleiss_kappa"]
     assert stats.ks_2samp(a.distribution, b.distribution).pvalue > 0.01
     assert a.boot_se == pytest.approx(b.boot_se, rel=0.1)
 
@@ -157,7 +138,7 @@ def test_bca_jackknife_by_patterns_equals_leave_one_out():
     d = loo.mean() - loo
     accel = (d**3).sum() / (6 * (d**2).sum() ** 1.5)
     theta = sm_fleiss_kappa(table)
-    res = bootstrap_intervals(table, statistics=("fleiss_kappa",), n_boot=500, seed=3)[
+    res = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=500, seed=3))[
         "fleiss_kappa"
     ]
     dist = res.distribution
@@ -171,9 +152,9 @@ def test_bca_jackknife_by_patterns_equals_leave_one_out():
 
 def test_seeded_and_reproducible():
     table = make_table(6)
-    a = bootstrap_intervals(table, n_boot=200, seed=11)
-    b = bootstrap_intervals(table, n_boot=200, seed=11)
-    c = bootstrap_intervals(table, n_boot=200, seed=12)
+    a = bootstrap_intervals(table, bootstrap=BootstrapOptions(n_boot=200, seed=11))
+    b = bootstrap_intervals(table, bootstrap=BootstrapOptions(n_boot=200, seed=11))
+    c = bootstrap_intervals(table, bootstrap=BootstrapOptions(n_boot=200, seed=12))
     assert a["fleiss_kappa"].ci_low == b["fleiss_kappa"].ci_low
     assert a["fleiss_kappa"].ci_low != c["fleiss_kappa"].ci_low
 
@@ -188,7 +169,7 @@ def test_coverage_small_simulation():
         z = rng.choice(3, n, p=rho)
         codes = np.where(rng.random((n, r)) < s, z[:, None], rng.choice(3, (n, r), p=rho))
         table = np.stack([(codes == k).sum(axis=1) for k in range(3)], axis=1)
-        est = bootstrap_intervals(table, statistics=("fleiss_kappa",), n_boot=400, seed=rep)[
+        est = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=400, seed=rep))[
             "fleiss_kappa"
         ]
         hit_pct += est.percentile[0] <= s * s <= est.percentile[1]
@@ -203,7 +184,7 @@ def test_undefined_resamples_are_counted_not_fatal():
     table = np.array([[2, 0], [2, 0], [1, 1]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedStatisticWarning)
-        res = bootstrap_intervals(table, statistics=("fleiss_kappa",), n_boot=200, seed=0)[
+        res = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=200, seed=0))[
             "fleiss_kappa"
         ]
     assert res.n_undefined > 0
@@ -214,31 +195,29 @@ def test_undefined_resamples_are_counted_not_fatal():
     assert (res.ci_low, res.ci_high) == res.percentile
 
 
-def test_bad_options_raise_input_error():
+def test_bad_options_raise_parameter_error():
     table = make_table(7)
-    with pytest.raises(InputError, match="unknown statistic"):
+    with pytest.raises(ParameterError, match="statistics: expected one of fleiss_kappa, "):
         bootstrap_intervals(table, statistics=("kappa",))
-    with pytest.raises(InputError, match="draws"):
-        bootstrap_intervals(table, draws="fast")
-    with pytest.raises(InputError, match="n_boot"):
-        bootstrap_intervals(table, n_boot=1)
-    with pytest.raises(InputError, match="confidence"):
-        bootstrap_intervals(table, confidence=95)
+    with pytest.raises(ParameterError, match="draws: expected one of multinomial, indices"):
+        BootstrapOptions(draws="fast")
+    with pytest.raises(ParameterError, match="method: expected one of bca, percentile"):
+        BootstrapOptions(method="BCa")
+    with pytest.raises(ParameterError, match="n_boot"):
+        BootstrapOptions(n_boot=1)
+    with pytest.raises(ParameterError, match="n_boot"):
+        BootstrapOptions(n_boot=2.5)
+    with pytest.raises(ParameterError, match="confidence"):
+        BootstrapOptions(confidence=95)
+    with pytest.raises(ParameterError, match="level"):
+        bootstrap_intervals(table, level="cardinal")
 
 
 @pytest.mark.parametrize("level", ["ordinal", "interval"])
 def test_non_nominal_alpha_bootstrap_equals_naive_loop(level):
     table = make_table(8, n=60, raters=3, k=4)
     values = np.arange(1, 5)
-    ours = bootstrap_intervals(
-        table,
-        statistics=("krippendorff_alpha",),
-        n_boot=60,
-        seed=9,
-        draws="indices",
-        level=level,
-        categories=[str(v) for v in values],
-    )["krippendorff_alpha"]
+    ours = bootstrap_intervals(table, statistics=("krippendorff_alpha",), level=level, categories=[str(v) for v in values], bootstrap=BootstrapOptions(n_boot=60, seed=9, draws="indices"))["krippendorff_alpha"]
     rng = np.random.default_rng(9)
     naive = [
         krippendorff.alpha(

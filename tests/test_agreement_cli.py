@@ -6,17 +6,16 @@ import json
 
 import pandas as pd
 import pytest
-from published import FLEISS_1971  # noqa: E402  (Fleiss 1971, Table 1)
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 CATEGORIES = ["dep", "pers", "schiz", "neur", "other"]
 
 
-def fleiss_labels(kind_column: bool = False) -> pd.DataFrame:
+def fleiss_labels(table, kind_column: bool = False) -> pd.DataFrame:
     """Fleiss (1971) Table 1 as a long labels table: the six ratings of each patient are
     assigned to raters r1..r6 in category order (the κ statistics do not depend on who)."""
     rows = []
-    for i, counts in enumerate(FLEISS_1971):
+    for i, counts in enumerate(table):
         raters = iter(range(1, 7))
         for k, c in enumerate(counts):
             for _ in range(c):
@@ -28,13 +27,13 @@ def fleiss_labels(kind_column: bool = False) -> pd.DataFrame:
 
 
 @pytest.fixture
-def labels_csv(tmp_path):
+def labels_csv(tmp_path, fleiss_1971):
     path = tmp_path / "labels.csv"
-    fleiss_labels().to_csv(path, index=False)
+    fleiss_labels(fleiss_1971).to_csv(path, index=False)
     return path
 
 
-def test_agreement_json(run_cli, labels_csv):
+def test_agreement_json(run_cli, labels_csv, fleiss_1971):
     code, out, err = run_cli(
         "analyze", "agreement", str(labels_csv), "--bootstrap", "200", "--json"
     )
@@ -46,7 +45,7 @@ def test_agreement_json(run_cli, labels_csv):
         est = data[key]
         assert {"value", "ci_low", "ci_high"} <= set(est)
         assert est["ci_low"] < est["value"] < est["ci_high"]
-    assert data["fleiss_kappa"]["value"] == pytest.approx(sm_fleiss_kappa(FLEISS_1971), abs=1e-12)
+    assert data["fleiss_kappa"]["value"] == pytest.approx(sm_fleiss_kappa(fleiss_1971), abs=1e-12)
     assert data["per_category"]["schiz"]["kappa"] == pytest.approx(0.52, abs=1e-12)
     assert data["per_category"]["schiz"]["prevalence"] == pytest.approx(1 / 6, abs=1e-12)
     assert set(data["pairwise_cohen"]) == {f"r{j}" for j in range(1, 7)}
@@ -78,9 +77,9 @@ def test_agreement_text_summary(run_cli, labels_csv):
     assert "Fleiss' kappa: 0.430" in out
 
 
-def test_kind_from_column_and_from_items(run_cli, tmp_path):
+def test_kind_from_column_and_from_items(run_cli, tmp_path, fleiss_1971):
     with_kind = tmp_path / "with_kind.csv"
-    fleiss_labels(kind_column=True).to_csv(with_kind, index=False)
+    fleiss_labels(fleiss_1971, kind_column=True).to_csv(with_kind, index=False)
     code, out, err = run_cli(
         "analyze", "agreement", str(with_kind), "--kind", "guess", "--bootstrap", "0", "--json"
     )
@@ -88,11 +87,11 @@ def test_kind_from_column_and_from_items(run_cli, tmp_path):
     data = json.loads(out)
     assert data["items"] == 10 and data["kind"] == "guess"
     assert data["fleiss_kappa"]["value"] == pytest.approx(
-        sm_fleiss_kappa(FLEISS_1971[20:]), abs=1e-12
+        sm_fleiss_kappa(fleiss_1971[20:]), abs=1e-12
     )
     # the same selection through an items table
     plain = tmp_path / "plain.csv"
-    fleiss_labels().to_csv(plain, index=False)
+    fleiss_labels(fleiss_1971).to_csv(plain, index=False)
     items = tmp_path / "items.csv"
     pd.DataFrame(
         {
@@ -129,9 +128,28 @@ def test_bad_input_exit_code_2(run_cli, tmp_path, labels_csv):
     assert code == 2 and "no such file" in err
     code, _, err = run_cli("analyze", "agreement", str(labels_csv), "--categories", "dep,pers")
     # patient p00 is rated "neur" six times: the first such rating is line 2 of the file
-    assert code == 2 and "labels.csv: labels row 2: label 'neur' is not one of dep, pers" in err
+    assert code == 2 and "labels.csv line 2: label 'neur' is not one of dep, pers" in err
     code, _, err = run_cli("analyze", "agreement", str(labels_csv), "--level", "fuzzy")
-    assert code == 2 and "--level" in err
+    assert code == 2
+    assert err == "error: --level: expected one of nominal, ordinal, interval, ratio; got 'fuzzy'\n"
+    code, _, err = run_cli("analyze", "agreement", str(labels_csv), "--bootstrap", "1")
+    assert code == 2 and err.startswith("error: --bootstrap: expected 0 (no bootstrap)")
+    code, _, err = run_cli("analyze", "agreement", str(labels_csv), "--confidence", "95")
+    assert code == 2 and err.startswith("error: --confidence: expected a level between 0 and 1")
+
+
+def test_duplicate_rating_names_the_file_line_after_kind_filter(run_cli, tmp_path, fleiss_1971):
+    # 180 ratings on lines 2..181; a repeated rating on line 182, and the --kind filter drops
+    # the first 120 rows, so a row number counted after filtering would be wrong
+    frame = fleiss_labels(fleiss_1971, kind_column=True)
+    frame = pd.concat([frame, frame.iloc[[175]]], ignore_index=True)
+    path = tmp_path / "dup.csv"
+    frame.to_csv(path, index=False)
+    code, _, err = run_cli("analyze", "agreement", str(path), "--kind", "guess")
+    assert code == 2
+    rater, item = frame.iloc[180]["rater"], frame.iloc[180]["item_id"]
+    assert f"dup.csv line 182: rater '{rater}' rated item '{item}' twice" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_aggregate_majority_writes_csv(run_cli, labels_csv, tmp_path):

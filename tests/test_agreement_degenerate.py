@@ -8,7 +8,9 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+
 from wordplay_audit.analysis.agreement import (
+    BootstrapOptions,
     UndefinedStatisticWarning,
     agreement,
     fleiss_kappa,
@@ -19,8 +21,7 @@ from wordplay_audit.analysis.agreement import (
     per_category_kappa,
     rating_table,
 )
-
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import InputError, ParameterError
 
 
 def labels_from(rows: list[tuple[str, str, str]], rater_type: str = "human") -> pd.DataFrame:
@@ -54,7 +55,7 @@ def test_all_raters_one_category_ac1_is_defined_with_declared_categories():
 
 def test_agreement_summary_on_unanimous_input_warns_and_reports_nan():
     with pytest.warns(UndefinedStatisticWarning):
-        result = agreement(UNANIMOUS_ONE_CATEGORY, categories=["false", "true"], n_boot=50)
+        result = agreement(UNANIMOUS_ONE_CATEGORY, categories=["false", "true"], bootstrap=BootstrapOptions(n_boot=50))
     assert math.isnan(result.fleiss_kappa.value)
     assert math.isnan(result.krippendorff_alpha.value)
     assert result.gwet_ac1.value == 1.0
@@ -80,11 +81,11 @@ def test_one_rater_is_an_input_error():
 def test_items_with_one_rating_are_dropped_and_counted():
     rows = [(f"i{i}", f"r{j}", "a" if (i + j) % 3 else "b") for i in range(6) for j in range(3)]
     rows += [("lonely1", "r0", "a"), ("lonely2", "r2", "b")]
-    result = agreement(labels_from(rows), n_boot=0)
+    result = agreement(labels_from(rows), bootstrap=BootstrapOptions(n_boot=0))
     assert result.n_items == 8
     assert result.n_items_single == 2
     assert result.n_items_used == 6
-    full = agreement(labels_from(rows[:-2]), n_boot=0)
+    full = agreement(labels_from(rows[:-2]), bootstrap=BootstrapOptions(n_boot=0))
     assert result.fleiss_kappa.value == pytest.approx(full.fleiss_kappa.value, abs=1e-12)
     assert result.krippendorff_alpha.value == pytest.approx(
         full.krippendorff_alpha.value, abs=1e-12
@@ -120,7 +121,7 @@ def test_missing_column_and_bad_rater_type():
         fleiss_kappa(labels.drop(columns="label"))
     with pytest.raises(InputError, match="no ratings with rater_type 'judge'"):
         fleiss_kappa(labels, rater_type="judge")
-    with pytest.raises(InputError, match="rater_type must be"):
+    with pytest.raises(ParameterError, match="rater_type: expected one of human, judge"):
         fleiss_kappa(labels, rater_type="robot")
 
 
@@ -137,7 +138,7 @@ def test_interval_alpha_needs_numeric_labels():
     labels = labels_from([("a", "r1", "x"), ("a", "r2", "y"), ("b", "r1", "x"), ("b", "r2", "x")])
     with pytest.raises(InputError, match="numeric labels"):
         krippendorff_alpha(labels, level="interval")
-    with pytest.raises(InputError, match="level must be"):
+    with pytest.raises(ParameterError, match="level: expected one of nominal, ordinal"):
         krippendorff_alpha(labels, level="cardinal")
 
 

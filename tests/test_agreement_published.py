@@ -7,8 +7,9 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from published import FLEISS_1971  # noqa: E402  (Fleiss 1971, Table 1; see tests/published.py)
+
 from wordplay_audit.analysis.agreement import (
+    BootstrapOptions,
     agreement,
     fleiss_kappa,
     fleiss_kappa_se,
@@ -65,17 +66,17 @@ def reliability_to_long(matrix: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_fleiss_1971_overall():
+def test_fleiss_1971_overall(fleiss_1971):  # Table 1 (fixture in conftest.py)
     # Fleiss (1971) p. 380: P̄ = .556, P̄e = .220, κ = .430
-    assert FLEISS_1971.sum(axis=1).tolist() == [6] * 30
-    assert percent_agreement(FLEISS_1971) == pytest.approx(0.556, abs=5e-4)
-    assert fleiss_kappa(FLEISS_1971) == pytest.approx(0.430, abs=5e-4)
+    assert fleiss_1971.sum(axis=1).tolist() == [6] * 30
+    assert percent_agreement(fleiss_1971) == pytest.approx(0.556, abs=5e-4)
+    assert fleiss_kappa(fleiss_1971) == pytest.approx(0.430, abs=5e-4)
 
 
-def test_fleiss_1971_per_category():
+def test_fleiss_1971_per_category(fleiss_1971):
     # Fleiss (1971) p. 380: p_j = .144, .144, .167, .306, .239 and
     # κ_j = .245, .245, .520, .471, .566 (eq. 13 per category)
-    table = per_category_kappa(FLEISS_1971, categories=["dep", "pers", "schiz", "neur", "other"])
+    table = per_category_kappa(fleiss_1971, categories=["dep", "pers", "schiz", "neur", "other"])
     assert table["prevalence"].to_numpy() == pytest.approx(
         [0.144, 0.144, 0.167, 0.306, 0.239], abs=5e-4
     )
@@ -117,7 +118,7 @@ def test_krippendorff_2011_nominal_by_hand():
     expected = 1 - (n - 1) * (n - diag) / (n**2 - (n_c**2).sum())
     assert expected == pytest.approx(0.743, abs=5e-4)
     assert krippendorff_alpha(labels) == pytest.approx(expected, abs=1e-12)
-    result = agreement(labels, n_boot=0)
+    result = agreement(labels, bootstrap=BootstrapOptions(n_boot=0))
     assert result.n_items == 12 and result.n_items_single == 1 and result.n_items_used == 11
 
 
@@ -159,7 +160,7 @@ def test_kappa_paradox_is_visible():
         first, second = ("a", "a") if i < 95 else ("a", "b") if i < 98 else ("b", "b")
         rows += [(f"i{i}", "r1", "human", first), (f"i{i}", "r2", "human", second)]
     labels = pd.DataFrame(rows, columns=["item_id", "rater", "rater_type", "label"])
-    result = agreement(labels, n_boot=0)
+    result = agreement(labels, bootstrap=BootstrapOptions(n_boot=0))
     assert result.percent_agreement == pytest.approx(0.97)
     # π_a = (95·2 + 3)/200 = 0.965, π_b = 0.035: p_e = 0.965² + 0.035² = 0.93245
     assert result.fleiss_kappa.value == pytest.approx((0.97 - 0.93245) / (1 - 0.93245), abs=1e-12)

@@ -11,6 +11,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
+
 from wordplay_audit.analysis.agreement import (
     count_patterns,
     fleiss_kappa,

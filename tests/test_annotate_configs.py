@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+
 from wordplay_audit.annotate.configs import (
     COMBINATION,
     FORM_TYPES,

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from wordplay_audit.annotate.design import allocate, assign_overlap, design_campaign, uid_of
 from wordplay_audit.errors import ParameterError
 

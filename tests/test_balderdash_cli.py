@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from wordplay_audit.analysis.report import Report
 from wordplay_audit.pipelines.balderdash import run_demo_part
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from wordplay_audit.analysis.balderdash.convergence import (
     convergence_round,
     convergence_table,
     observed_threshold,
 )
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
-
 from wordplay_audit.errors import InputError
 
 

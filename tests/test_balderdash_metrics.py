@@ -9,6 +9,7 @@ import math
 
 import pandas as pd
 import pytest
+
 from wordplay_audit.analysis.balderdash.metrics import (
     balderdash_metrics,
     complete_games,
@@ -16,7 +17,6 @@ from wordplay_audit.analysis.balderdash.metrics import (
     round_metrics,
     setting_metrics,
 )
-
 from wordplay_audit.errors import InputError
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
+
 from wordplay_audit.analysis.balderdash.plan import (
     labels_for_corrected_rate,
     labels_for_fnr,
@@ -15,7 +16,6 @@ from wordplay_audit.analysis.balderdash.plan import (
 )
 from wordplay_audit.analysis.correction import poststratified_accuracy, rogan_gladen
 from wordplay_audit.analysis.proportions import wilson_halfwidth
-
 from wordplay_audit.errors import InputError
 
 

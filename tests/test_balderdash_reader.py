@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from wordplay_audit.corpora.balderdash import (
     PLAYER_ROUND_COLUMNS,
     decode_extended_json,
@@ -16,7 +17,6 @@ from wordplay_audit.corpora.balderdash import (
     read_export,
     read_words_file,
 )
-
 from wordplay_audit.errors import InputError
 
 

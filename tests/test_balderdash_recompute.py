@@ -8,15 +8,15 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+
+from wordplay_audit.analysis.balderdash.corrected import corrected_rates
 from wordplay_audit.analysis.balderdash.recompute import (
-    corrected_rates,
     recompute_scores,
     replace_labels,
     replaced_round_metrics,
 )
 from wordplay_audit.analysis.correction import JudgeAccuracy, ppi_mean, rogan_gladen
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign, true_rates
-
 from wordplay_audit.errors import InputError
 
 

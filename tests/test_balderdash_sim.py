@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+
 from wordplay_audit.corpora.balderdash import PLAYER_ROUND_COLUMNS, player_round_table, read_export
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
 from wordplay_audit.corpora.balderdash.writer import write_campaign
 from wordplay_audit.corpora.contract import read_labels
-
 from wordplay_audit.errors import InputError
 
 SMALL = SimConfig(games_per_deck=2, n_rounds=6, labels_per_stratum=5)

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 from scipy import optimize, special, stats
+
 from wordplay_audit.analysis.balderdash import (
     DriftWarning,
     draw_se_sp,
@@ -25,7 +26,6 @@ from wordplay_audit.analysis.balderdash import (
 from wordplay_audit.analysis.balderdash.report import trend_section
 from wordplay_audit.analysis.report import Section
 from wordplay_audit.analysis.stats_models import MisclassifiedLogit, gee_binomial
-
 from wordplay_audit.errors import InputError
 
 # --------------------------------------------------------------------------- helpers

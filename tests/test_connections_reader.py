@@ -5,13 +5,12 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from wordplay_audit.analysis.connections import match_groups
-from wordplay_audit.analysis.connections_report import analyze_connections
-from wordplay_audit.corpora.connections import read_connections, to_contract
+
+from wordplay_audit.analysis.connections import analyze_connections, match_groups, to_contract
+from wordplay_audit.corpora.connections import read_connections
 from wordplay_audit.corpora.contract import game_key
 from wordplay_audit.corpora.demo import write_demo_corpus
 from wordplay_audit.corpora.literal import parse_groups, parse_groups_tolerant
-
 from wordplay_audit.errors import InputError
 
 
@@ -62,7 +61,7 @@ def test_strings_holding_python_literals(folder):
     (folder / "model-c.json").write_text(json.dumps(stringly))
     result = analyze_connections(read_connections(folder), plots=False)
     assert result.models["model-c"] == result.models["model-b"]
-    assert result.to_json()["quality_by_file"]["model-c.json: fields stored as strings holding Python literals"] == 1
+    assert result.to_dict()["quality_by_file"]["model-c.json: fields stored as strings holding Python literals"] == 1
 
 
 def test_contract_item_ids(folder):
@@ -86,17 +85,17 @@ def test_missing_folder_and_files(tmp_path, folder):
 
 def test_non_json_file_names_file_and_line(folder):
     (folder / "model-a.json").write_text('[\n{"allwords": "A"},\n{oops}\n]')
-    with pytest.raises(InputError, match=r"model-a.json: line 3: not valid JSON"):
+    with pytest.raises(InputError, match=r"model-a.json line 3: not valid JSON"):
         read_connections(folder)
 
 
 def test_missing_field_and_unknown_column(folder):
     (folder / "model-a.json").write_text(json.dumps([{"allwords": "A, B"}]))
-    with pytest.raises(InputError, match=r"model-a.json: record 0: missing field 'categories'"):
+    with pytest.raises(InputError, match=r"model-a.json: \[0\]: missing field 'categories'"):
         read_connections(folder)
     write_demo_corpus(folder)  # restore model-a.json
     (folder / "novice_raw.csv").write_text("player,answer\nP1,x\n")
-    with pytest.raises(InputError, match=r"novice_raw.csv: line 1: missing column 'input'"):
+    with pytest.raises(InputError, match=r"novice_raw.csv line 1: missing column 'input'"):
         read_connections(folder)
 
 
@@ -105,7 +104,7 @@ def test_cli_bad_input_exit_2(run_cli, tmp_path, folder):
     assert code == 2 and err.count("\n") == 1 and "no such folder" in err and "Traceback" not in err
     (folder / "gold_data.json").write_text("not json")
     code, out, err = run_cli("connections", "score", "--data", str(folder), "--out", str(tmp_path / "o"))
-    assert code == 2 and "gold_data.json: line 1: not valid JSON" in err
+    assert code == 2 and "gold_data.json line 1: not valid JSON" in err
     assert not (tmp_path / "o").exists()  # nothing half-written
     code, out, err = run_cli("connections", "score", "--data", str(folder), "--out", str(tmp_path / "o"), "--match", "x")
     assert code == 2 and "--match" in err

@@ -4,6 +4,7 @@ import math
 
 import pandas as pd
 import pytest
+
 from wordplay_audit.analysis.connections import (
     histogram,
     paired_tests,

@@ -4,10 +4,12 @@ Expected numbers come from the paper (Samadarshi et al. 2024) as quoted in share
 Table 1 (knowledge types) and Table 5 (frequency of unweighted clustering scores).
 """
 
+import csv
 import json
 
 import pytest
-from wordplay_audit.analysis.connections_report import analyze_connections
+
+from wordplay_audit.analysis.connections import analyze_connections
 from wordplay_audit.corpora.connections import read_connections
 
 pytestmark = pytest.mark.shared
@@ -93,10 +95,10 @@ def test_audit_explains_exactly_those_games(result):
 
 
 def test_audit_counts(result):
-    quality = result.to_json()["quality"]
+    quality = result.to_dict()["quality"]
     # stored score fields that disagree: Gemini game 0 ({"Words"}), GPT-4o game 61 (lower-case
     # words: the stored 2 ignored case, exact matching gives 0), and the strawberry file
-    by_file = result.to_json()["quality_by_file"]
+    by_file = result.to_dict()["quality_by_file"]
     assert by_file["gemini1.5pro.json: stored score differs from recomputed"] == 1
     assert by_file["gpt4o.json: stored score differs from recomputed"] == 1
     assert by_file["gpt4o.json: score depends on letter case"] == 1
@@ -125,9 +127,28 @@ def test_cli_json(run_cli, connections_dir, tmp_path):
     summary = json.loads(out)
     assert summary["games"] == 438
     assert summary["models"]["gpt4o"]["unweighted_hist"] == TABLE5["gpt4o"]
-    assert len(summary["models"]["gpt4o"]["weighted_hist"]) == 11
-    assert len(summary["models"]["gpt4o"]["categorical_hist"]) == 5
-    assert isinstance(summary["models"]["gpt4o"]["reasoning_ratio"], float)
+    gpt4o = summary["models"]["gpt4o"]
+    # mean unweighted score from the published Table 5 row of GPT-4o, by hand:
+    # (0*112 + 1*140 + 2*111 + 3*10 + 4*65) / 438 = (140 + 222 + 30 + 260) / 438 = 652 / 438
+    assert gpt4o["mean_unweighted"] == pytest.approx(652 / 438)
+    # the weighted and categorical histograms cover the same 438 games, on 0-10 and 0-4
+    assert len(gpt4o["weighted_hist"]) == 11 and sum(gpt4o["weighted_hist"]) == 438
+    assert len(gpt4o["categorical_hist"]) == 5 and sum(gpt4o["categorical_hist"]) == 438
+    assert gpt4o["mean_weighted"] == pytest.approx(sum(i * n for i, n in enumerate(gpt4o["weighted_hist"])) / 438)
+    # a game whose 4 groups are all reproduced weighs 1+2+3+4 = 10: GPT-4o's 65 such games
+    assert gpt4o["weighted_hist"][10] == TABLE5["gpt4o"][4]
+    # the reasoning ratio recomputed by hand from the per-game CSV the command wrote:
+    # mean over games with unweighted > 0 of categorical / unweighted
+    games = list(csv.DictReader((tmp_path / "scores_gpt4o.csv").open(encoding="utf-8")))
+    assert len(games) == 438
+    ratios = [int(g["categorical"]) / int(g["unweighted"]) for g in games if int(g["unweighted"]) > 0]
+    assert len(ratios) == 438 - TABLE5["gpt4o"][0]  # 326 games with at least one group
+    assert gpt4o["reasoning_ratio"] == pytest.approx(sum(ratios) / len(ratios))
+    assert 0 < gpt4o["reasoning_ratio"] < 1
+    for model, hist in TABLE5.items():
+        if model in ("gpt4o", "llama3.1405B", "mistral2large"):
+            assert summary["models"][model]["unweighted_hist"] == hist
+    assert summary["table5"] and all(row["agrees"] for row in summary["table5"])
     assert {k: v for k, v in summary["taxonomy_counts"].items() if k != "unmapped"} == TABLE1
     vs = summary["humans"]["novice"]["vs"]["gpt4o"]
     assert set(vs) >= {"unweighted_hist", "wilcoxon_p", "mcnemar_p"}

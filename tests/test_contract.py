@@ -2,6 +2,7 @@
 
 import pandas as pd
 import pytest
+
 from wordplay_audit.corpora.contract import (
     game_key,
     normalize_bool_label,
@@ -9,7 +10,6 @@ from wordplay_audit.corpora.contract import (
     validate_items,
     validate_labels,
 )
-
 from wordplay_audit.errors import InputError
 
 

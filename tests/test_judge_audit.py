@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
+
 from wordplay_audit.analysis.correction import poststratified_accuracy
 from wordplay_audit.analysis.judge_audit import judge_confusion
 from wordplay_audit.analysis.proportions import wilson_interval
-
 from wordplay_audit.errors import InputError
 
 

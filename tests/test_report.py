@@ -2,6 +2,7 @@
 
 import pandas as pd
 import pytest
+
 from wordplay_audit.analysis.report import (
     Bullets,
     Figure,
@@ -14,7 +15,6 @@ from wordplay_audit.analysis.report import (
     plot_text,
 )
 from wordplay_audit.analysis.report.outputs import markdown_table
-
 from wordplay_audit.pipelines.outputs import write_outputs
 
 EVIL = '<script>alert("x")</script>'
@@ -25,8 +25,17 @@ def test_all_text_is_escaped(tmp_path):
     ax = fig.add_subplot()
     ax.plot([0, 1])
     report = Report(EVIL, intro=EVIL)
-    report.add(Section(EVIL, [Paragraph(EVIL), Bullets([EVIL]), Table(pd.DataFrame({EVIL: [EVIL]}), caption=EVIL),
-                              Figure(figure_png(fig), caption=EVIL)]))
+    report.add(
+        Section(
+            EVIL,
+            [
+                Paragraph(EVIL),
+                Bullets([EVIL]),
+                Table(pd.DataFrame({EVIL: [EVIL]}), caption=EVIL),
+                Figure(figure_png(fig), caption=EVIL),
+            ],
+        )
+    )
     html = report.render()
     assert "<script>" not in html
     assert html.count("&lt;script&gt;") >= 7

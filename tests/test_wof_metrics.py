@@ -6,6 +6,7 @@ import math
 
 import pytest
 from wof_logs import write_logs
+
 from wordplay_audit.analysis.wof.metrics import wof_metrics
 from wordplay_audit.corpora.wof.reader import read_reports
 

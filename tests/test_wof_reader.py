@@ -6,6 +6,7 @@ import json
 
 import pytest
 from wof_logs import ALPHA, BETA, report_text, write_logs
+
 from wordplay_audit.corpora.contract import validate_items, validate_labels
 from wordplay_audit.corpora.wof.reader import (
     game_table,
@@ -14,7 +15,6 @@ from wordplay_audit.corpora.wof.reader import (
     read_reports,
     read_riddles,
 )
-
 from wordplay_audit.errors import InputError, ParameterError
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+
 from wordplay_audit.analysis.wof.metrics import wof_metrics
 from wordplay_audit.corpora.wof.game import Rules, format_report, play_game, reveal
 from wordplay_audit.corpora.wof.players import near_miss
 from wordplay_audit.corpora.wof.reader import guess_items, read_reports, read_riddles
 from wordplay_audit.corpora.wof.simulate import simulate_games, write_simulation
-
 from wordplay_audit.errors import ParameterError
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from wordplay_audit.corpora.values import parse_number
 
+from wordplay_audit.corpora.values import parse_number
 from wordplay_audit.errors import InputError, check_choice
 
 from ._common import LEVELS, Level, RaterType

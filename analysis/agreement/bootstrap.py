@@ -34,13 +34,12 @@ Efron & Tibshirani (1993), An Introduction to the Bootstrap, ch. 14.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtr, ndtri
 
 from wordplay_audit.errors import ParameterError, check_choice
 
@@ -68,9 +67,10 @@ from ._core import (
     usable_patterns,
 )
 from .alpha import category_values
+from .resampling import draw_pattern_weights, interval_bounds
 from .tables import resolve_counts
 
-__all__ = ["BootstrapOptions", "Interval", "bootstrap_intervals", "draw_pattern_weights"]
+__all__ = ["BootstrapOptions", "Interval", "bootstrap_intervals"]
 
 DEFAULT_STATISTICS: tuple[Statistic, ...] = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
 
@@ -182,91 +182,6 @@ def _functional(
     return per_category_functional(patterns)
 
 
-def draw_pattern_weights(
-    pats: Patterns, n_boot: int, rng: np.random.Generator, *, draws: Draws = "multinomial"
-) -> Iterator[np.ndarray]:
-    """Yield chunks of bootstrap pattern multiplicities ``W`` ``(chunk, P)`` (float64).
-
-    Each row sums to ``pats.n_items``. See the module docstring for ``draws``.
-    """
-    check_choice("draws", draws, DRAWS)
-    n, n_pat = pats.n_items, len(pats.freq)
-    if draws == "multinomial":
-        probs = pats.freq / n
-        chunk = max(1, min(n_boot, (1 << 22) // max(n_pat, 1)))
-        for start in range(0, n_boot, chunk):
-            size = min(chunk, n_boot - start)
-            yield rng.multinomial(n, probs, size=size).astype(float)
-        return
-    chunk = max(1, min(n_boot, (1 << 23) // max(n, 1)))
-    for start in range(0, n_boot, chunk):
-        size = min(chunk, n_boot - start)
-        idx = rng.integers(0, n, size=(size, n))
-        flat = pats.inverse[idx] + (np.arange(size) * n_pat)[:, None]
-        yield np.bincount(flat.ravel(), minlength=size * n_pat).reshape(size, n_pat).astype(float)
-
-
-def _quantile(values: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """Linear-interpolation quantile of each column ``values[:, j]`` at ``probs[j]`` (nan kept
-    out); ``values`` ``(B, J)``, ``probs`` ``(J,)``."""
-    out = np.full(values.shape[1], np.nan)
-    for j in range(values.shape[1]):
-        col = values[:, j]
-        col = col[~np.isnan(col)]
-        if col.size and np.isfinite(probs[j]):
-            out[j] = np.quantile(col, probs[j])
-    return out
-
-
-def _acceleration(jack: np.ndarray, jack_weights: np.ndarray) -> np.ndarray:
-    """BCa acceleration from the jackknife values ``(P, J)`` with multiplicities ``(P,)``:
-    :math:`\\hat a = \\sum w d^3 / (6 (\\sum w d^2)^{3/2})`, :math:`d` = mean − value."""
-    w = jack_weights[:, None].astype(float)
-    jack_ok = ~np.isnan(jack)
-    wj = np.where(jack_ok, w, 0.0)
-    jack0 = np.where(jack_ok, jack, 0.0)
-    mean = (wj * jack0).sum(axis=0) / wj.sum(axis=0)
-    d = np.where(jack_ok, mean - jack0, 0.0)
-    return (wj * d**3).sum(axis=0) / (6.0 * ((wj * d**2).sum(axis=0)) ** 1.5)
-
-
-def _intervals(
-    theta_hat: np.ndarray,
-    theta_b: np.ndarray,
-    jack: np.ndarray,
-    jack_weights: np.ndarray,
-    confidence: float,
-) -> dict:
-    """Percentile and BCa intervals for each column (``theta_hat`` ``(J,)``, ``theta_b``
-    ``(B, J)``, jackknife values ``(P, J)`` with multiplicities ``jack_weights`` ``(P,)``)."""
-    tail = (1.0 - confidence) / 2.0
-    valid = ~np.isnan(theta_b)
-    n_valid = valid.sum(axis=0)
-    j = theta_b.shape[1]
-    pct_low = _quantile(theta_b, np.full(j, tail))
-    pct_high = _quantile(theta_b, np.full(j, 1.0 - tail))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        below = (theta_b < theta_hat).sum(axis=0) + (theta_b <= theta_hat).sum(axis=0)
-        z0 = ndtri(below / (2.0 * n_valid))
-        accel = _acceleration(jack, jack_weights)
-        z_a = ndtri(tail)
-        num1 = z0 + z_a
-        a1 = ndtr(z0 + num1 / (1.0 - accel * num1))
-        num2 = z0 - z_a
-        a2 = ndtr(z0 + num2 / (1.0 - accel * num2))
-    bca_low = _quantile(theta_b, np.where(np.isnan(a1), np.nan, a1))
-    bca_high = _quantile(theta_b, np.where(np.isnan(a2), np.nan, a2))
-    boot_se = np.array(
-        [np.std(theta_b[valid[:, c], c], ddof=1) if n_valid[c] > 1 else np.nan for c in range(j)]
-    )
-    return {
-        "percentile": (pct_low, pct_high),
-        "bca": (bca_low, bca_high),
-        "boot_se": boot_se,
-        "n_undefined": theta_b.shape[0] - n_valid,
-    }
-
-
 @dataclass(frozen=True)
 class _Features:
     """The statistics' feature blocks side by side, so one product serves all of them."""
@@ -335,7 +250,7 @@ def _interval(
 ) -> Interval:
     """The :class:`Interval` of one statistic from ``(theta_hat, resampled, jackknife)``."""
     theta_hat, theta_b, jack = estimates
-    ints = _intervals(theta_hat, theta_b, jack, pats.freq, options.confidence)
+    ints = interval_bounds(theta_hat, theta_b, jack, pats.freq, options.confidence)
     chosen, used_method = ints[options.method], options.method
     scalar = name != "per_category_kappa"
     if options.method == "bca":  # BCa undefined (z0 infinite: all resamples on one side)

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from wordplay_audit.corpora.contract import place
 
+from wordplay_audit.corpora.contract import place
 from wordplay_audit.errors import InputError, ParameterError, at_line
 
 from ._common import RaterType

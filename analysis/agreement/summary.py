@@ -14,6 +14,7 @@ from wordplay_audit.errors import check_choice
 
 from ._common import LEVELS, Level, RaterType, UndefinedStatisticWarning, warn_undefined
 from ._core import Patterns, percent_agreement_functional, point_value, prevalence, usable_patterns
+from .aggregation import majority_vote
 from .bootstrap import BootstrapOptions, Interval, bootstrap_intervals
 from .kappa import (
     PairwiseAgreement,
@@ -23,7 +24,6 @@ from .kappa import (
     prevalence_index,
     rating_pairs,
 )
-from .aggregation import majority_vote
 from .quality import consensus_confusion, rater_quality
 from .tables import RatingTable, as_rating_table
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from pandas.api.types import CategoricalDtype
+
 from wordplay_audit.corpora.contract import LABEL_COLUMNS, place, validate_labels
 from wordplay_audit.corpora.values import is_number, parse_number
-
 from wordplay_audit.errors import InputError, ParameterError
 
 from ._common import RaterType, check_rater_type

@@ -12,6 +12,7 @@ from wordplay_audit.analysis.balderdash.convergence import (
     convergence_table,
     observed_threshold,
 )
+from wordplay_audit.analysis.balderdash.corrected import corrected_rates, model_accuracy
 from wordplay_audit.analysis.balderdash.drift import DriftResult, DriftWarning, se_sp_drift
 from wordplay_audit.analysis.balderdash.metrics import (
     DEFAULT_SETTING,
@@ -24,12 +25,18 @@ from wordplay_audit.analysis.balderdash.metrics import (
     round_metrics,
     setting_metrics,
 )
-from wordplay_audit.analysis.balderdash.misclassification import RubinResult, draw_se_sp, rubin_combine
-from wordplay_audit.analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr, rg_halfwidth
+from wordplay_audit.analysis.balderdash.misclassification import (
+    RubinResult,
+    draw_se_sp,
+    rubin_combine,
+)
+from wordplay_audit.analysis.balderdash.plan import (
+    labels_for_corrected_rate,
+    labels_for_fnr,
+    rg_halfwidth,
+)
 from wordplay_audit.analysis.balderdash.recompute import (
     METRIC_QUESTION,
-    corrected_rates,
-    model_accuracy,
     recompute_scores,
     replace_labels,
     replaced_round_metrics,

@@ -22,14 +22,11 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_curves, round_metrics
-from wordplay_audit.analysis.balderdash.recompute import (
-    corrected_rates,
-    model_accuracy,
-    replace_labels,
-)
-from wordplay_audit.analysis.correction import JudgeAccuracy
 
+from wordplay_audit.analysis.balderdash.corrected import corrected_rates, model_accuracy
+from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_curves, round_metrics
+from wordplay_audit.analysis.balderdash.recompute import replace_labels
+from wordplay_audit.analysis.correction import JudgeAccuracy
 from wordplay_audit.errors import InputError
 
 DEFAULT_EPS = (0.01, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
@@ -114,7 +111,9 @@ def convergence_table(
     replaced_curves = None
     if labels is not None:
         replaced = replace_labels(obs, labels)
-        replaced_curves = round_curves(round_metrics(replaced, keep=setting), setting=setting, metrics=("lkr",))
+        replaced_curves = round_curves(
+            round_metrics(replaced, keep=setting), setting=setting, metrics=("lkr",)
+        )
         if accuracy is None:
             accuracy = model_accuracy(obs, labels, metric="lkr")
     corrected = None
@@ -134,22 +133,33 @@ def convergence_table(
             window_labels = labels[labels["item_id"].isin(set(window_obs["item_id"]))]
             window_labels = window_labels if len(window_labels) else None
         pooled = corrected_rates(
-            window_obs, window_labels, metrics=("lkr",), by=keys, accuracy={"lkr": accuracy},
-            confidence=1 - 2 * alpha, design=design,
+            window_obs,
+            window_labels,
+            metrics=("lkr",),
+            by=keys,
+            accuracy={"lkr": accuracy},
+            confidence=1 - 2 * alpha,
+            design=design,
         )
     rows = []
     for e in eps:
         e = float(e)
         table = _curve_T(judge_curves, keys, "lkr_mean", e).rename(columns={"T": "T_judge"})
         if replaced_curves is not None:
-            table = table.merge(_curve_T(replaced_curves, keys, "lkr_mean", e).rename(columns={"T": "T_replaced"}), on=keys)
+            table = table.merge(
+                _curve_T(replaced_curves, keys, "lkr_mean", e).rename(columns={"T": "T_replaced"}), on=keys
+            )
         else:
             table["T_replaced"] = np.nan
         if corrected is not None:
-            table = table.merge(_curve_T(corrected, keys, "lkr_rg", e).rename(columns={"T": "T_corrected"}), on=keys)
+            table = table.merge(
+                _curve_T(corrected, keys, "lkr_rg", e).rename(columns={"T": "T_corrected"}), on=keys
+            )
             table["se"] = table["model"].map(lambda m: accuracy[m].se if m in accuracy else np.nan)
             table["sp"] = table["model"].map(lambda m: accuracy[m].sp if m in accuracy else np.nan)
-            win = pooled[[*keys, "rg", "rg_low"]].rename(columns={"rg": "window_estimate", "rg_low": "window_lower"})
+            win = pooled[[*keys, "rg", "rg_low"]].rename(
+                columns={"rg": "window_estimate", "rg_low": "window_lower"}
+            )
             table = table.merge(win, on=keys, how="left")
         for column in ("T_corrected", "se", "sp", "window_estimate", "window_lower"):
             if column not in table.columns:
@@ -166,8 +176,22 @@ def convergence_table(
     out["window_rounds"] = window
     out["converged_window"] = out["window_lower"] > out["threshold"]
     columns = [
-        *keys, "eps", "threshold", "T_judge", "converged_judge", "T_replaced", "converged_replaced",
-        "T_corrected", "converged_corrected", "se", "sp", "tau", "judge_unreachable",
-        "window_rounds", "window_estimate", "window_lower", "converged_window",
+        *keys,
+        "eps",
+        "threshold",
+        "T_judge",
+        "converged_judge",
+        "T_replaced",
+        "converged_replaced",
+        "T_corrected",
+        "converged_corrected",
+        "se",
+        "sp",
+        "tau",
+        "judge_unreachable",
+        "window_rounds",
+        "window_estimate",
+        "window_lower",
+        "converged_window",
     ]
     return out[columns].sort_values([*keys, "eps"]).reset_index(drop=True)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
 from wordplay_audit.analysis import stats_models
 from wordplay_audit.analysis.balderdash.trend_inputs import (
     as_binary,
@@ -14,7 +15,6 @@ from wordplay_audit.analysis.balderdash.trend_inputs import (
     check_frame,
     rescale_rounds,
 )
-
 from wordplay_audit.errors import InputError
 
 

@@ -139,7 +139,9 @@ def setting_metrics(games: pd.DataFrame, *, setting: Sequence[str] = DEFAULT_SET
     grouped = games.groupby(keys, sort=True, dropna=False)
     out = grouped.size().rename("n_games").reset_index()
     for metric in METRICS:
-        stats = grouped[metric].agg(mean="mean", sd=lambda s: float(np.std(s.dropna(), ddof=0)) if s.notna().any() else np.nan)
+        stats = grouped[metric].agg(
+            mean="mean", sd=lambda s: float(np.std(s.dropna(), ddof=0)) if s.notna().any() else np.nan
+        )
         out[f"{metric}_mean"] = stats["mean"].to_numpy()
         out[f"{metric}_sd"] = stats["sd"].to_numpy()
     return out
@@ -158,7 +160,11 @@ def round_curves(
     out = grouped.size().rename("n_games").reset_index()
     for metric in metrics:
         out[f"{metric}_mean"] = grouped[metric].mean().to_numpy()
-        out[f"{metric}_sd"] = grouped[metric].agg(lambda s: float(np.std(s.dropna(), ddof=0)) if s.notna().any() else np.nan).to_numpy()
+        out[f"{metric}_sd"] = (
+            grouped[metric]
+            .agg(lambda s: float(np.std(s.dropna(), ddof=0)) if s.notna().any() else np.nan)
+            .to_numpy()
+        )
     return out
 
 
@@ -171,7 +177,8 @@ def complete_games(obs: pd.DataFrame, number_of_rounds: pd.Series) -> tuple[pd.D
     _check(obs, ["game_id", "round_id"])
     found = obs.groupby("game_id")["round_id"].agg(lambda s: set(s.astype(int)))
     dropped = [
-        g for g, rounds_found in found.items()
+        g
+        for g, rounds_found in found.items()
         if rounds_found != set(range(1, int(number_of_rounds.get(g, 0)) + 1))
     ]
     return obs.loc[~obs["game_id"].isin(dropped)].copy(), sorted(dropped)

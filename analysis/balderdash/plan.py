@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 
 from wordplay_audit.analysis.proportions import wilson_halfwidth, z_value
-
 from wordplay_audit.errors import InputError
 
 
@@ -97,8 +96,15 @@ def labels_for_corrected_rate(
         n = math.inf if room <= 0 else float(math.ceil(v1 / room))
     if not math.isinf(n_items) and n > n_items:
         n = math.inf
-    return {"labels": n, "rate": rate, "halfwidth": halfwidth, "se": se, "sp": sp,
-            "n_items": n_items, "confidence": confidence}
+    return {
+        "labels": n,
+        "rate": rate,
+        "halfwidth": halfwidth,
+        "se": se,
+        "sp": sp,
+        "n_items": n_items,
+        "confidence": confidence,
+    }
 
 
 def _variance_parts(rate: float, se: float, sp: float, n_items: float) -> tuple[float, float]:
@@ -113,8 +119,9 @@ def _variance_parts(rate: float, se: float, sp: float, n_items: float) -> tuple[
     return v1, noise
 
 
-def rg_halfwidth(rate: float, n_labels: float, *, se: float, sp: float, n_items: float = math.inf,
-                 confidence: float = 0.95) -> float:
+def rg_halfwidth(
+    rate: float, n_labels: float, *, se: float, sp: float, n_items: float = math.inf, confidence: float = 0.95
+) -> float:
     """Expected Rogan–Gladen half-width with ``n_labels`` random labels (the formula above)."""
     z = z_value(confidence)
     v1, noise = _variance_parts(rate, se, sp, n_items)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pandas as pd
+
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING
 from wordplay_audit.analysis.balderdash.summary import BalderdashAnalysis, TrendAnalysis
 from wordplay_audit.analysis.balderdash.trend import MIXED_NOTE
@@ -20,7 +21,9 @@ from wordplay_audit.analysis.report import (
 )
 
 
-def _round_figure(obs: pd.DataFrame, corrected: pd.DataFrame, replaced: pd.DataFrame | None, metric: str) -> bytes:
+def _round_figure(
+    obs: pd.DataFrame, corrected: pd.DataFrame, replaced: pd.DataFrame | None, metric: str
+) -> bytes:
     decks = sorted(obs["deck"].unique())
     fig = new_figure(5.5 * len(decks), 3.8)
     axes = fig.subplots(1, len(decks), squeeze=False, sharey=True)
@@ -35,7 +38,9 @@ def _round_figure(obs: pd.DataFrame, corrected: pd.DataFrame, replaced: pd.DataF
                 rp = replaced[(replaced["deck"] == deck) & (replaced["model"] == model)]
                 rep = rp.groupby("round_id")[column].mean()
                 ax.plot(rep.index, rep.to_numpy(), ls=":", color=colour, label=plot_text(f"{model} replaced"))
-            c = corrected[(corrected["deck"] == deck) & (corrected["model"] == model) & (corrected["metric"] == metric)]
+            c = corrected[
+                (corrected["deck"] == deck) & (corrected["model"] == model) & (corrected["metric"] == metric)
+            ]
             if len(c):
                 c = c.sort_values("round_id")
                 ax.plot(c["round_id"], c["rg"], color=colour, label=plot_text(f"{model} corrected (RG)"))
@@ -46,8 +51,6 @@ def _round_figure(obs: pd.DataFrame, corrected: pd.DataFrame, replaced: pd.DataF
     axes[0][0].set_ylabel(metric.upper())
     axes[0][-1].legend(fontsize=7, loc="lower right")
     return figure_png(fig)
-
-
 
 
 _SHOWN = (

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+
 from wordplay_audit.analysis.balderdash.convergence import DEFAULT_EPS, convergence_table
+from wordplay_audit.analysis.balderdash.corrected import corrected_rates
 from wordplay_audit.analysis.balderdash.drift import DriftWarning, se_sp_drift
 from wordplay_audit.analysis.balderdash.metrics import balderdash_metrics
 from wordplay_audit.analysis.balderdash.recompute import (
-    corrected_rates,
     recompute_scores,
     replace_labels,
     replaced_round_metrics,

@@ -51,6 +51,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 from scipy import special, stats
+
 from wordplay_audit.analysis import stats_models
 from wordplay_audit.analysis.balderdash.misclassification import draw_se_sp, rubin_combine
 from wordplay_audit.analysis.balderdash.trend_inputs import (
@@ -59,7 +60,6 @@ from wordplay_audit.analysis.balderdash.trend_inputs import (
     validate_obs,
     validate_se_sp,
 )
-
 from wordplay_audit.errors import InputError
 
 POOLED = "all"
@@ -104,18 +104,12 @@ def _fit_failed(fit: stats_models.GeeFit) -> str | None:
 def _two_stage(y: np.ndarray, x: np.ndarray, games: np.ndarray) -> tuple[float, float, int, str]:
     """Mean per-game OLS slope of the per-round proportion on x and its one-sample t-test."""
     per_round = (
-        pd.DataFrame({"game": games, "x": x, "y": y})
-        .groupby(["game", "x"], as_index=False)["y"]
-        .mean()
+        pd.DataFrame({"game": games, "x": x, "y": y}).groupby(["game", "x"], as_index=False)["y"].mean()
     )
     grouped = per_round.groupby("game")
     dx = per_round["x"] - grouped["x"].transform("mean")
     dy = per_round["y"] - grouped["y"].transform("mean")
-    sums = (
-        pd.DataFrame({"game": per_round["game"], "sxy": dx * dy, "sxx": dx * dx})
-        .groupby("game")
-        .sum()
-    )
+    sums = pd.DataFrame({"game": per_round["game"], "sxy": dx * dy, "sxx": dx * dx}).groupby("game").sum()
     sums = sums[sums["sxx"] > 0]
     slopes = (sums["sxy"] / sums["sxx"]).to_numpy()
     used = int(slopes.size)

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from wordplay_audit.corpora.contract import normalize_bool_label, require_columns
 
+from wordplay_audit.corpora.contract import normalize_bool_label, require_columns
 from wordplay_audit.errors import InputError
 
 OUTCOMES = ("knows", "true_def")
@@ -35,6 +35,7 @@ def rescale_rounds(
         raise InputError(f"rounds: need a last round of at least 2 to rescale, got {last:g}")
     return (values - (last + 1.0) / 2.0) / (last - 1.0)
 
+
 # --------------------------------------------------------------------------- validation
 
 
@@ -58,8 +59,7 @@ def as_binary(values: pd.Series, column: str, what: str) -> np.ndarray:
         if bad.any():
             pos = int(np.flatnonzero(bad)[0])
             raise InputError(
-                f"{what} row {pos + 1}: column {column!r} is {values.iloc[pos]!r}, expected "
-                "True/False or 1/0"
+                f"{what} row {pos + 1}: column {column!r} is {values.iloc[pos]!r}, expected True/False or 1/0"
             )
         return numeric
     out = np.empty(len(values))
@@ -82,8 +82,7 @@ def as_rounds(values: pd.Series, column: str, what: str) -> np.ndarray:
     if bad.any():
         pos = int(np.flatnonzero(bad.to_numpy())[0])
         raise InputError(
-            f"{what} row {pos + 1}: column {column!r} is {values.iloc[pos]!r}, expected a "
-            "whole number >= 1"
+            f"{what} row {pos + 1}: column {column!r} is {values.iloc[pos]!r}, expected a whole number >= 1"
         )
     return numeric.to_numpy(dtype=int)
 
@@ -101,9 +100,7 @@ def validate_obs(obs: object, outcome: str, by: tuple[str, ...]) -> pd.DataFrame
     if not by or any(not isinstance(c, str) for c in by):
         raise InputError(f"by must be a non-empty sequence of column names, got {by!r}")
     if len(set(by)) != len(by) or set(by) & {*ID_COLUMNS, outcome}:
-        raise InputError(
-            f"by must name distinct grouping columns other than ids and outcome, got {by!r}"
-        )
+        raise InputError(f"by must name distinct grouping columns other than ids and outcome, got {by!r}")
     frame = check_frame(obs, (*ID_COLUMNS, *by, outcome), "obs")
     for column in ("game_id", "player_id", *by):
         empty = frame[column].isna() | (frame[column].astype(str).str.strip() == "")
@@ -139,8 +136,6 @@ def validate_se_sp(se_sp: object) -> dict[str, tuple[int, int, int, int]]:
             except (TypeError, ValueError):
                 ok = False
         if not ok:
-            raise InputError(
-                f"se_sp[{model!r}] must be four counts (TP, FN, TN, FP) >= 0, got {counts!r}"
-            )
+            raise InputError(f"se_sp[{model!r}] must be four counts (TP, FN, TN, FP) >= 0, got {counts!r}")
         out[str(model)] = ints  # type: ignore[assignment]
     return out

@@ -9,6 +9,7 @@ from the accuracy Se and Sp describe.
 from __future__ import annotations
 
 import numpy as np
+
 from wordplay_audit.analysis.correction.poststratify import JudgeAccuracy
 
 __all__ = ["rogan_gladen"]

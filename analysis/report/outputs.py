@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import pandas as pd
+
 from wordplay_audit.analysis.report import format_cell
 
 

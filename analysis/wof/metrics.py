@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
 from wordplay_audit.corpora.contract import require_columns
 from wordplay_audit.corpora.wof.reader import LOSS_CLASSES, MOVE_KEYS, game_table
 

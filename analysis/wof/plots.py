@@ -4,6 +4,7 @@ objects (object-oriented API; no pyplot state, no backend switch)."""
 from __future__ import annotations
 
 import numpy as np
+
 from wordplay_audit.analysis.report import new_figure, plot_text
 from wordplay_audit.analysis.wof.metrics import ENGLISH_CONSONANT_PERCENT, WofMetrics
 from wordplay_audit.corpora.wof.reader import LOSS_CLASSES

@@ -10,7 +10,6 @@ from wordplay_audit.corpora.balderdash.extended_json import (
     iter_json_documents,
 )
 from wordplay_audit.corpora.balderdash.model import SUFFIXES
-
 from wordplay_audit.errors import InputError
 
 

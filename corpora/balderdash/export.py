@@ -24,12 +24,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
+
 from wordplay_audit.corpora.balderdash.documents import read_collection
 from wordplay_audit.corpora.balderdash.model import BalderdashExport
 from wordplay_audit.corpora.balderdash.parse import parse_games, parse_players, parse_rounds
 from wordplay_audit.corpora.balderdash.tables import build_items
 from wordplay_audit.corpora.balderdash.words import collect_words
-
 from wordplay_audit.errors import InputError
 
 
@@ -67,21 +67,29 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
     if rounds.empty:
         raise InputError(f"{r_source}: holds no rounds")
     rounds = rounds.sort_values(["game_id", "round_id"], key=_natural_key).reset_index(drop=True)
-    definitions = definitions.sort_values(
-        ["game_id", "round_id", "player_id"], key=_natural_key
-    ).reset_index(drop=True)
+    definitions = definitions.sort_values(["game_id", "round_id", "player_id"], key=_natural_key).reset_index(
+        drop=True
+    )
     found = rounds.groupby("game_id").size()
     games["n_rounds_found"] = games["game_id"].map(found).fillna(0).astype(int)
     games_without_rounds = int((games["n_rounds_found"] == 0).sum())
     if games_without_rounds:
         skipped["games_without_rounds"] = games_without_rounds
-    incomplete = int(((games["n_rounds_found"] < games["number_of_rounds"]) & (games["n_rounds_found"] > 0)).sum())
+    incomplete = int(
+        ((games["n_rounds_found"] < games["number_of_rounds"]) & (games["n_rounds_found"] > 0)).sum()
+    )
     if incomplete:
         skipped["incomplete_games"] = incomplete
     words_tables = collect_words(folder, words, set(games["deck"]))
     export = BalderdashExport(
-        games=games, players=players, rounds=rounds, definitions=definitions,
-        items=pd.DataFrame(), words=words_tables, skipped=skipped, source=str(folder),
+        games=games,
+        players=players,
+        rounds=rounds,
+        definitions=definitions,
+        items=pd.DataFrame(),
+        words=words_tables,
+        skipped=skipped,
+        source=str(folder),
     )
     export.items = build_items(export)
     return export

@@ -97,8 +97,6 @@ def iter_json_documents(text: str, source: str) -> Iterator[tuple[int, Any]]:
             if text[pos] == "]":
                 pos = _skip_ws(text, pos + 1)
                 if pos < len(text):
-                    raise InputError(
-                        f"{source} line {line_at(pos)}: unexpected text after the JSON array"
-                    )
+                    raise InputError(f"{source} line {line_at(pos)}: unexpected text after the JSON array")
                 return
             raise InputError(f"{source} line {line_at(pos)}: expected ',' or ']' in the JSON array")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+
 from wordplay_audit.corpora.balderdash.documents import Doc
 from wordplay_audit.corpora.balderdash.model import FILTER_WORDS, HISTORY_TYPES, REFERENCE_VOTE
 from wordplay_audit.corpora.balderdash.words import deck_of
@@ -20,7 +21,9 @@ def parse_games(source: str, docs: list[tuple[int, dict]]) -> pd.DataFrame:
         seen[game_id] = line
         filter_words = doc.text("filter_words")
         if filter_words not in FILTER_WORDS:
-            raise doc.fail(f"field 'filter_words' must be one of {', '.join(FILTER_WORDS)}, got {filter_words!r}")
+            raise doc.fail(
+                f"field 'filter_words' must be one of {', '.join(FILTER_WORDS)}, got {filter_words!r}"
+            )
         history_type = doc.text("history_type", "unknown")
         if history_type not in (*HISTORY_TYPES, "unknown"):
             raise doc.fail(
@@ -49,9 +52,18 @@ def parse_games(source: str, docs: list[tuple[int, dict]]) -> pd.DataFrame:
     return pd.DataFrame(
         rows,
         columns=[
-            "game_id", "deck", "words_file", "filter_words", "history_type", "judge_model",
-            "number_of_rounds", "receiving_vote_points", "correct_vote_points",
-            "correct_definition_points", "random_seed", "game_description",
+            "game_id",
+            "deck",
+            "words_file",
+            "filter_words",
+            "history_type",
+            "judge_model",
+            "number_of_rounds",
+            "receiving_vote_points",
+            "correct_vote_points",
+            "correct_definition_points",
+            "random_seed",
+            "game_description",
         ],
     )
 
@@ -77,14 +89,19 @@ def parse_players(source: str, docs: list[tuple[int, dict]], games: set[str]) ->
                 "game_id": game_id,
                 "name": str(data.get("name") or ""),
                 "model": model,
-                "final_score": float(score) if isinstance(score, int | float) and not isinstance(score, bool) else math.nan,
+                "final_score": float(score)
+                if isinstance(score, int | float) and not isinstance(score, bool)
+                else math.nan,
             }
         )
     return pd.DataFrame(rows, columns=["player_id", "game_id", "name", "model", "final_score"])
 
 
 def parse_rounds(
-    source: str, docs: list[tuple[int, dict]], player_game: dict[str, str], games: set[str],
+    source: str,
+    docs: list[tuple[int, dict]],
+    player_game: dict[str, str],
+    games: set[str],
     skipped: dict[str, int],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     round_rows, def_rows, seen = [], [], {}
@@ -135,7 +152,9 @@ def parse_rounds(
             if "llm_knows_one_of_the_defs" not in entry or entry["llm_knows_one_of_the_defs"] is None:
                 raise doc.fail(f"field '{where}.llm_knows_one_of_the_defs' is missing")
             judge = doc.boolean(entry["judge_decision"], f"field '{where}.judge_decision'")
-            knows = doc.boolean(entry["llm_knows_one_of_the_defs"], f"field '{where}.llm_knows_one_of_the_defs'")
+            knows = doc.boolean(
+                entry["llm_knows_one_of_the_defs"], f"field '{where}.llm_knows_one_of_the_defs'"
+            )
             definition = entry.get("definition")
             if not isinstance(definition, str):
                 raise doc.fail(f"field '{where}.definition' must be a string")
@@ -152,7 +171,9 @@ def parse_rounds(
                     raise doc.fail(f"field 'votes.{pid}' names player {target}, who is not in this round")
                 if judge:
                     # the framework never lets a true definition vote; such a vote is ignored
-                    skipped["votes_by_true_definitions_ignored"] = skipped.get("votes_by_true_definitions_ignored", 0) + 1
+                    skipped["votes_by_true_definitions_ignored"] = (
+                        skipped.get("votes_by_true_definitions_ignored", 0) + 1
+                    )
                 else:
                     vote = target
             elif not judge:
@@ -192,6 +213,15 @@ def parse_rounds(
     )
     definitions = pd.DataFrame(
         def_rows,
-        columns=["game_id", "round_id", "player_id", "definition", "judge_decision", "llm_knows", "vote", "score"],
+        columns=[
+            "game_id",
+            "round_id",
+            "player_id",
+            "definition",
+            "judge_decision",
+            "llm_knows",
+            "vote",
+            "score",
+        ],
     )
     return rounds, definitions

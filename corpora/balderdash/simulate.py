@@ -140,9 +140,13 @@ def simulate_campaign(config: SimConfig | None = None, *, seed: int = 0) -> Simu
             game_id += 1
             game_rows.append(
                 {
-                    "game_id": str(game_id), "deck": deck, "words_file": f"{deck}.csv",
-                    "filter_words": config.filter_words, "history_type": config.history_type,
-                    "judge_model": config.judge_model, "number_of_rounds": config.n_rounds,
+                    "game_id": str(game_id),
+                    "deck": deck,
+                    "words_file": f"{deck}.csv",
+                    "filter_words": config.filter_words,
+                    "history_type": config.history_type,
+                    "judge_model": config.judge_model,
+                    "number_of_rounds": config.n_rounds,
                     "receiving_vote_points": config.receiving_vote_points,
                     "correct_vote_points": config.correct_vote_points,
                     "correct_definition_points": config.correct_definition_points,
@@ -155,7 +159,12 @@ def simulate_campaign(config: SimConfig | None = None, *, seed: int = 0) -> Simu
                     player_id += 1
                     roster.append((str(player_id), model))
                     player_rows.append(
-                        {"player_id": str(player_id), "game_id": str(game_id), "name": f"{model}-{k + 1}", "model": model}
+                        {
+                            "player_id": str(player_id),
+                            "game_id": str(game_id),
+                            "name": f"{model}-{k + 1}",
+                            "model": model,
+                        }
                     )
             chosen = rng.choice(config.words_per_deck, size=config.n_rounds, replace=False)
             for r in range(1, config.n_rounds + 1):
@@ -182,35 +191,71 @@ def simulate_campaign(config: SimConfig | None = None, *, seed: int = 0) -> Simu
     obs["history_type"] = config.history_type
     obs["filter_words"] = config.filter_words
     obs["judge_model"] = config.judge_model
-    obs["item_id"] = [f"bd:{g}:{r}:{p}" for g, r, p in zip(obs["game_id"], obs["round_id"], obs["player_id"], strict=True)]
+    obs["item_id"] = [
+        f"bd:{g}:{r}:{p}" for g, r, p in zip(obs["game_id"], obs["round_id"], obs["player_id"], strict=True)
+    ]
     obs["receiving_vote_points"] = float(config.receiving_vote_points)
     obs["correct_vote_points"] = float(config.correct_vote_points)
     obs["correct_definition_points"] = float(config.correct_definition_points)
     votes, scores = _play_votes(obs, config, rng)
     obs["vote"] = votes
     obs["score"] = scores
-    obs["definition"] = [f"a definition of {w} written by player {p}" for w, p in zip(obs["word"], obs["player_id"], strict=True)]
-    ref_by_word = {w: s[0] for table in words.values() for w, s in zip(table["word"], table["senses"], strict=True)}
+    obs["definition"] = [
+        f"a definition of {w} written by player {p}"
+        for w, p in zip(obs["word"], obs["player_id"], strict=True)
+    ]
+    ref_by_word = {
+        w: s[0] for table in words.values() for w, s in zip(table["word"], table["senses"], strict=True)
+    }
     obs["correct_definition"] = obs["word"].map(ref_by_word)
     truth = pd.DataFrame(
         {
-            "item_id": obs["item_id"], "model": obs["model"], "deck": obs["deck"],
-            "round_id": obs["round_id"], "p_know": p_know, "true_any": true_any, "true_ref": true_ref,
+            "item_id": obs["item_id"],
+            "model": obs["model"],
+            "deck": obs["deck"],
+            "round_id": obs["round_id"],
+            "p_know": p_know,
+            "true_any": true_any,
+            "true_ref": true_ref,
         }
     )
     labels = _human_labels(obs, truth, config, rng)
     columns = [
-        "game_id", "round_id", "player_id", "model", "history_type", "filter_words", "deck", "judge_model",
-        "knows", "true_def", "item_id", "vote", "score", "word", "receiving_vote_points",
-        "correct_vote_points", "correct_definition_points", "definition", "correct_definition",
+        "game_id",
+        "round_id",
+        "player_id",
+        "model",
+        "history_type",
+        "filter_words",
+        "deck",
+        "judge_model",
+        "knows",
+        "true_def",
+        "item_id",
+        "vote",
+        "score",
+        "word",
+        "receiving_vote_points",
+        "correct_vote_points",
+        "correct_definition_points",
+        "definition",
+        "correct_definition",
     ]
     return SimulatedCampaign(
-        config=config, seed=seed, games=pd.DataFrame(game_rows), players=pd.DataFrame(player_rows),
-        obs=obs[columns], truth=truth, labels=labels, words=words,
+        config=config,
+        seed=seed,
+        games=pd.DataFrame(game_rows),
+        players=pd.DataFrame(player_rows),
+        obs=obs[columns],
+        truth=truth,
+        labels=labels,
+        words=words,
     )
 
 
-def _play_votes(obs: pd.DataFrame, config: SimConfig, rng: np.random.Generator) -> tuple[list[str], np.ndarray]:
+def _play_votes(
+    obs: pd.DataFrame, config: SimConfig, rng: np.random.Generator
+) -> tuple[list[str], np.ndarray]:
     votes = [""] * len(obs)
     scores = np.zeros(len(obs))
     for _, idx in obs.groupby(["game_id", "round_id"], sort=False).indices.items():
@@ -233,7 +278,9 @@ def _play_votes(obs: pd.DataFrame, config: SimConfig, rng: np.random.Generator) 
     return votes, scores
 
 
-def _human_labels(obs: pd.DataFrame, truth: pd.DataFrame, config: SimConfig, rng: np.random.Generator) -> pd.DataFrame:
+def _human_labels(
+    obs: pd.DataFrame, truth: pd.DataFrame, config: SimConfig, rng: np.random.Generator
+) -> pd.DataFrame:
     keys = ["model", "deck", "true_def"] if config.design == "stratified" else ["model", "deck"]
     chosen = []
     for _, idx in obs.groupby(keys, sort=True).indices.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+
 from wordplay_audit.corpora.balderdash.model import PLAYER_ROUND_COLUMNS, BalderdashExport
 from wordplay_audit.corpora.contract import validate_items
 
@@ -28,17 +29,32 @@ def player_round_table(export: BalderdashExport) -> pd.DataFrame:
     d = export.definitions
     players = export.players[["player_id", "model"]]
     games = export.games[
-        ["game_id", "history_type", "filter_words", "deck", "judge_model",
-         "receiving_vote_points", "correct_vote_points", "correct_definition_points"]
+        [
+            "game_id",
+            "history_type",
+            "filter_words",
+            "deck",
+            "judge_model",
+            "receiving_vote_points",
+            "correct_vote_points",
+            "correct_definition_points",
+        ]
     ]
     out = d.merge(players, on="player_id", how="left").merge(games, on="game_id", how="left")
     out = out.merge(export.rounds[["game_id", "round_id", "word"]], on=["game_id", "round_id"], how="left")
     out["knows"] = out["llm_knows"].astype(bool)
     out["true_def"] = out["judge_decision"].astype(bool)
     out["round_id"] = out["round_id"].astype(int)
-    out["item_id"] = [item_id_of(g, r, p) for g, r, p in zip(out["game_id"], out["round_id"], out["player_id"], strict=True)]
+    out["item_id"] = [
+        item_id_of(g, r, p) for g, r, p in zip(out["game_id"], out["round_id"], out["player_id"], strict=True)
+    ]
     columns = list(PLAYER_ROUND_COLUMNS) + [
-        "vote", "score", "word", "receiving_vote_points", "correct_vote_points", "correct_definition_points",
+        "vote",
+        "score",
+        "word",
+        "receiving_vote_points",
+        "correct_vote_points",
+        "correct_definition_points",
     ]
     return out[columns].reset_index(drop=True)
 
@@ -58,13 +74,17 @@ def build_items(export: BalderdashExport) -> pd.DataFrame:
         export.rounds[["game_id", "round_id", "correct_definition"]], on=["game_id", "round_id"], how="left"
     ).merge(
         export.definitions[["game_id", "round_id", "player_id", "definition"]],
-        on=["game_id", "round_id", "player_id"], how="left",
+        on=["game_id", "round_id", "player_id"],
+        how="left",
     )
     lookup: dict[tuple[str, str], tuple[str, str]] = {}
     for deck, words in export.words.items():
         for word, senses, band in zip(words["word"], words["senses"], words["frequency_band"], strict=True):
             lookup[(deck, word)] = (" | ".join(senses), band)
-    found = [lookup.get((d, str(w).strip().lower()), ("", "")) for d, w in zip(table["deck"], table["word"], strict=True)]
+    found = [
+        lookup.get((d, str(w).strip().lower()), ("", ""))
+        for d, w in zip(table["deck"], table["word"], strict=True)
+    ]
     items = pd.DataFrame(
         {
             "item_id": table["item_id"],

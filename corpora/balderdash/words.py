@@ -80,8 +80,9 @@ def deck_of(words_file: str) -> str:
     return Path(words_file.replace("\\", "/")).stem or words_file
 
 
-
-def collect_words(folder: Path, words: Iterable[str | Path] | None, decks: set[str]) -> dict[str, pd.DataFrame]:
+def collect_words(
+    folder: Path, words: Iterable[str | Path] | None, decks: set[str]
+) -> dict[str, pd.DataFrame]:
     paths: list[Path] = []
     if words is not None:
         for entry in words:

@@ -19,6 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
+
 from wordplay_audit.corpora.balderdash.simulate import (
     SimConfig,
     SimulatedCampaign,
@@ -106,9 +107,15 @@ def campaign_documents(campaign: SimulatedCampaign) -> dict[str, list[dict]]:
                         "judge_decision": bool(t),
                         "llm_knows_one_of_the_defs": bool(k),
                     }
-                    for p, d, t, k in zip(part["player_id"], part["definition"], part["true_def"], part["knows"], strict=True)
+                    for p, d, t, k in zip(
+                        part["player_id"], part["definition"], part["true_def"], part["knows"], strict=True
+                    )
                 },
-                "votes": {str(p): _as_int(v) for p, v in zip(part["player_id"], part["vote"], strict=True) if v != ""},
+                "votes": {
+                    str(p): _as_int(v)
+                    for p, v in zip(part["player_id"], part["vote"], strict=True)
+                    if v != ""
+                },
                 "scores": {str(p): int(s) for p, s in zip(part["player_id"], part["score"], strict=True)},
             }
         )
@@ -124,7 +131,9 @@ def write_campaign(campaign: SimulatedCampaign, out_dir: str | Path) -> dict[str
     written: dict[str, Path] = {}
     for name, documents in campaign_documents(campaign).items():
         path = out / f"{name}.jsonl"
-        path.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents), encoding="utf-8")
+        path.write_text(
+            "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents), encoding="utf-8"
+        )
         written[name] = path
     for deck, table in campaign.words.items():
         frame = pd.DataFrame(
@@ -152,7 +161,9 @@ def write_campaign(campaign: SimulatedCampaign, out_dir: str | Path) -> dict[str
     return written
 
 
-def simulate_to_folder(out_dir: str | Path, *, seed: int = 0, config: SimConfig | None = None) -> SimulatedCampaign:
+def simulate_to_folder(
+    out_dir: str | Path, *, seed: int = 0, config: SimConfig | None = None
+) -> SimulatedCampaign:
     """Draw a campaign with ``seed`` and write it to ``out_dir``; return the campaign."""
     campaign = simulate_campaign(config, seed=seed)
     write_campaign(campaign, out_dir)

@@ -48,19 +48,28 @@ def csv_records(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, di
     text = decode_utf8(path, path.read_bytes())
     reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
-        header = [nfc(name).strip() for name in reader.fieldnames or []]
-        for name, count in Counter(header).items():
-            if count > 1:
-                raise InputError(f"{at_line(path, 1)}column {name!r} appears {count} times")
-        missing = [name for name in required if name not in header]
-        if missing:
-            raise InputError(f"{at_line(path, 1)}missing column {missing[0]!r}")
-        reader.fieldnames = header
-        for record in reader:
-            inner = sum(v.count("\n") for v in record.values() if isinstance(v, str))
-            yield reader.line_num - inner, record
+        names = reader.fieldnames or []
     except csv.Error as exc:
-        raise InputError(f"{at_line(path, reader.line_num)}not readable as CSV ({exc})") from None
+        raise InputError(f"{at_line(path, 1)}not readable as CSV ({exc})") from None
+    header = [nfc(name).strip() for name in names]
+    for name, count in Counter(header).items():
+        if count > 1:
+            raise InputError(f"{at_line(path, 1)}column {name!r} appears {count} times")
+    missing = [name for name in required if name not in header]
+    if missing:
+        raise InputError(f"{at_line(path, 1)}missing column {missing[0]!r}")
+    reader.fieldnames = header
+    last = reader.line_num
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:  # named by the line the record starts on
+            raise InputError(f"{at_line(path, last + 1)}not readable as CSV ({exc})") from None
+        inner = sum(v.count("\n") for v in record.values() if isinstance(v, str))
+        yield reader.line_num - inner, record
+        last = reader.line_num
 
 
 def _match_game(tokens: list[str], vocab: dict[str, set[str]]) -> tuple[str | None, int]:

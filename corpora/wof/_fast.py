@@ -1,6 +1,7 @@
 """Fast path of the report reader for well-formed files (10⁶ moves in a few seconds).
 
-Lines are parsed a chunk at a time in one ``json.loads`` call over ``[line, line, …]`` and
+Lines are read in blocks of about 4 MB, their layout (games, moves) computed with numpy,
+and parsed a block at a time in one ``json.loads`` call over ``[line, line, …]`` and
 checked column by column. Whenever anything is off — a line that is not one JSON object, a
 key missing or of another type than the game master writes, a game not opening with ``_``, a
 solution changing inside a game, undecodable bytes — :func:`fast_columns` returns ``None`` and
@@ -10,14 +11,17 @@ It accepts nothing the line-by-line path would refuse.
 
 from __future__ import annotations
 
+import gc
 import json
+from itertools import compress
 from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
+
 from wordplay_audit.corpora.wof.reader import MOVE_KEYS, NOT_APPLICABLE, OPENING
 
-CHUNK = 20_000
+BLOCK_BYTES = 1 << 22
 _getter = itemgetter(*MOVE_KEYS)
 
 
@@ -29,25 +33,44 @@ def _int_or_na_ok(column: tuple) -> bool:
     return str not in types or all(v.__class__ is int or v == NOT_APPLICABLE for v in set(column))
 
 
-def _parse_chunk(texts: list[str], data: dict[str, list], pool: dict[str, str]) -> bool:
+def _columns(texts: list[str]) -> tuple | None:
+    """The seven columns of a block's lines, or None when a line is not a move object."""
     try:
         records = json.loads("[" + ",".join(texts) + "]")
     except ValueError:
-        return False
+        return None
     if len(records) != len(texts) or set(map(type, records)) != {dict}:
-        return False
+        return None
     try:
-        letter, masked, guess, solution, budget, reward, occ = zip(
-            *map(_getter, records), strict=True
-        )
+        return tuple(zip(*map(_getter, records), strict=True))
     except KeyError:
-        return False
+        return None
+
+
+def _types_ok(columns: tuple) -> bool:
+    """Texts are strings, budget integers, reward and occurrences integers or ``"/"``, and the
+    mask as long as the solution."""
+    letter, masked, guess, solution, budget, reward, occ = columns
     if any(set(map(type, c)) != {str} for c in (letter, masked, guess, solution)):
         return False
     if set(map(type, budget)) != {int} or not (_int_or_na_ok(reward) and _int_or_na_ok(occ)):
         return False
-    if list(map(len, masked)) != list(map(len, solution)):
+    return list(map(len, masked)) == list(map(len, solution))
+
+
+def _parse_chunk(texts: list[str], data: dict[str, list], pool: dict[str, str]) -> bool:
+    if not texts:
+        return True
+    gc_was_on = gc.isenabled()
+    gc.disable()  # 10⁵ new dicts and tuples per block would start collections that find nothing
+    try:
+        columns = _columns(texts)
+    finally:
+        if gc_was_on:
+            gc.enable()
+    if columns is None or not _types_ok(columns):
         return False
+    letter, masked, guess, solution, budget, reward, occ = columns
     data["letter"].extend(map(pool.setdefault, letter, letter))
     data["masked"].extend(masked)
     data["guess"].extend(map(pool.setdefault, guess, guess))
@@ -59,7 +82,7 @@ def _parse_chunk(texts: list[str], data: dict[str, list], pool: dict[str, str]) 
 
 
 def _games_ok(data: dict[str, list]) -> bool:
-    if not data["game"]:
+    if len(data["game"]) == 0:
         return True
     move = np.asarray(data["move"])
     letter = np.asarray(data["letter"], dtype=object)
@@ -71,35 +94,56 @@ def _games_ok(data: dict[str, list]) -> bool:
     return not (solution[1:][same] != solution[:-1][same]).any()
 
 
+class _Layout:
+    """Game and move numbers of non-blank lines, carried from one block of lines to the next."""
+
+    def __init__(self) -> None:
+        self.after_blank = True  # the start of the file counts as after a blank line
+        self.games = 0  # games started so far
+        self.next_move = 0  # the move number a continuing line would get
+        self.lines = 0  # lines seen so far
+        self.extra_blank_lines = 0
+
+    def block(self, block: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(non-blank mask, game, move, line number)`` for the non-blank lines of a block."""
+        n = len(block)
+        nonblank = np.fromiter(map(len, map(str.strip, block)), dtype=np.int64, count=n) > 0
+        prev_blank = np.r_[self.after_blank, ~nonblank[:-1]]
+        self.extra_blank_lines += int((~nonblank & prev_blank).sum())
+        start = (nonblank & prev_blank)[nonblank]
+        game = self.games - 1 + np.cumsum(start)
+        pos = np.arange(len(start))
+        last_start = np.maximum.accumulate(np.where(start, pos, -1)) if len(start) else pos
+        move = np.where(last_start >= 0, pos - last_start, self.next_move + pos)
+        number = self.lines + 1 + np.flatnonzero(nonblank)
+        self.games += int(start.sum())
+        self.lines += n
+        if n:
+            self.after_blank = not nonblank[-1]
+            self.next_move = int(move[-1]) + 1 if nonblank[-1] else 0
+        return nonblank, game, move, number
+
+
 def fast_columns(path: Path) -> tuple[dict[str, list], dict[str, int]] | None:
     """The moves' columns and layout counts of a well-formed report, or ``None``."""
-    data: dict[str, list] = {k: [] for k in ("game", "move", "line", *MOVE_KEYS)}
-    counts = {"extra_blank_lines": 0, "unterminated_last_game": 0}
+    data: dict[str, list] = {k: [] for k in MOVE_KEYS}
+    numbers: dict[str, list[np.ndarray]] = {"game": [], "move": [], "line": []}
     pool: dict[str, str] = {}
-    games, moves, lines, texts = data["game"], data["move"], data["line"], []
-    game, move, in_game = -1, 0, False
+    layout = _Layout()
     try:
         with path.open(encoding="utf-8", newline=None) as handle:
-            for number, text in enumerate(handle, start=1):
-                if text.strip():
-                    if not in_game:
-                        game, move, in_game = game + 1, 0, True
-                    games.append(game)
-                    moves.append(move)
-                    lines.append(number)
-                    texts.append(text)
-                    move += 1
-                    if len(texts) >= CHUNK:
-                        if not _parse_chunk(texts, data, pool):
-                            return None
-                        texts = []
-                elif in_game:
-                    in_game = False
-                else:
-                    counts["extra_blank_lines"] += 1
+            for block in iter(lambda: handle.readlines(BLOCK_BYTES), []):
+                nonblank, game, move, number = layout.block(block)
+                if not _parse_chunk(list(compress(block, nonblank)), data, pool):
+                    return None
+                for key, values in (("game", game), ("move", move), ("line", number)):
+                    numbers[key].append(values)
     except UnicodeDecodeError:
         return None
-    if texts and not _parse_chunk(texts, data, pool):
-        return None
-    counts["unterminated_last_game"] = int(in_game)
+    for key, parts in numbers.items():
+        data[key] = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    counts = {
+        "extra_blank_lines": layout.extra_blank_lines,
+        "unterminated_last_game": int(not layout.after_blank),
+    }
     return (data, counts) if _games_ok(data) else None

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
 from wordplay_audit.corpora.wof.reader import NOT_APPLICABLE, OPENING
 
 VOWELS = frozenset("AEIOU")
@@ -85,9 +86,7 @@ def reveal(letter: str, masked: str, solution: str) -> tuple[str, int]:
     return shown, solution.count(letter)
 
 
-def _move(
-    letter, masked, guess, solution, budget, reward=NOT_APPLICABLE, occ=NOT_APPLICABLE
-) -> dict:
+def _move(letter, masked, guess, solution, budget, reward=NOT_APPLICABLE, occ=NOT_APPLICABLE) -> dict:
     return {
         "letter": letter,
         "masked": masked,
@@ -100,17 +99,13 @@ def _move(
 
 
 class _Game:
-    def __init__(
-        self, solution: str, category: str, player: Player, rng: np.random.Generator, rules: Rules
-    ):
+    def __init__(self, solution: str, category: str, player: Player, rng: np.random.Generator, rules: Rules):
         self.view = View(category, mask(solution), 0, solution)
         self.player, self.rng, self.rules = player, rng, rules
         self.moves: list[dict] = []
         self.guess = ""
 
-    def log(
-        self, letter: str, budget: int | None = None, reward=NOT_APPLICABLE, occ=NOT_APPLICABLE
-    ) -> None:
+    def log(self, letter: str, budget: int | None = None, reward=NOT_APPLICABLE, occ=NOT_APPLICABLE) -> None:
         v = self.view
         budget = v.budget if budget is None else budget
         self.moves.append(_move(letter, v.masked, self.guess, v.solution, budget, reward, occ))

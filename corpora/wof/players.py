@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from wordplay_audit.corpora.wof.game import PASS, View
 
+from wordplay_audit.corpora.wof.game import PASS, View
 from wordplay_audit.errors import check_choice
 
 CONSONANT_ORDER = "TNSHRDLCMWFGYPBVKJXQZ"
@@ -99,9 +99,7 @@ class OverconfidentPlayer(ScriptedPlayer):
 
     name = "overconfident"
 
-    def __init__(
-        self, rng: np.random.Generator, *, solve_at: float = 0.35, p_near: float = 0.6, **kwargs
-    ):
+    def __init__(self, rng: np.random.Generator, *, solve_at: float = 0.35, p_near: float = 0.6, **kwargs):
         super().__init__(rng, solve_at=solve_at, **kwargs)
         self.p_near = p_near
 

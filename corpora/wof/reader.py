@@ -104,9 +104,7 @@ def parse_move(text: str) -> tuple:
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _BadLine(
-            f"expected a JSON object (one move), got {text.strip()[:40]!r} ({exc.msg})"
-        ) from None
+        raise _BadLine(f"expected a JSON object (one move), got {text.strip()[:40]!r} ({exc.msg})") from None
     if not isinstance(record, dict):
         raise _BadLine(f"expected a JSON object (one move), got a JSON {type(record).__name__}")
     missing = [k for k in MOVE_KEYS if k not in record]
@@ -119,9 +117,7 @@ def parse_move(text: str) -> tuple:
             raise _BadLine(f"key {key!r}: expected a string, got {json.dumps(value)[:40]}")
         texts.append(value)
     if len(texts[1]) != len(texts[3]):
-        raise _BadLine(
-            f"masked has {len(texts[1])} characters, solution {len(texts[3])}; expected the same"
-        )
+        raise _BadLine(f"masked has {len(texts[1])} characters, solution {len(texts[3])}; expected the same")
     return (
         *texts,
         _int(record["budget"], "budget"),
@@ -130,9 +126,7 @@ def parse_move(text: str) -> tuple:
     )
 
 
-def _games(
-    lines: Iterable[str], counts: dict[str, int]
-) -> Iterator[tuple[list[tuple[int, str]], bool]]:
+def _games(lines: Iterable[str], counts: dict[str, int]) -> Iterator[tuple[list[tuple[int, str]], bool]]:
     """Split lines into games: yield ``([(line number, text), …], ended by a blank line)``.
 
     Blank lines that end no game (runs, a blank first line) are counted in ``counts``.
@@ -195,9 +189,7 @@ def _model_name(path: Path) -> str:
     return path.parent.name if path.stem == "report" and path.parent.name else path.stem
 
 
-def read_report(
-    path: str | Path, *, model: str | None = None, on_error: OnError = "raise"
-) -> WofLog:
+def read_report(path: str | Path, *, model: str | None = None, on_error: OnError = "raise") -> WofLog:
     """Read one report file; ``model`` defaults to the file's stem (its folder's name for
     ``report.jsonl``). See the module docstring for ``on_error``."""
     check_choice("on_error", on_error, ON_ERROR)
@@ -281,15 +273,11 @@ def report_files(path: str | Path) -> list[Path]:
     files = sorted(p for p in path.glob("*.jsonl") if p.is_file())
     files += sorted(p for p in path.glob("*/report.jsonl") if p.is_file())
     if not files:
-        raise InputError(
-            f"{path}: no report files (expected <model>.jsonl or <model>/report.jsonl)"
-        )
+        raise InputError(f"{path}: no report files (expected <model>.jsonl or <model>/report.jsonl)")
     return files
 
 
-def read_reports(
-    paths: str | Path | Iterable[str | Path], *, on_error: OnError = "raise"
-) -> WofLog:
+def read_reports(paths: str | Path | Iterable[str | Path], *, on_error: OnError = "raise") -> WofLog:
     """Read every report file under ``paths`` (files or folders); one model per file."""
     check_choice("on_error", on_error, ON_ERROR)
     if isinstance(paths, str | Path):
@@ -302,9 +290,7 @@ def read_reports(
             if clash:
                 name = clash.pop()
                 earlier = next(lg.files[name] for lg in logs if name in lg.files)
-                raise InputError(
-                    f"{file}: model {name!r} already read from {earlier}; rename one file"
-                )
+                raise InputError(f"{file}: model {name!r} already read from {earlier}; rename one file")
             logs.append(log)
     return _concat(logs)
 
@@ -312,9 +298,7 @@ def read_reports(
 def _concat(logs: list[WofLog]) -> WofLog:
     if len(logs) == 1:
         return logs[0]
-    moves = pd.concat(
-        [lg.moves.astype({"model": str, "letter": str}) for lg in logs], ignore_index=True
-    )
+    moves = pd.concat([lg.moves.astype({"model": str, "letter": str}) for lg in logs], ignore_index=True)
     moves["model"] = pd.Categorical(moves["model"])
     moves["letter"] = pd.Categorical(moves["letter"])
     skipped = {k: sum(lg.skipped[k] for lg in logs) for k in logs[0].skipped}
@@ -359,12 +343,8 @@ def guess_items(
     games = game_table(moves)
     ids = "wof:" + games["model"].astype(str) + ":" + games["game"].astype(str)
     lookup = dict(categories or {})
-    category = pd.Series(
-        [lookup.get(s, "") for s in games["solution"]], index=games.index, dtype=object
-    )
-    context = games["masked"].where(
-        category == "", games["masked"] + " (category: " + category + ")"
-    )
+    category = pd.Series([lookup.get(s, "") for s in games["solution"]], index=games.index, dtype=object)
+    context = games["masked"].where(category == "", games["masked"] + " (category: " + category + ")")
     items = pd.DataFrame(
         {
             "item_id": ids,

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
 from wordplay_audit.corpora.wof.game import Rules, play_game, write_report
 from wordplay_audit.corpora.wof.players import make_player
-
 from wordplay_audit.errors import ParameterError
 
 
@@ -74,9 +74,7 @@ def simulate_games(
         k = int(order[index % len(order)])
         moves = play_game(sentences[k], categories[k], player, rng, rules)
         near = player.near_miss if moves[-1]["guess"] != sentences[k] else None
-        games.append(
-            SimulatedGame(model or policy, index, categories[k], sentences[k], moves, near or "")
-        )
+        games.append(SimulatedGame(model or policy, index, categories[k], sentences[k], moves, near or ""))
     return games
 
 

@@ -17,13 +17,23 @@ from wordplay_audit.errors import InputError, ParameterError
 if TYPE_CHECKING:
     import pandas as pd
 
-app = typer.Typer(help="Balderdash: read the game database, reproduce and correct its metrics.",
-                  no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    help="Balderdash: read the game database, reproduce and correct its metrics.",
+    no_args_is_help=True,
+    add_completion=False,
+)
 
 ExportArg = Annotated[Path, typer.Argument(help="Folder with games/players/rounds mongoexport files.")]
-HumanOpt = Annotated[Path | None, typer.Option("--human", help="Labels CSV (item_id, rater, rater_type, label, question).")]
-WordsOpt = Annotated[list[Path] | None, typer.Option("--words", help="Words CSV file or folder (repeatable).")]
-DesignOpt = Annotated[str, typer.Option("--design", help="How people's sample was drawn: stratified (by judge verdict) or random.")]
+HumanOpt = Annotated[
+    Path | None, typer.Option("--human", help="Labels CSV (item_id, rater, rater_type, label, question).")
+]
+WordsOpt = Annotated[
+    list[Path] | None, typer.Option("--words", help="Words CSV file or folder (repeatable).")
+]
+DesignOpt = Annotated[
+    str,
+    typer.Option("--design", help="How people's sample was drawn: stratified (by judge verdict) or random."),
+]
 
 
 def _load(export: Path, words: list[Path] | None):
@@ -44,7 +54,9 @@ def _labels(path: Path | None, obs: pd.DataFrame) -> pd.DataFrame | None:
     unknown = ~labels["item_id"].isin(set(obs["item_id"]))
     if unknown.any():
         pos = int(unknown.to_numpy().nonzero()[0][0])
-        raise InputError(f"{path} line {pos + 2}: item_id {labels['item_id'].iloc[pos]!r} names no definition in the export")
+        raise InputError(
+            f"{path} line {pos + 2}: item_id {labels['item_id'].iloc[pos]!r} names no definition in the export"
+        )
     return labels[labels["rater_type"] == "human"].reset_index(drop=True)
 
 
@@ -75,8 +87,24 @@ def metrics_command(export: ExportArg, words: WordsOpt = None, as_json: bool = J
         "games": _records(result["games"]),
         "rounds": _records(result["rounds"]),
     }
-    lines = _lines(result["settings"], ["deck", "filter_words", "history_type", "model", "n_games", "lkr_mean", "lkr_sd",
-                                        "tdr_mean", "tdr_sd", "dr_mean", "cgr_mean", "as_mean"], "per setting and model:")
+    lines = _lines(
+        result["settings"],
+        [
+            "deck",
+            "filter_words",
+            "history_type",
+            "model",
+            "n_games",
+            "lkr_mean",
+            "lkr_sd",
+            "tdr_mean",
+            "tdr_sd",
+            "dr_mean",
+            "cgr_mean",
+            "as_mean",
+        ],
+        "per setting and model:",
+    )
     lines.append(f"skipped: {payload['skipped']}")
     emit(payload, as_json=as_json, lines=lines)
 
@@ -90,9 +118,9 @@ def recompute_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Judge audit per model, metrics under replaced labels, corrected LKR/TDR with intervals."""
+    from wordplay_audit.analysis.balderdash.corrected import corrected_rates
     from wordplay_audit.analysis.balderdash.metrics import game_metrics, setting_metrics
     from wordplay_audit.analysis.balderdash.recompute import (
-        corrected_rates,
         recompute_scores,
         replace_labels,
         replaced_round_metrics,
@@ -114,8 +142,11 @@ def recompute_command(
         "export": str(export),
         "human": str(human),
         "design": design,
-        "skipped": {**data.skipped, **replaced.attrs.get("skipped", {}),
-                    "knows_undetermined": int(replaced["knows_undetermined"].sum())},
+        "skipped": {
+            **data.skipped,
+            **replaced.attrs.get("skipped", {}),
+            "knows_undetermined": int(replaced["knows_undetermined"].sum()),
+        },
         "judge_audit": {q: _records(t) for q, t in audits.items()},
         "round_status": status,
         "replaced_settings": _records(settings),
@@ -123,11 +154,45 @@ def recompute_command(
     }
     lines = []
     for question, table in audits.items():
-        lines += _lines(table, ["player_model", "n_labelled", "tp", "fp", "fn", "tn", "precision", "recall", "f1",
-                                "fnr", "fnr_low", "fnr_high", "fnr_w"], f"judge vs people ({question}):")
+        lines += _lines(
+            table,
+            [
+                "player_model",
+                "n_labelled",
+                "tp",
+                "fp",
+                "fn",
+                "tn",
+                "precision",
+                "recall",
+                "f1",
+                "fnr",
+                "fnr_low",
+                "fnr_high",
+                "fnr_w",
+            ],
+            f"judge vs people ({question}):",
+        )
     lines.append(f"rounds: {status}")
-    lines += _lines(corrected, ["metric", "model", "deck", "n", "n_labelled", "judge", "replaced", "rg", "rg_low",
-                                "rg_high", "ppi", "ppi_low", "ppi_high"], "corrected rates (95 % intervals):")
+    lines += _lines(
+        corrected,
+        [
+            "metric",
+            "model",
+            "deck",
+            "n",
+            "n_labelled",
+            "judge",
+            "replaced",
+            "rg",
+            "rg_low",
+            "rg_high",
+            "ppi",
+            "ppi_low",
+            "ppi_high",
+        ],
+        "corrected rates (95 % intervals):",
+    )
     emit(payload, as_json=as_json, lines=lines)
 
 
@@ -156,10 +221,16 @@ def _parse_eps(values: list[str] | None) -> tuple[float, ...]:
 def convergence_command(
     export: ExportArg,
     human: HumanOpt = None,
-    eps: Annotated[list[str] | None, typer.Option("--eps", help="ε values (repeat or comma-separate).")] = None,
+    eps: Annotated[
+        list[str] | None, typer.Option("--eps", help="ε values (repeat or comma-separate).")
+    ] = None,
     window: Annotated[int, typer.Option("--window", help="Last rounds pooled for the bound rule.")] = 5,
-    assume_se: Annotated[float | None, typer.Option("--assume-se", help="Judge sensitivity to assume (no --human).")] = None,
-    assume_sp: Annotated[float | None, typer.Option("--assume-sp", help="Judge specificity to assume (no --human).")] = None,
+    assume_se: Annotated[
+        float | None, typer.Option("--assume-se", help="Judge sensitivity to assume (no --human).")
+    ] = None,
+    assume_sp: Annotated[
+        float | None, typer.Option("--assume-sp", help="Judge specificity to assume (no --human).")
+    ] = None,
     words: WordsOpt = None,
     design: DesignOpt = "stratified",
     as_json: bool = JSON_OPTION,
@@ -181,16 +252,38 @@ def convergence_command(
         acc = JudgeAccuracy(assume_se, assume_sp, 0.0, 0.0, 0.0, 0, ("assumed",))
         accuracy = {m: acc for m in obs["model"].unique()}
     table = convergence_table(obs, labels, eps=grid, window=window, accuracy=accuracy, design=design)
-    payload = {"export": str(export), "human": str(human) if human else None, "eps": list(grid),
-               "window": window, "convergence": _records(table)}
-    lines = _lines(table, ["deck", "model", "eps", "converged_judge", "T_judge", "converged_replaced",
-                           "converged_corrected", "se", "tau", "judge_unreachable", "window_lower", "converged_window"],
-                   "convergence of LKR (T nan = never):")
+    payload = {
+        "export": str(export),
+        "human": str(human) if human else None,
+        "eps": list(grid),
+        "window": window,
+        "convergence": _records(table),
+    }
+    lines = _lines(
+        table,
+        [
+            "deck",
+            "model",
+            "eps",
+            "converged_judge",
+            "T_judge",
+            "converged_replaced",
+            "converged_corrected",
+            "se",
+            "tau",
+            "judge_unreachable",
+            "window_lower",
+            "converged_window",
+        ],
+        "convergence of LKR (T nan = never):",
+    )
     emit(payload, as_json=as_json, lines=lines)
 
 
 @app.command("trend")
-def trend_command(export: ExportArg, human: HumanOpt = None, words: WordsOpt = None, as_json: bool = JSON_OPTION) -> None:
+def trend_command(
+    export: ExportArg, human: HumanOpt = None, words: WordsOpt = None, as_json: bool = JSON_OPTION
+) -> None:
     """Trend tests of LKR and TDR over rounds: judge labels (adjusted for the judge's errors with
     --human), replaced labels with --human, and the judge drift check."""
     from wordplay_audit.analysis.balderdash.summary import trend_analysis
@@ -200,12 +293,33 @@ def trend_command(export: ExportArg, human: HumanOpt = None, words: WordsOpt = N
     result = trend_analysis(obs, labels)
     table = result.table
     payload: dict = {"export": str(export), "human": str(human) if human else None, **result.to_dict()}
-    shown = [c for c in ("labels", "outcome", "model", "history_type", "games", "slope", "gee_p_t", "gee_ci_low",
-                         "gee_ci_high", "twostage_p", "adj_slope", "adj_p", "note") if c in table.columns]
-    lines = ["trend over rounds (slope per first-to-last round, logit scale; p from t with G-1 df):",
-             table[shown].to_string(index=False)]
+    shown = [
+        c
+        for c in (
+            "labels",
+            "outcome",
+            "model",
+            "history_type",
+            "games",
+            "slope",
+            "gee_p_t",
+            "gee_ci_low",
+            "gee_ci_high",
+            "twostage_p",
+            "adj_slope",
+            "adj_p",
+            "note",
+        )
+        if c in table.columns
+    ]
+    lines = [
+        "trend over rounds (slope per first-to-last round, logit scale; p from t with G-1 df):",
+        table[shown].to_string(index=False),
+    ]
     for outcome, drift in result.drift.items():
-        lines.append(f"judge drift ({outcome}): Se p={drift['se_p']:.3g}, Sp p={drift['sp_p']:.3g}, drift={drift['drift']}")
+        lines.append(
+            f"judge drift ({outcome}): Se p={drift['se_p']:.3g}, Sp p={drift['sp_p']:.3g}, drift={drift['drift']}"
+        )
     emit(payload, as_json=as_json, lines=lines)
 
 
@@ -234,31 +348,53 @@ def simulate_command(
     from wordplay_audit.corpora.io import output_folder
     from wordplay_audit.corpora.values import check_number
 
-    for name, value in (("--judge-se", judge_se), ("--judge-sp", judge_sp), ("--rater-accuracy", rater_accuracy)):
+    for name, value in (
+        ("--judge-se", judge_se),
+        ("--judge-sp", judge_sp),
+        ("--rater-accuracy", rater_accuracy),
+    ):
         check_number(value, name, low=0.0, high=1.0, error=ParameterError)
     config = SimConfig(
-        games_per_deck=games_per_deck, n_rounds=rounds, players_per_model=players_per_model,
-        labels_per_stratum=labels_per_stratum, design=design, rater_accuracy=rater_accuracy,
-        judge_se={m: judge_se for m in DEFAULT_MODELS}, judge_sp={m: judge_sp for m in DEFAULT_MODELS},
+        games_per_deck=games_per_deck,
+        n_rounds=rounds,
+        players_per_model=players_per_model,
+        labels_per_stratum=labels_per_stratum,
+        design=design,
+        rater_accuracy=rater_accuracy,
+        judge_se={m: judge_se for m in DEFAULT_MODELS},
+        judge_sp={m: judge_sp for m in DEFAULT_MODELS},
     )
     campaign = simulate_campaign(config, seed=seed)
     with output_folder(out) as staging:
         write_campaign(campaign, staging)
-    payload = {"out": str(out), "seed": seed, "n_definitions": len(campaign.obs),
-               "n_labels": len(campaign.labels), "true_rates": _records(true_rates(campaign))}
-    emit(payload, as_json=as_json, lines=[f"wrote {out} ({len(campaign.obs)} definitions, {len(campaign.labels)} labels)"])
+    payload = {
+        "out": str(out),
+        "seed": seed,
+        "n_definitions": len(campaign.obs),
+        "n_labels": len(campaign.labels),
+        "true_rates": _records(true_rates(campaign)),
+    }
+    emit(
+        payload,
+        as_json=as_json,
+        lines=[f"wrote {out} ({len(campaign.obs)} definitions, {len(campaign.labels)} labels)"],
+    )
 
 
 @app.command("plan")
 def plan_command(
     fnr: Annotated[float, typer.Option("--fnr", help="Expected judge false-negative rate.")] = 0.26,
     fnr_halfwidth: Annotated[float, typer.Option("--fnr-halfwidth")] = 0.05,
-    true_share: Annotated[float, typer.Option("--true-share", help="Share of labelled definitions people call true.")] = 0.5,
+    true_share: Annotated[
+        float, typer.Option("--true-share", help="Share of labelled definitions people call true.")
+    ] = 0.5,
     rate: Annotated[float, typer.Option("--rate", help="Expected true LKR or TDR.")] = 0.5,
     rate_halfwidth: Annotated[float, typer.Option("--rate-halfwidth")] = 0.05,
     se: Annotated[float, typer.Option("--se", help="Expected judge sensitivity.")] = 0.74,
     sp: Annotated[float, typer.Option("--sp", help="Expected judge specificity.")] = 0.97,
-    items: Annotated[float, typer.Option("--items", help="Definitions per model (inf = many).")] = float("inf"),
+    items: Annotated[float, typer.Option("--items", help="Definitions per model (inf = many).")] = float(
+        "inf"
+    ),
     confidence: Annotated[float, typer.Option("--confidence")] = 0.95,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -290,7 +426,22 @@ def items_command(
     items, labels, skipped = balderdash_items(export, words=words)
     with output_folder(out) as staging:
         files = write_balderdash_items(staging, items, labels)
-    strata = [c for c in ("player_model", "deck", "round_id", "judge_verdict", "frequency_band") if c in items.columns]
-    payload = {"export": str(export), "out": str(out), "files": files, "n_items": len(items),
-               "n_judge_labels": len(labels), "strata": strata, "skipped": skipped}
-    emit(payload, as_json=as_json, lines=[f"wrote {out}: {len(items)} definition items, {len(labels)} judge labels"])
+    strata = [
+        c
+        for c in ("player_model", "deck", "round_id", "judge_verdict", "frequency_band")
+        if c in items.columns
+    ]
+    payload = {
+        "export": str(export),
+        "out": str(out),
+        "files": files,
+        "n_items": len(items),
+        "n_judge_labels": len(labels),
+        "strata": strata,
+        "skipped": skipped,
+    }
+    emit(
+        payload,
+        as_json=as_json,
+        lines=[f"wrote {out}: {len(items)} definition items, {len(labels)} judge labels"],
+    )

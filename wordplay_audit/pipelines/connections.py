@@ -29,7 +29,11 @@ def score_connections(data: str | Path, out: str | Path, *, match: MatchMode = "
     report.add(connections_section(result))
     with output_folder(out) as staging:
         written = write_outputs(
-            staging, tables=result_tables(result), figures=result.figures, report=report, markdown=MARKDOWN_TABLES
+            staging,
+            tables=result_tables(result),
+            figures=result.figures,
+            report=report,
+            markdown=MARKDOWN_TABLES,
         )
     summary = result.to_dict()
     summary["report"] = str(Path(out) / written["report.html"])
@@ -40,7 +44,9 @@ def summary_lines(summary: dict) -> list[str]:
     """The readable summary printed without ``--json``."""
     lines = [f"{summary['games']} games scored ({summary['match']} matching)"]
     for model, info in summary["models"].items():
-        lines.append(f"  {model:18s} unweighted {info['unweighted_hist']}  ratio {info['reasoning_ratio']:.3f}")
+        lines.append(
+            f"  {model:18s} unweighted {info['unweighted_hist']}  ratio {info['reasoning_ratio']:.3f}"
+        )
     lines.append(f"  taxonomy {summary['taxonomy_counts']}")
     for row in summary["table5"]:
         verdict = "agrees" if row["agrees"] else "DIFFERS"

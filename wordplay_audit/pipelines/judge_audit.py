@@ -32,9 +32,7 @@ def judge_audit_run(
     """Read the files, audit, and with ``out`` write ``judge_audit.csv``, ``judge_fnr.png`` and
     ``report.html`` into that folder in one step. ``options`` go to :func:`judge_audit`."""
     item_table = read_items(items) if items is not None else None
-    result = judge_audit(
-        read_labels(judge_labels), read_labels(human), item_table, by=by, **options
-    )
+    result = judge_audit(read_labels(judge_labels), read_labels(human), item_table, by=by, **options)
     written: dict[str, Path] = {}
     if out is not None:
         report = Report(

@@ -60,9 +60,7 @@ def metrics_run(
             "first_consonants": figure_png(first_consonant_figure(result)),
         }
         with output_folder(out) as stage:
-            written = write_outputs(
-                stage, tables=tables, figures=figures, markdown=("models", "errors")
-            )
+            written = write_outputs(stage, tables=tables, figures=figures, markdown=("models", "errors"))
         payload["out"] = str(out)
         payload["written"] = sorted(str(p) for p in written)
     return payload
@@ -70,12 +68,7 @@ def metrics_run(
 
 def parse_policies(values: Sequence[str] | None) -> list[str]:
     """``--policy`` values (repeated or comma-separated), each one of the known policies."""
-    names = [
-        p.strip()
-        for v in (values or ["frequent-consonant"])
-        for p in str(v).split(",")
-        if p.strip()
-    ]
+    names = [p.strip() for v in (values or ["frequent-consonant"]) for p in str(v).split(",") if p.strip()]
     for name in names:
         check_choice("--policy", name, POLICIES)
     return list(dict.fromkeys(names))
