@@ -23,7 +23,8 @@ from pathlib import Path
 from wordplay_audit.analysis.wof.metrics import wof_metrics
 from wordplay_audit.corpora.wof.demo_riddles import demo_riddles
 from wordplay_audit.corpora.wof.game import Rules, write_report
-from wordplay_audit.corpora.wof.reader import read_reports, read_riddles
+from wordplay_audit.corpora.wof.reader import read_reports
+from wordplay_audit.corpora.wof.riddles import read_riddles
 from wordplay_audit.corpora.wof.simulate import simulate_games
 
 POLICIES = ("frequent-consonant", "random", "overconfident")
@@ -31,9 +32,7 @@ POLICIES = ("frequent-consonant", "random", "overconfident")
 
 def riddles():
     root = Path(
-        os.environ.get(
-            "WORDPLAY_AUDIT_SHARED", Path(__file__).resolve().parents[2] / "shared" / "corpora"
-        )
+        os.environ.get("WORDPLAY_AUDIT_SHARED", Path(__file__).resolve().parents[2] / "shared" / "corpora")
     )
     path = root / "wof" / "WoF.jsonl"
     return (read_riddles(path), str(path)) if path.exists() else (demo_riddles(), "demo riddles")
@@ -93,9 +92,7 @@ def main() -> None:
     )
     wall = time.perf_counter() - start
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(
-        f"wordplay-audit wof metrics: exit {done.returncode}, {wall:.2f} s wall, peak RSS {peak_mb:.0f} MB"
-    )
+    print(f"wordplay-audit wof metrics: exit {done.returncode}, {wall:.2f} s wall, peak RSS {peak_mb:.0f} MB")
     if done.returncode != 0:
         print(done.stderr, file=sys.stderr)
         raise SystemExit(1)

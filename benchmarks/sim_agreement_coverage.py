@@ -23,6 +23,7 @@ import time
 import warnings
 
 import numpy as np
+from scipy.special import ndtri
 
 from wordplay_audit.analysis.agreement import (
     BootstrapOptions,
@@ -58,7 +59,11 @@ def truths(rho: np.ndarray, s: float) -> dict[str, float]:
     }
 
 
-def run(reps: int, n_boot: int, n: int, r: int, p_missing: float, seed: int) -> dict:
+def run(args: argparse.Namespace, p_missing: float) -> dict:
+    """Coverage counts over ``args.reps`` simulated campaigns (``args``: see :func:`main`)."""
+    reps, n, r, seed = args.reps, args.items, args.raters, args.seed
+    options = dict(n_boot=args.boot, confidence=args.confidence)
+    z = float(ndtri(0.5 + args.confidence / 2))
     rho = np.array([0.7, 0.2, 0.1])
     s = 0.7
     truth = truths(rho, s)
@@ -70,7 +75,9 @@ def run(reps: int, n_boot: int, n: int, r: int, p_missing: float, seed: int) -> 
         counts = simulate_counts(rng, n, r, rho, s, p_missing)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedStatisticWarning)
-            res = bootstrap_intervals(counts, statistics=stats, bootstrap=BootstrapOptions(n_boot=n_boot, seed=seed + rep + 1))
+            res = bootstrap_intervals(
+                counts, statistics=stats, bootstrap=BootstrapOptions(seed=seed + rep + 1, **options)
+            )
         for st in stats:
             est = res[st]
             target = truth[st]
@@ -82,7 +89,7 @@ def run(reps: int, n_boot: int, n: int, r: int, p_missing: float, seed: int) -> 
                     valid[(st, m)] += 1
                     hits[(st, m)] += lo <= target <= hi
             if est.se is not None and np.isfinite(est.se):
-                lo, hi = est.value - 1.959964 * est.se, est.value + 1.959964 * est.se
+                lo, hi = est.value - z * est.se, est.value + z * est.se
                 valid[(st, "wald")] += 1
                 hits[(st, "wald")] += lo <= target <= hi
     return {"truth": truth, "hits": hits, "valid": valid}
@@ -97,18 +104,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--items", type=int, default=200)
     parser.add_argument("--raters", type=int, default=4)
     parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--confidence", type=float, default=0.95, help="interval level")
     args = parser.parse_args(argv)
     for label, p_missing in (("complete", 0.0), ("missing", 0.2)):
         start = time.perf_counter()
-        out = run(args.reps, args.boot, args.items, args.raters, p_missing, args.seed)
+        out = run(args, p_missing)
         took = time.perf_counter() - start
         print(
             f"scenario {label}: {args.reps} replications, {args.items} items × {args.raters} raters, "
             f"3 categories (prevalence .7/.2/.1), {args.boot} resamples each, {took:.1f} s"
         )
         print("  truth: " + ", ".join(f"{k} = {v:.4f}" for k, v in out["truth"].items()))
-        mc_se = np.sqrt(0.95 * 0.05 / args.reps)
-        print(f"  coverage of nominal 95 % intervals (Monte Carlo SE {mc_se:.3f}):")
+        level = args.confidence
+        mc_se = np.sqrt(level * (1 - level) / args.reps)
+        print(f"  coverage of nominal {level:.0%} intervals (Monte Carlo SE {mc_se:.3f}):")
         for st in ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1"):
             parts = []
             for m in ("percentile", "bca", "wald"):

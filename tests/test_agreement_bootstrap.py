@@ -35,9 +35,7 @@ def alpha_reference(table: np.ndarray) -> float:
 def make_table(seed: int, n: int = 70, raters: int = 4, k: int = 3) -> np.ndarray:
     rng = np.random.default_rng(seed)
     truth = rng.choice(k, n, p=np.linspace(2, 1, k) / np.linspace(2, 1, k).sum())
-    codes = np.where(
-        rng.random((n, raters)) < 0.55, truth[:, None], rng.integers(0, k, (n, raters))
-    )
+    codes = np.where(rng.random((n, raters)) < 0.55, truth[:, None], rng.integers(0, k, (n, raters)))
     table = np.zeros((n, k), dtype=np.int64)
     for j in range(raters):
         np.add.at(table, (np.arange(n), codes[:, j]), 1)
@@ -47,7 +45,11 @@ def make_table(seed: int, n: int = 70, raters: int = 4, k: int = 3) -> np.ndarra
 def test_indices_draws_equal_naive_row_copying_loop():
     table = make_table(1)
     n, n_boot, seed = len(table), 300, 42
-    ours = bootstrap_intervals(table, statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1"), bootstrap=BootstrapOptions(n_boot=n_boot, seed=seed, draws="indices", method="percentile"))
+    ours = bootstrap_intervals(
+        table,
+        statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1"),
+        bootstrap=BootstrapOptions(n_boot=n_boot, seed=seed, draws="indices", method="percentile"),
+    )
     rng = np.random.default_rng(seed)
     naive = {"fleiss_kappa": [], "krippendorff_alpha": [], "gwet_ac1": []}
     for _ in range(n_boot):
@@ -68,7 +70,11 @@ def test_indices_draws_equal_naive_row_copying_loop():
 def test_indices_draws_equal_scipy_bootstrap(method):
     table = make_table(2, n=50)
     n = len(table)
-    ours = bootstrap_intervals(table, statistics=("fleiss_kappa", "krippendorff_alpha"), bootstrap=BootstrapOptions(n_boot=400, seed=7, draws="indices"))
+    ours = bootstrap_intervals(
+        table,
+        statistics=("fleiss_kappa", "krippendorff_alpha"),
+        bootstrap=BootstrapOptions(n_boot=400, seed=7, draws="indices"),
+    )
     for name, statistic in (
         ("fleiss_kappa", lambda idx: sm_fleiss_kappa(table[idx])),
         ("krippendorff_alpha", lambda idx: alpha_reference(table[idx])),
@@ -94,7 +100,11 @@ def test_multinomial_draws_equal_two_stage_row_copying():
     # The naive loop does both stages and copies rows; the fast path uses only stage one.
     table = make_table(3, n=90)
     n, n_boot, seed = len(table), 200, 5
-    ours = bootstrap_intervals(table, statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa"), bootstrap=BootstrapOptions(n_boot=n_boot, seed=seed))
+    ours = bootstrap_intervals(
+        table,
+        statistics=("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa"),
+        bootstrap=BootstrapOptions(n_boot=n_boot, seed=seed),
+    )
     _, inverse, freq = count_patterns(table)
     members = [np.flatnonzero(inverse == p) for p in range(len(freq))]
     rng = np.random.default_rng(seed)
@@ -121,10 +131,12 @@ def test_multinomial_draws_equal_two_stage_row_copying():
 
 def test_multinomial_and_indices_draws_agree_in_distribution():
     table = make_table(4, n=120)
-    a = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=3000, seed=1))[
-        "fleiss_kappa"
-    ]
-    b = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=3000, seed=2, draws="indices"))["fleiss_kappa"]
+    a = bootstrap_intervals(
+        table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=3000, seed=1)
+    )["fleiss_kappa"]
+    b = bootstrap_intervals(
+        table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=3000, seed=2, draws="indices")
+    )["fleiss_kappa"]
     assert stats.ks_2samp(a.distribution, b.distribution).pvalue > 0.01
     assert a.boot_se == pytest.approx(b.boot_se, rel=0.1)
 
@@ -138,9 +150,9 @@ def test_bca_jackknife_by_patterns_equals_leave_one_out():
     d = loo.mean() - loo
     accel = (d**3).sum() / (6 * (d**2).sum() ** 1.5)
     theta = sm_fleiss_kappa(table)
-    res = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=500, seed=3))[
-        "fleiss_kappa"
-    ]
+    res = bootstrap_intervals(
+        table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=500, seed=3)
+    )["fleiss_kappa"]
     dist = res.distribution
     z0 = stats.norm.ppf(((dist < theta).sum() + (dist <= theta).sum()) / (2 * len(dist)))
     z = stats.norm.ppf(0.025)
@@ -169,9 +181,9 @@ def test_coverage_small_simulation():
         z = rng.choice(3, n, p=rho)
         codes = np.where(rng.random((n, r)) < s, z[:, None], rng.choice(3, (n, r), p=rho))
         table = np.stack([(codes == k).sum(axis=1) for k in range(3)], axis=1)
-        est = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=400, seed=rep))[
-            "fleiss_kappa"
-        ]
+        est = bootstrap_intervals(
+            table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=400, seed=rep)
+        )["fleiss_kappa"]
         hit_pct += est.percentile[0] <= s * s <= est.percentile[1]
         hit_bca += est.bca[0] <= s * s <= est.bca[1]
     # 300 replications: Monte Carlo SE of a 95 % coverage is 1.3 %
@@ -184,9 +196,9 @@ def test_undefined_resamples_are_counted_not_fatal():
     table = np.array([[2, 0], [2, 0], [1, 1]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedStatisticWarning)
-        res = bootstrap_intervals(table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=200, seed=0))[
-            "fleiss_kappa"
-        ]
+        res = bootstrap_intervals(
+            table, statistics=("fleiss_kappa",), bootstrap=BootstrapOptions(n_boot=200, seed=0)
+        )["fleiss_kappa"]
     assert res.n_undefined > 0
     assert np.isfinite(res.percentile[0]) and np.isfinite(res.percentile[1])
     # every defined resample is ≤ κ̂ here, so BCa's z0 is infinite: percentile is used instead
@@ -217,7 +229,13 @@ def test_bad_options_raise_parameter_error():
 def test_non_nominal_alpha_bootstrap_equals_naive_loop(level):
     table = make_table(8, n=60, raters=3, k=4)
     values = np.arange(1, 5)
-    ours = bootstrap_intervals(table, statistics=("krippendorff_alpha",), level=level, categories=[str(v) for v in values], bootstrap=BootstrapOptions(n_boot=60, seed=9, draws="indices"))["krippendorff_alpha"]
+    ours = bootstrap_intervals(
+        table,
+        statistics=("krippendorff_alpha",),
+        level=level,
+        categories=[str(v) for v in values],
+        bootstrap=BootstrapOptions(n_boot=60, seed=9, draws="indices"),
+    )["krippendorff_alpha"]
     rng = np.random.default_rng(9)
     naive = [
         krippendorff.alpha(

@@ -34,9 +34,7 @@ def labels_csv(tmp_path, fleiss_1971):
 
 
 def test_agreement_json(run_cli, labels_csv, fleiss_1971):
-    code, out, err = run_cli(
-        "analyze", "agreement", str(labels_csv), "--bootstrap", "200", "--json"
-    )
+    code, out, err = run_cli("analyze", "agreement", str(labels_csv), "--bootstrap", "200", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert data["items"] == 30 and data["raters"] == 6 and data["ratings"] == 180
@@ -86,9 +84,7 @@ def test_kind_from_column_and_from_items(run_cli, tmp_path, fleiss_1971):
     assert code == 0, err
     data = json.loads(out)
     assert data["items"] == 10 and data["kind"] == "guess"
-    assert data["fleiss_kappa"]["value"] == pytest.approx(
-        sm_fleiss_kappa(fleiss_1971[20:]), abs=1e-12
-    )
+    assert data["fleiss_kappa"]["value"] == pytest.approx(sm_fleiss_kappa(fleiss_1971[20:]), abs=1e-12)
     # the same selection through an items table
     plain = tmp_path / "plain.csv"
     fleiss_labels(fleiss_1971).to_csv(plain, index=False)
@@ -154,9 +150,7 @@ def test_duplicate_rating_names_the_file_line_after_kind_filter(run_cli, tmp_pat
 
 def test_aggregate_majority_writes_csv(run_cli, labels_csv, tmp_path):
     out_path = tmp_path / "out" / "consensus.csv"
-    code, out, err = run_cli(
-        "analyze", "aggregate", str(labels_csv), "--out", str(out_path), "--json"
-    )
+    code, out, err = run_cli("analyze", "aggregate", str(labels_csv), "--out", str(out_path), "--json")
     assert code == 0, err
     summary = json.loads(out)
     table = pd.read_csv(out_path, keep_default_na=False)

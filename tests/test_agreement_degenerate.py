@@ -31,9 +31,7 @@ def labels_from(rows: list[tuple[str, str, str]], rater_type: str = "human") -> 
     )
 
 
-UNANIMOUS_ONE_CATEGORY = labels_from(
-    [(f"i{i}", f"r{j}", "true") for i in range(5) for j in range(3)]
-)
+UNANIMOUS_ONE_CATEGORY = labels_from([(f"i{i}", f"r{j}", "true") for i in range(5) for j in range(3)])
 
 
 def test_all_raters_one_category_kappa_and_alpha_are_nan_with_warning():
@@ -55,7 +53,9 @@ def test_all_raters_one_category_ac1_is_defined_with_declared_categories():
 
 def test_agreement_summary_on_unanimous_input_warns_and_reports_nan():
     with pytest.warns(UndefinedStatisticWarning):
-        result = agreement(UNANIMOUS_ONE_CATEGORY, categories=["false", "true"], bootstrap=BootstrapOptions(n_boot=50))
+        result = agreement(
+            UNANIMOUS_ONE_CATEGORY, categories=["false", "true"], bootstrap=BootstrapOptions(n_boot=50)
+        )
     assert math.isnan(result.fleiss_kappa.value)
     assert math.isnan(result.krippendorff_alpha.value)
     assert result.gwet_ac1.value == 1.0
@@ -87,9 +87,7 @@ def test_items_with_one_rating_are_dropped_and_counted():
     assert result.n_items_used == 6
     full = agreement(labels_from(rows[:-2]), bootstrap=BootstrapOptions(n_boot=0))
     assert result.fleiss_kappa.value == pytest.approx(full.fleiss_kappa.value, abs=1e-12)
-    assert result.krippendorff_alpha.value == pytest.approx(
-        full.krippendorff_alpha.value, abs=1e-12
-    )
+    assert result.krippendorff_alpha.value == pytest.approx(full.krippendorff_alpha.value, abs=1e-12)
 
 
 def test_empty_table_is_an_input_error():

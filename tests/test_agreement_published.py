@@ -77,9 +77,7 @@ def test_fleiss_1971_per_category(fleiss_1971):
     # Fleiss (1971) p. 380: p_j = .144, .144, .167, .306, .239 and
     # κ_j = .245, .245, .520, .471, .566 (eq. 13 per category)
     table = per_category_kappa(fleiss_1971, categories=["dep", "pers", "schiz", "neur", "other"])
-    assert table["prevalence"].to_numpy() == pytest.approx(
-        [0.144, 0.144, 0.167, 0.306, 0.239], abs=5e-4
-    )
+    assert table["prevalence"].to_numpy() == pytest.approx([0.144, 0.144, 0.167, 0.306, 0.239], abs=5e-4)
     assert table["kappa"].to_numpy() == pytest.approx([0.245, 0.245, 0.520, 0.471, 0.566], abs=5e-4)
     # schizophrenia by hand: the column holds 4, 4, 4, 3, 3, 5, 2, 5 (else 0), so
     # p_3 = 30/180 = 1/6 and Σ_i n_i3 (6 - n_i3) = 8+8+8+9+9+5+8+5 = 60;

@@ -77,15 +77,11 @@ def test_alpha_matches_krippendorff_with_missing(seed, level):
     )
     # categories named by their numeric value, in order
     renamed = labels.assign(label=labels["label"].str[1:].astype(int).add(1).astype(str))
-    ours = krippendorff_alpha(
-        renamed, level=level, categories=[str(v) for v in range(1, n_cat + 1)]
-    )
+    ours = krippendorff_alpha(renamed, level=level, categories=[str(v) for v in range(1, n_cat + 1)])
     assert ours == pytest.approx(expected, abs=1e-9)
     # and from a prepared value_counts table
     value_counts = np.stack([(reliability == v).sum(axis=0) for v in range(1, n_cat + 1)], axis=1)
-    ours_vc = krippendorff_alpha(
-        value_counts, level=level, categories=[str(v) for v in range(1, n_cat + 1)]
-    )
+    ours_vc = krippendorff_alpha(value_counts, level=level, categories=[str(v) for v in range(1, n_cat + 1)])
     assert ours_vc == pytest.approx(expected, abs=1e-9)
 
 

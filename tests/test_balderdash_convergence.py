@@ -12,7 +12,7 @@ from wordplay_audit.analysis.balderdash.convergence import (
     observed_threshold,
 )
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import ParameterError
 
 
 def test_convergence_round_by_hand():
@@ -53,5 +53,5 @@ def test_naive_verdict_fails_for_a_model_that_knows_every_word():
 
 def test_bad_eps_is_refused():
     campaign = simulate_campaign(SimConfig(games_per_deck=1, n_rounds=3, labels_per_stratum=2), seed=0)
-    with pytest.raises(InputError, match="ε"):
+    with pytest.raises(ParameterError, match="ε"):
         convergence_table(campaign.obs, eps=(1.2,))

@@ -5,7 +5,9 @@ from hypothesis import strategies as st
 
 from wordplay_audit.analysis.connections import score_game
 
-WORDS = st.lists(st.text(alphabet="ABCDEFGHIJ", min_size=1, max_size=4), min_size=16, max_size=16, unique=True)
+WORDS = st.lists(
+    st.text(alphabet="ABCDEFGHIJ", min_size=1, max_size=4), min_size=16, max_size=16, unique=True
+)
 
 
 @st.composite

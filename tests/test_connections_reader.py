@@ -55,19 +55,24 @@ def test_demo_scores_by_hand(folder):
 def test_strings_holding_python_literals(folder):
     # a model file whose every field is a string holding a Python literal
     records = json.loads((folder / "model-b.json").read_text())
-    stringly = [
-        {k: (v if k in ("allwords", "reason") else repr(v)) for k, v in r.items()} for r in records
-    ]
+    stringly = [{k: (v if k in ("allwords", "reason") else repr(v)) for k, v in r.items()} for r in records]
     (folder / "model-c.json").write_text(json.dumps(stringly))
     result = analyze_connections(read_connections(folder), plots=False)
     assert result.models["model-c"] == result.models["model-b"]
-    assert result.to_dict()["quality_by_file"]["model-c.json: fields stored as strings holding Python literals"] == 1
+    assert (
+        result.to_dict()["quality_by_file"]["model-c.json: fields stored as strings holding Python literals"]
+        == 1
+    )
 
 
 def test_contract_item_ids(folder):
     data = read_connections(folder)
     items, labels = to_contract(data, match_groups(data))
-    key = game_key("LEMON, LIME, ORANGE, GRAPEFRUIT, SOLE, HEEL, TONGUE, LACE, KING, QUEEN, ROOK, BISHOP, SWORD, CAT, STAR, JELLY".split(", "))
+    key = game_key(
+        "LEMON, LIME, ORANGE, GRAPEFRUIT, SOLE, HEEL, TONGUE, LACE, KING, QUEEN, ROOK, BISHOP, SWORD, CAT, STAR, JELLY".split(
+            ", "
+        )
+    )
     assert f"cx:{key}:model-a:0" in set(items["item_id"])
     assert f"cxt:{key}:3" in set(items["item_id"])
     assert set(labels["rater_type"]) == {"human"}
@@ -100,20 +105,27 @@ def test_missing_field_and_unknown_column(folder):
 
 
 def test_cli_bad_input_exit_2(run_cli, tmp_path, folder):
-    code, out, err = run_cli("connections", "score", "--data", str(tmp_path / "nope"), "--out", str(tmp_path / "o"))
+    code, out, err = run_cli(
+        "connections", "score", "--data", str(tmp_path / "nope"), "--out", str(tmp_path / "o")
+    )
     assert code == 2 and err.count("\n") == 1 and "no such folder" in err and "Traceback" not in err
     (folder / "gold_data.json").write_text("not json")
     code, out, err = run_cli("connections", "score", "--data", str(folder), "--out", str(tmp_path / "o"))
     assert code == 2 and "gold_data.json line 1: not valid JSON" in err
     assert not (tmp_path / "o").exists()  # nothing half-written
-    code, out, err = run_cli("connections", "score", "--data", str(folder), "--out", str(tmp_path / "o"), "--match", "x")
+    code, out, err = run_cli(
+        "connections", "score", "--data", str(folder), "--out", str(tmp_path / "o"), "--match", "x"
+    )
     assert code == 2 and "--match" in err
 
 
 def test_tolerant_group_parser():
     assert parse_groups_tolerant("[[' A', 'B], ['C, 'D' E']]") == [["A", "B"], ["C", "D", "E"]]
     # a typed I/l before a quote, and a missing opening bracket
-    assert parse_groups_tolerant("[['X', I'MARK', 'Y'], l' CANDLE', 'Z']]") == [["X", "MARK", "Y"], ["CANDLE", "Z"]]
+    assert parse_groups_tolerant("[['X', I'MARK', 'Y'], l' CANDLE', 'Z']]") == [
+        ["X", "MARK", "Y"],
+        ["CANDLE", "Z"],
+    ]
     groups, repaired = parse_groups("[['A', 'B'], ['C']]")
     assert groups == [["A", "B"], ["C"]] and not repaired
 
@@ -131,7 +143,9 @@ def test_group_parser_never_crashes(text):
         st.text(),
         st.recursive(
             st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+            lambda inner: (
+                st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+            ),
             max_leaves=12,
         ).map(json.dumps),
     ),

@@ -85,7 +85,9 @@ def test_table5_claude_up_to_games_0_and_416(result):
     scores = result.scores.set_index(["model", "game_index"])["unweighted"]
     assert scores[("claude3.5sonnet", 0)] == 4
     assert scores[("claude3.5sonnet", 416)] == 0
-    assert _hist_with_games_as_published(result, "claude3.5sonnet", {0: 3, 416: 1}) == TABLE5["claude3.5sonnet"]
+    assert (
+        _hist_with_games_as_published(result, "claude3.5sonnet", {0: 3, 416: 1}) == TABLE5["claude3.5sonnet"]
+    )
 
 
 def test_audit_explains_exactly_those_games(result):
@@ -122,7 +124,9 @@ def test_human_players(result, data):
 
 
 def test_cli_json(run_cli, connections_dir, tmp_path):
-    code, out, err = run_cli("connections", "score", "--data", str(connections_dir), "--out", str(tmp_path), "--json")
+    code, out, err = run_cli(
+        "connections", "score", "--data", str(connections_dir), "--out", str(tmp_path), "--json"
+    )
     assert code == 0, err
     summary = json.loads(out)
     assert summary["games"] == 438
@@ -134,7 +138,9 @@ def test_cli_json(run_cli, connections_dir, tmp_path):
     # the weighted and categorical histograms cover the same 438 games, on 0-10 and 0-4
     assert len(gpt4o["weighted_hist"]) == 11 and sum(gpt4o["weighted_hist"]) == 438
     assert len(gpt4o["categorical_hist"]) == 5 and sum(gpt4o["categorical_hist"]) == 438
-    assert gpt4o["mean_weighted"] == pytest.approx(sum(i * n for i, n in enumerate(gpt4o["weighted_hist"])) / 438)
+    assert gpt4o["mean_weighted"] == pytest.approx(
+        sum(i * n for i, n in enumerate(gpt4o["weighted_hist"])) / 438
+    )
     # a game whose 4 groups are all reproduced weighs 1+2+3+4 = 10: GPT-4o's 65 such games
     assert gpt4o["weighted_hist"][10] == TABLE5["gpt4o"][4]
     # the reasoning ratio recomputed by hand from the per-game CSV the command wrote:

@@ -27,15 +27,33 @@ def test_metrics_summary_and_out_folder(run_cli, tmp_path):
     assert code == 0, err
     assert "alpha" in out and "wrote" in out
     written = {p.name for p in (tmp_path / "m").iterdir()}
-    assert {"models.csv", "errors.csv", "items.csv", "judge_labels.csv", "outcomes.png", "first_consonants.png"} <= written
+    assert {
+        "models.csv",
+        "errors.csv",
+        "items.csv",
+        "judge_labels.csv",
+        "outcomes.png",
+        "first_consonants.png",
+    } <= written
     items = pd.read_csv(tmp_path / "m" / "items.csv", keep_default_na=False)
     assert items["item_id"].tolist() == [f"wof:alpha:{i}" for i in range(5)]
 
 
 def test_simulate_then_metrics(run_cli, tmp_path):
     sim = tmp_path / "sim"
-    code, out, err = run_cli("wof", "simulate", "--out", str(sim), "--policy", "frequent-consonant,overconfident",
-                             "--games", "30", "--seed", "2", "--json")
+    code, out, err = run_cli(
+        "wof",
+        "simulate",
+        "--out",
+        str(sim),
+        "--policy",
+        "frequent-consonant,overconfident",
+        "--games",
+        "30",
+        "--seed",
+        "2",
+        "--json",
+    )
     assert code == 0, err
     payload = json.loads(out)
     assert set(payload["written"]) == {"frequent-consonant", "overconfident", "truth"}
@@ -50,7 +68,12 @@ def test_simulate_then_metrics(run_cli, tmp_path):
 
 def test_simulate_is_seeded(run_cli, tmp_path):
     for name in ("a", "b"):
-        assert run_cli("wof", "simulate", "--out", str(tmp_path / name), "--policy", "random", "--games", "10")[0] == 0
+        assert (
+            run_cli("wof", "simulate", "--out", str(tmp_path / name), "--policy", "random", "--games", "10")[
+                0
+            ]
+            == 0
+        )
     assert (tmp_path / "a" / "random.jsonl").read_bytes() == (tmp_path / "b" / "random.jsonl").read_bytes()
 
 
@@ -82,10 +105,16 @@ def test_broken_line_stops_with_file_and_line(run_cli, tmp_path):
     [
         (["wof", "metrics", "{tmp}/absent"], "no such file or folder"),
         (["wof", "metrics", "{tmp}", "--on-error", "ignore"], "--on-error: expected one of raise, skip"),
-        (["wof", "simulate", "--out", "{tmp}/o", "--policy", "smart"], "--policy: expected one of frequent-consonant, random, overconfident"),
+        (
+            ["wof", "simulate", "--out", "{tmp}/o", "--policy", "smart"],
+            "--policy: expected one of frequent-consonant, random, overconfident",
+        ),
         (["wof", "simulate", "--out", "{tmp}/o", "--games", "0"], "--games"),
         (["wof", "simulate", "--out", "", "--games", "2"], "--out .: is the current directory"),
-        (["wof", "simulate", "--out", "{tmp}/o", "--riddles", "{tmp}/riddles.jsonl"], "riddles.jsonl line 1:"),
+        (
+            ["wof", "simulate", "--out", "{tmp}/o", "--riddles", "{tmp}/riddles.jsonl"],
+            "riddles.jsonl line 1:",
+        ),
     ],
 )
 def test_bad_input_one_line(run_cli, tmp_path, args, words):

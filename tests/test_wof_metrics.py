@@ -43,8 +43,15 @@ def test_alpha_counts(result):
 
 def test_alpha_errors_and_shapes(result):
     counts, percent = errors(result, "alpha")
-    assert counts == {"insufficient_budget": 1, "action_na": 0, "consonant_na": 0, "vowel_na": 0,
-                      "missing_letter": 1, "wrong_guess": 1, "round_limit": 0}
+    assert counts == {
+        "insufficient_budget": 1,
+        "action_na": 0,
+        "consonant_na": 0,
+        "vowel_na": 0,
+        "missing_letter": 1,
+        "wrong_guess": 1,
+        "round_limit": 0,
+    }
     assert percent["missing_letter"] == pytest.approx(100 / 3)
     assert percent["round_limit"] == 0
     a = row(result, "alpha")
@@ -69,8 +76,15 @@ def test_alpha_first_letters(result):
 
 def test_beta_every_other_error(result):
     counts, percent = errors(result, "beta")
-    assert counts == {"insufficient_budget": 0, "action_na": 1, "consonant_na": 1, "vowel_na": 1,
-                      "missing_letter": 0, "wrong_guess": 1, "round_limit": 1}
+    assert counts == {
+        "insufficient_budget": 0,
+        "action_na": 1,
+        "consonant_na": 1,
+        "vowel_na": 1,
+        "missing_letter": 0,
+        "wrong_guess": 1,
+        "round_limit": 1,
+    }
     assert all(percent[k] == pytest.approx(20) for k, v in counts.items() if v == 1)
     b = row(result, "beta")
     # the game whose ERROR move carries the right guess counts as won (last guess = solution)

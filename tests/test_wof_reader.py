@@ -8,13 +8,9 @@ import pytest
 from wof_logs import ALPHA, BETA, report_text, write_logs
 
 from wordplay_audit.corpora.contract import validate_items, validate_labels
-from wordplay_audit.corpora.wof.reader import (
-    game_table,
-    guess_items,
-    read_report,
-    read_reports,
-    read_riddles,
-)
+from wordplay_audit.corpora.wof.items import game_table, guess_items
+from wordplay_audit.corpora.wof.reader import read_report, read_reports
+from wordplay_audit.corpora.wof.riddles import read_riddles
 from wordplay_audit.errors import InputError, ParameterError
 
 
@@ -88,7 +84,9 @@ def test_skip_counts_and_keeps_indices(tmp_path):
     log = read_report(path, on_error="skip")
     assert log.skipped["broken_lines"] == 1 and log.skipped["games_dropped"] == 1
     assert log.skipped["lines_dropped"] == len(ALPHA[0])
-    assert log.problems == [f"{path} line 2: expected a JSON object (one move), got 'not json at all' (Expecting value)"]
+    assert log.problems == [
+        f"{path} line 2: expected a JSON object (one move), got 'not json at all' (Expecting value)"
+    ]
     assert sorted(log.moves["game"].unique()) == [1, 2, 3, 4]  # game 0 left out, ids unchanged
 
 
@@ -133,7 +131,14 @@ def test_game_table_outcomes(tmp_path):
     games = game_table(read_reports(write_logs(tmp_path)).moves)
     outcome = games.set_index(["model", "game"])["outcome"]
     assert outcome["alpha"].tolist() == ["win", "win", "missing_letter", "insufficient_budget", "wrong_guess"]
-    assert outcome["beta"].tolist() == ["action_na", "consonant_na", "vowel_na", "round_limit", "wrong_guess", "win"]
+    assert outcome["beta"].tolist() == [
+        "action_na",
+        "consonant_na",
+        "vowel_na",
+        "round_limit",
+        "wrong_guess",
+        "win",
+    ]
 
 
 def test_riddles_file(wof_dir):
@@ -158,8 +163,12 @@ def test_fast_path_equals_line_by_line(tmp_path):
     write_logs(tmp_path / "hand")
     text = (tmp_path / "hand" / "alpha.jsonl").read_text(encoding="utf-8")
     (tmp_path / "blanks.jsonl").write_text("\n\n" + text.replace("\n\n", "\n\n\n"), encoding="utf-8")
-    for path in (tmp_path / "random.jsonl", tmp_path / "hand" / "alpha.jsonl", tmp_path / "blanks.jsonl",
-                 tmp_path / "hand" / "beta" / "report.jsonl"):
+    for path in (
+        tmp_path / "random.jsonl",
+        tmp_path / "hand" / "alpha.jsonl",
+        tmp_path / "blanks.jsonl",
+        tmp_path / "hand" / "beta" / "report.jsonl",
+    ):
         assert fast_columns(path) is not None
         fast, slow = read_report(path, model="m"), _read_line_by_line(path, "m", "raise")
         assert fast.moves.equals(slow.moves) and fast.skipped == slow.skipped, path

@@ -8,8 +8,10 @@ import pytest
 
 from wordplay_audit.analysis.wof.metrics import wof_metrics
 from wordplay_audit.corpora.wof.game import Rules, format_report, play_game, reveal
+from wordplay_audit.corpora.wof.items import guess_items
 from wordplay_audit.corpora.wof.players import near_miss
-from wordplay_audit.corpora.wof.reader import guess_items, read_reports, read_riddles
+from wordplay_audit.corpora.wof.reader import read_reports
+from wordplay_audit.corpora.wof.riddles import read_riddles
 from wordplay_audit.corpora.wof.simulate import simulate_games, write_simulation
 from wordplay_audit.errors import ParameterError
 
@@ -42,7 +44,10 @@ FIXED = Rules(wheel=(300,))
 
 
 def _rows(moves):
-    return [(m["letter"], m["masked"], m["guess"], m["budget"], m["wheel_reward"], m["letter_occurences"]) for m in moves]
+    return [
+        (m["letter"], m["masked"], m["guess"], m["budget"], m["wheel_reward"], m["letter_occurences"])
+        for m in moves
+    ]
 
 
 def test_a_won_game_move_by_move():
@@ -91,7 +96,9 @@ def test_no_letter_loss_resets_budget_and_round_limit():
 def test_report_text_format():
     moves = play_game("GO", "x", Scripted([], [], [], opening="GO"), RNG, FIXED)
     assert format_report([moves, moves]).count("\n\n") == 2
-    assert format_report([moves]).startswith('{"letter": "_", "masked": "__", "guess": "GO", "solution": "GO", "budget": 0')
+    assert format_report([moves]).startswith(
+        '{"letter": "_", "masked": "__", "guess": "GO", "solution": "GO", "budget": 0'
+    )
 
 
 def test_reveal_counts_newly_shown_only():
@@ -115,7 +122,10 @@ def riddles(wof_dir):
 
 
 def test_round_trip_over_the_real_riddles(riddles, tmp_path):
-    runs = {p: simulate_games(riddles, p, n_games=80, seed=7) for p in ("frequent-consonant", "random", "overconfident")}
+    runs = {
+        p: simulate_games(riddles, p, n_games=80, seed=7)
+        for p in ("frequent-consonant", "random", "overconfident")
+    }
     write_simulation(tmp_path, runs)
     log = read_reports(tmp_path)
     assert log.skipped["broken_lines"] == 0 and log.skipped["unterminated_last_game"] == 0
@@ -128,7 +138,10 @@ def test_round_trip_over_the_real_riddles(riddles, tmp_path):
         for column in ("game", "letter", "masked", "guess", "solution", "budget"):
             assert got[column].astype(str).tolist() == written[column].astype(str).tolist(), column
         for column in ("wheel_reward", "letter_occurences"):
-            assert got[column].astype("Float64").fillna(-1).tolist() == written[column].astype("Float64").fillna(-1).tolist()
+            assert (
+                got[column].astype("Float64").fillna(-1).tolist()
+                == written[column].astype("Float64").fillna(-1).tolist()
+            )
     truth = pd.read_csv(tmp_path / "truth.csv", keep_default_na=False)
     items, labels = guess_items(log.moves)
     merged = labels.merge(truth, on="item_id", validate="one_to_one")
@@ -137,7 +150,10 @@ def test_round_trip_over_the_real_riddles(riddles, tmp_path):
 
 
 def test_policies_in_the_expected_direction(riddles):
-    games = {p: simulate_games(riddles, p, n_games=240, seed=11) for p in ("frequent-consonant", "random", "overconfident")}
+    games = {
+        p: simulate_games(riddles, p, n_games=240, seed=11)
+        for p in ("frequent-consonant", "random", "overconfident")
+    }
     wins = {p: np.mean([g.final_guess == g.solution for g in gs]) for p, gs in games.items()}
     assert wins["frequent-consonant"] > wins["random"]
     near = [g for g in games["overconfident"] if g.near_miss]
@@ -163,7 +179,9 @@ def test_random_breaks_every_rule(riddles, tmp_path):
 
 
 def test_bad_simulation_options(riddles):
-    with pytest.raises(ParameterError, match="policy: expected one of frequent-consonant, random, overconfident"):
+    with pytest.raises(
+        ParameterError, match="policy: expected one of frequent-consonant, random, overconfident"
+    ):
         simulate_games(riddles, "smart", n_games=1)
     with pytest.raises(ParameterError, match="--games"):
         simulate_games(riddles, "random", n_games=0)

@@ -9,8 +9,15 @@ NA = "/"
 
 
 def move(letter, masked, guess, solution, budget, reward=NA, occ=NA) -> dict:
-    return {"letter": letter, "masked": masked, "guess": guess, "solution": solution,
-            "budget": budget, "wheel_reward": reward, "letter_occurences": occ}
+    return {
+        "letter": letter,
+        "masked": masked,
+        "guess": guess,
+        "solution": solution,
+        "budget": budget,
+        "wheel_reward": reward,
+        "letter_occurences": occ,
+    }
 
 
 ALPHA = [
@@ -37,7 +44,10 @@ ALPHA = [
 ]
 
 BETA = [
-    [move("_", "___ ___", "PASS", "RED HAT", 0), move("INSTRUCTION ERROR", "___ ___", "PASS", "RED HAT", -250)],
+    [
+        move("_", "___ ___", "PASS", "RED HAT", 0),
+        move("INSTRUCTION ERROR", "___ ___", "PASS", "RED HAT", -250),
+    ],
     [
         move("_", "___", "PASS", "TOP", 0),
         move("T", "T__", "PASS", "TOP", 500, 500, 1),

@@ -102,9 +102,7 @@ def percent_agreement_functional(patterns: np.ndarray) -> Functional:
     return Functional(features, evaluate, "no items")
 
 
-def _chance_corrected(
-    patterns: np.ndarray, chance: Callable[[np.ndarray], np.ndarray]
-) -> Functional:
+def _chance_corrected(patterns: np.ndarray, chance: Callable[[np.ndarray], np.ndarray]) -> Functional:
     _, a, share = _agreement_rows(patterns)
     features = np.column_stack([np.ones(len(a)), a, share])
 
@@ -291,6 +289,16 @@ def point_statistic(
     if np.isnan(value):
         warn_undefined(f"{name} is undefined: {f.undefined}; returning nan", stacklevel=4)
     return value
+
+
+def point_se(
+    data: object, chance: str, *, categories: object = None, rater_type: str | None = "human"
+) -> float:
+    """:func:`linearised_se` of ``data`` (labels, RatingTable or count table) for Fleiss' κ
+    (``chance="fleiss"``) or AC1 (``chance="ac1"``)."""
+    counts, _ = resolve_counts(data, categories=categories, rater_type=rater_type)
+    pats = usable_patterns(counts)
+    return linearised_se(pats.patterns, pats.freq, chance=chance)
 
 
 def prevalence(pats: Patterns) -> np.ndarray:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._common import RaterType
-from ._core import ac1_functional, linearised_se, point_statistic, usable_patterns
-from .tables import resolve_counts
+from ._core import ac1_functional, point_se, point_statistic
 
 __all__ = ["gwet_ac1", "gwet_ac1_se"]
 
@@ -50,6 +49,4 @@ def gwet_ac1_se(
     :math:`\\frac{1}{n(n-1)}\\sum_i(AC_{1,i}^* - AC_1)^2` with
     :math:`AC^*_{1,i} = \\frac{a_i - p_e}{1-p_e} - 2(1-AC_1)\\frac{p_{e|i}-p_e}{1-p_e}`,
     :math:`p_{e|i} = \\frac{1}{q-1}\\sum_k \\frac{n_{ik}}{n_i}(1-\\pi_k)`."""
-    counts, _ = resolve_counts(data, categories=categories, rater_type=rater_type)
-    pats = usable_patterns(counts)
-    return linearised_se(pats.patterns, pats.freq, chance="ac1")
+    return point_se(data, "ac1", categories=categories, rater_type=rater_type)

@@ -99,9 +99,7 @@ def from_crowdkit(frame: pd.DataFrame, *, rater_type: RaterType = "human") -> pd
     return pd.concat([out, frame[extra]], axis=1) if extra else out
 
 
-def _plurality(
-    counts: np.ndarray, tie: str, seed: int | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _plurality(counts: np.ndarray, tie: str, seed: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(winner code, top count, tied)`` per item; ties broken by ``tie`` (see MajorityVote)."""
     top = counts.max(axis=1)
     at_top = counts == top[:, None]
@@ -291,14 +289,10 @@ class DawidSkene(_Estimator):
         self._store(table, post[inverse], priors, errs)
         self.log_likelihood_ = history
         self.n_iter_ = len(history)
-        self.n_ratings_ = pd.Series(
-            em.sizes[inverse], index=self.labels_.index, name="n_ratings"
-        )
+        self.n_ratings_ = pd.Series(em.sizes[inverse], index=self.labels_.index, name="n_ratings")
         return self
 
-    def _store(
-        self, table: RatingTable, full_post: np.ndarray, priors: np.ndarray, errs: np.ndarray
-    ) -> None:
+    def _store(self, table: RatingTable, full_post: np.ndarray, priors: np.ndarray, errs: np.ndarray) -> None:
         names = pd.Index(table.categories, name="label")
         items = pd.Index(table.item_ids, name="item_id")
         self.probas_ = pd.DataFrame(full_post, index=items, columns=names)
@@ -388,15 +382,11 @@ def _rating_design(table: RatingTable) -> tuple[sparse.csr_matrix, np.ndarray, n
     if n_r * np.log2(n_k + 1) < 62 and n * n_r <= 200_000_000:
         codes = table.codes_matrix()
         keys = (codes + 1) @ ((n_k + 1) ** np.arange(n_r, dtype=np.int64))
-        _, first, inverse, freq = np.unique(
-            keys, return_index=True, return_inverse=True, return_counts=True
-        )
+        _, first, inverse, freq = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
         reps = codes[first]
         rows, raters = np.nonzero(reps >= 0)
         cols = raters * n_k + reps[rows, raters]
-        design = sparse.csr_matrix(
-            (np.ones(len(rows)), (rows, cols)), shape=(len(first), n_r * n_k)
-        )
+        design = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(first), n_r * n_k))
         return design, freq.astype(np.int64), inverse.reshape(-1)
     design = sparse.csr_matrix((np.ones(len(column)), (table.item, column)), shape=(n, n_r * n_k))
     return design, np.ones(n, dtype=np.int64), np.arange(n)

@@ -27,9 +27,7 @@ def category_values(names: Sequence[object], level: Level) -> np.ndarray | None:
     values = [parse_number(n) for n in names]
     if None in values:
         bad = names[values.index(None)]
-        raise InputError(
-            f"level {level!r} needs numeric labels, got {bad!r}; use 'nominal' or 'ordinal'"
-        )
+        raise InputError(f"level {level!r} needs numeric labels, got {bad!r}; use 'nominal' or 'ordinal'")
     return np.asarray(values, dtype=float)
 
 
@@ -67,6 +65,4 @@ def krippendorff_alpha(
     def build(patterns: np.ndarray, names: Sequence[object]) -> Functional:
         return alpha_functional(patterns, level=level, values=category_values(names, level))
 
-    return point_statistic(
-        data, build, "Krippendorff's alpha", categories=categories, rater_type=rater_type
-    )
+    return point_statistic(data, build, "Krippendorff's alpha", categories=categories, rater_type=rater_type)

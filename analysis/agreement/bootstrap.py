@@ -170,9 +170,7 @@ class Interval:
         )
 
 
-def _functional(
-    name: str, patterns: np.ndarray, level: str, values: np.ndarray | None
-) -> Functional:
+def _functional(name: str, patterns: np.ndarray, level: str, values: np.ndarray | None) -> Functional:
     if name == "fleiss_kappa":
         return fleiss_functional(patterns)
     if name == "gwet_ac1":
@@ -256,9 +254,7 @@ def _interval(
     if options.method == "bca":  # BCa undefined (z0 infinite: all resamples on one side)
         fallback = np.isnan(chosen[0]) | np.isnan(chosen[1])
         if fallback.any():
-            chosen = tuple(
-                np.where(fallback, p, b) for p, b in zip(ints["percentile"], chosen, strict=True)
-            )
+            chosen = tuple(np.where(fallback, p, b) for p, b in zip(ints["percentile"], chosen, strict=True))
             used_method = "percentile" if scalar else used_method
     pick = _pick(scalar)
     return Interval(
@@ -278,18 +274,14 @@ def _interval(
     )
 
 
-def _resample(
-    block: _Features, pats: Patterns, options: BootstrapOptions
-) -> dict[str, np.ndarray]:
+def _resample(block: _Features, pats: Patterns, options: BootstrapOptions) -> dict[str, np.ndarray]:
     """Each statistic on every resample, ``(n_boot, J)`` (see the module docstring)."""
     rng = np.random.default_rng(options.seed)
     chunks: dict[str, list[np.ndarray]] = {s: [] for s in block.names}
     for weights in draw_pattern_weights(pats, options.n_boot, rng, draws=options.draws):
         for s, v in block.evaluate(weights @ block.features).items():
             chunks[s].append(v)
-    return {
-        s: np.concatenate(chunks[s], axis=0).reshape(options.n_boot, -1) for s in block.names
-    }
+    return {s: np.concatenate(chunks[s], axis=0).reshape(options.n_boot, -1) for s in block.names}
 
 
 def bootstrap_intervals(

@@ -21,9 +21,9 @@ from ._common import MAX_PAIRWISE_CELLS, RaterType, warn_undefined
 from ._core import (
     Patterns,
     fleiss_functional,
-    linearised_se,
     per_category_functional,
     percent_agreement_functional,
+    point_se,
     point_statistic,
     point_value,
     prevalence,
@@ -126,8 +126,7 @@ def fleiss_kappa_se(
     :math:`\\kappa^*_i = \\frac{a_i - p_e}{1-p_e} - 2(1-\\kappa)\\frac{p_{e|i} - p_e}{1-p_e}`,
     :math:`p_{e|i} = \\sum_k \\pi_k n_{ik}/n_i`. Reference: Gwet (2014), ch. 5.
     """
-    pats, _ = _patterns(data, categories, rater_type)
-    return linearised_se(pats.patterns, pats.freq, chance="fleiss")
+    return point_se(data, "fleiss", categories=categories, rater_type=rater_type)
 
 
 def per_category_kappa(
@@ -185,7 +184,7 @@ def cohen_kappa(confusion: np.ndarray) -> np.ndarray:
     κ of the package (pairwise tables and rater quality); the margins' products are exact
     integers, so :math:`p_e` is rounded once.
 
-    >>> float(cohen_kappa(np.array([[20, 5], [10, 15]])))  # Cohen 1960 style 2×2: 0.4
+    >>> round(float(cohen_kappa(np.array([[20, 5], [10, 15]]))), 12)  # p_o .7, p_e .5
     0.4
 
     Reference: Cohen, J. (1960). A coefficient of agreement for nominal scales.
@@ -204,9 +203,7 @@ def _rater_frame(values: np.ndarray, raters: np.ndarray) -> pd.DataFrame:
 
 
 def _off_diagonal(frame: pd.DataFrame, cast: type = float) -> dict[str, dict[str, Any]]:
-    return {
-        str(a): {str(b): cast(v) for b, v in row.items() if b != a} for a, row in frame.iterrows()
-    }
+    return {str(a): {str(b): cast(v) for b, v in row.items() if b != a} for a, row in frame.iterrows()}
 
 
 @dataclass(frozen=True)

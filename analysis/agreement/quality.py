@@ -38,9 +38,7 @@ def gold_labels(gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> pd.Series
         series = pd.Series(dict(gold))
         series.index = series.index.astype(str).str.strip()
     else:
-        raise ParameterError(
-            f"gold: expected a Series, mapping or DataFrame, got {type(gold).__name__}"
-        )
+        raise ParameterError(f"gold: expected a Series, mapping or DataFrame, got {type(gold).__name__}")
     if series.index.duplicated().any():
         pos = int(np.flatnonzero(series.index.duplicated())[0])
         where = place(gold, pos, what="gold") if isinstance(gold, pd.DataFrame) else ""
@@ -149,9 +147,7 @@ def consensus_confusion(table: RatingTable, consensus: pd.DataFrame) -> np.ndarr
     k = table.n_categories
     by_item = consensus.set_index("item_id")["label"]
     cons_label = by_item.reindex(pd.Index(table.item_ids)).to_numpy(dtype=object)
-    cons_code = pd.Index(table.categories).get_indexer(
-        pd.Series(cons_label).fillna("\0").to_numpy()
-    )
+    cons_code = pd.Index(table.categories).get_indexer(pd.Series(cons_label).fillna("\0").to_numpy())
     code = cons_code[table.item]
     ok = code >= 0
     return np.bincount(

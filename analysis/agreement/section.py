@@ -117,9 +117,7 @@ def consensus_confusions(result: AgreementResult, *, max_raters: int = 16) -> Mp
     return fig
 
 
-def agreement_section(
-    result: AgreementResult, *, title: str = "Agreement between raters"
-) -> Section:
+def agreement_section(result: AgreementResult, *, title: str = "Agreement between raters") -> Section:
     """Report section: summary table, kappa-paradox check, per-category κ bars with intervals,
     pairwise κ heatmap, each rater's confusion against the consensus, rater quality table."""
     conf = int(round(result.fleiss_kappa.confidence * 100))
@@ -156,12 +154,7 @@ def agreement_section(
     notes = []
     top = result.per_category["prevalence"].max()
     kappa, ac1 = result.fleiss_kappa.value, result.gwet_ac1.value
-    if (
-        not math.isnan(kappa)
-        and not math.isnan(ac1)
-        and result.prevalence_index > 0.3
-        and ac1 - kappa > 0.1
-    ):
+    if not math.isnan(kappa) and not math.isnan(ac1) and result.prevalence_index > 0.3 and ac1 - kappa > 0.1:
         notes.append(
             f"Kappa paradox: one category takes {top:.0%} of ratings (prevalence index "
             f"{result.prevalence_index:.2f}); κ = {kappa:.3f} is well below AC1 = {ac1:.3f} and "
@@ -183,9 +176,7 @@ def agreement_section(
         blocks.append(Bullets(notes))
     per_cat = result.per_category.reset_index()
     blocks.append(Table(per_cat, caption="Per-category κ (Fleiss 1971) and prevalence"))
-    blocks.append(
-        Figure(figure_png(category_kappa_figure(result)), "Per-category κ with intervals")
-    )
+    blocks.append(Figure(figure_png(category_kappa_figure(result)), "Per-category κ with intervals"))
     heat = pairwise_heatmap(result)
     if heat is not None:
         blocks.append(Figure(figure_png(heat), "Pairwise Cohen's κ"))

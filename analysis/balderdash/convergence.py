@@ -27,7 +27,7 @@ from wordplay_audit.analysis.balderdash.corrected import corrected_rates, model_
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_curves, round_metrics
 from wordplay_audit.analysis.balderdash.recompute import replace_labels
 from wordplay_audit.analysis.correction import JudgeAccuracy
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import ParameterError
 
 DEFAULT_EPS = (0.01, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
 
@@ -73,7 +73,7 @@ def convergence_table(
     eps: Sequence[float] = DEFAULT_EPS,
     setting: Sequence[str] = DEFAULT_SETTING,
     window: int = 5,
-    alpha: float = 0.05,
+    confidence: float = 0.95,
     accuracy: Mapping[str, JudgeAccuracy] | None = None,
     design: str = "stratified",
 ) -> pd.DataFrame:
@@ -90,8 +90,8 @@ def convergence_table(
         e.g. assumed Se/Sp with zero variance.
     window
         Number of last rounds pooled for the confidence-bound rule.
-    alpha
-        One-sided level of the window's lower confidence bound.
+    confidence
+        Level of the window's one-sided lower confidence bound.
 
     Returns
     -------
@@ -101,73 +101,22 @@ def convergence_table(
     (1 − ε ≥ Se: judge labels cannot show convergence even at true LKR 1), ``window_rounds``,
     ``window_estimate``, ``window_lower`` and ``converged_window`` (lower bound > 1 − ε).
     """
-    if window < 1:
-        raise InputError(f"window must be at least 1 round, got {window}")
-    for e in eps:
-        if not 0 < float(e) < 1:
-            raise InputError(f"every ε must lie strictly between 0 and 1, got {e}")
+    _check_args(eps, window)
     keys = [c for c in setting if c in obs.columns] + ["model"]
-    judge_curves = round_curves(round_metrics(obs, keep=setting), setting=setting, metrics=("lkr",))
-    replaced_curves = None
+    curves = {"judge": round_curves(round_metrics(obs, keep=setting), setting=setting, metrics=("lkr",))}
     if labels is not None:
         replaced = replace_labels(obs, labels)
-        replaced_curves = round_curves(
-            round_metrics(replaced, keep=setting), setting=setting, metrics=("lkr",)
-        )
+        curves["replaced"] = round_curves(round_metrics(replaced, keep=setting), setting=setting, metrics=("lkr",))
         if accuracy is None:
             accuracy = model_accuracy(obs, labels, metric="lkr")
-    corrected = None
+    pooled = None
     if accuracy is not None:
         per_round = corrected_rates(
             obs, labels, metrics=("lkr",), by=[*keys, "round_id"], accuracy={"lkr": accuracy}, design=design
         )
-        corrected = per_round.rename(columns={"rg": "lkr_rg"})
-        setting_keys = keys[:-1]
-        if setting_keys:
-            last = obs.groupby(setting_keys, dropna=False)["round_id"].transform("max")
-        else:
-            last = pd.Series(obs["round_id"].max(), index=obs.index)
-        window_obs = obs.loc[obs["round_id"] > (last - window)]
-        window_labels = None
-        if labels is not None:
-            window_labels = labels[labels["item_id"].isin(set(window_obs["item_id"]))]
-            window_labels = window_labels if len(window_labels) else None
-        pooled = corrected_rates(
-            window_obs,
-            window_labels,
-            metrics=("lkr",),
-            by=keys,
-            accuracy={"lkr": accuracy},
-            confidence=1 - 2 * alpha,
-            design=design,
-        )
-    rows = []
-    for e in eps:
-        e = float(e)
-        table = _curve_T(judge_curves, keys, "lkr_mean", e).rename(columns={"T": "T_judge"})
-        if replaced_curves is not None:
-            table = table.merge(
-                _curve_T(replaced_curves, keys, "lkr_mean", e).rename(columns={"T": "T_replaced"}), on=keys
-            )
-        else:
-            table["T_replaced"] = np.nan
-        if corrected is not None:
-            table = table.merge(
-                _curve_T(corrected, keys, "lkr_rg", e).rename(columns={"T": "T_corrected"}), on=keys
-            )
-            table["se"] = table["model"].map(lambda m: accuracy[m].se if m in accuracy else np.nan)
-            table["sp"] = table["model"].map(lambda m: accuracy[m].sp if m in accuracy else np.nan)
-            win = pooled[[*keys, "rg", "rg_low"]].rename(
-                columns={"rg": "window_estimate", "rg_low": "window_lower"}
-            )
-            table = table.merge(win, on=keys, how="left")
-        for column in ("T_corrected", "se", "sp", "window_estimate", "window_lower"):
-            if column not in table.columns:
-                table[column] = np.nan
-        table["eps"] = e
-        table["threshold"] = 1 - e
-        rows.append(table)
-    out = pd.concat(rows, ignore_index=True)
+        curves["corrected"] = per_round.rename(columns={"rg": "lkr_mean"})
+        pooled = _window_estimates(obs, labels, keys, accuracy, window=window, confidence=confidence, design=design)
+    out = pd.concat([_eps_rows(curves, keys, float(e), accuracy, pooled) for e in eps], ignore_index=True)
     out["converged_judge"] = out["T_judge"].notna()
     out["converged_replaced"] = out["T_replaced"].notna() if labels is not None else pd.NA
     out["converged_corrected"] = out["T_corrected"].notna() if accuracy is not None else pd.NA
@@ -175,23 +124,65 @@ def convergence_table(
     out["judge_unreachable"] = (1 - out["eps"]) >= out["se"]
     out["window_rounds"] = window
     out["converged_window"] = out["window_lower"] > out["threshold"]
-    columns = [
-        *keys,
-        "eps",
-        "threshold",
-        "T_judge",
-        "converged_judge",
-        "T_replaced",
-        "converged_replaced",
-        "T_corrected",
-        "converged_corrected",
-        "se",
-        "sp",
-        "tau",
-        "judge_unreachable",
-        "window_rounds",
-        "window_estimate",
-        "window_lower",
-        "converged_window",
-    ]
-    return out[columns].sort_values([*keys, "eps"]).reset_index(drop=True)
+    return out[[*keys, *_COLUMNS]].sort_values([*keys, "eps"]).reset_index(drop=True)
+
+
+_COLUMNS = [
+    "eps", "threshold", "T_judge", "converged_judge", "T_replaced", "converged_replaced",
+    "T_corrected", "converged_corrected", "se", "sp", "tau", "judge_unreachable",
+    "window_rounds", "window_estimate", "window_lower", "converged_window",
+]  # fmt: skip
+
+
+def _check_args(eps: Sequence[float], window: int) -> None:
+    if window < 1:
+        raise ParameterError(f"window must be at least 1 round, got {window}")
+    for e in eps:
+        if not 0 < float(e) < 1:
+            raise ParameterError(f"every ε must lie strictly between 0 and 1, got {e}")
+
+
+def _window_estimates(obs, labels, keys, accuracy, *, window: int, confidence: float, design: str) -> pd.DataFrame:
+    """Rogan–Gladen estimate of LKR pooled over each setting's last ``window`` rounds, with the
+    one-sided lower bound at ``confidence`` (the two-sided interval at 2·confidence − 1)."""
+    setting_keys = keys[:-1]
+    if setting_keys:
+        last = obs.groupby(setting_keys, dropna=False)["round_id"].transform("max")
+    else:
+        last = pd.Series(obs["round_id"].max(), index=obs.index)
+    window_obs = obs.loc[obs["round_id"] > (last - window)]
+    window_labels = None
+    if labels is not None:
+        window_labels = labels[labels["item_id"].isin(set(window_obs["item_id"]))]
+        window_labels = window_labels if len(window_labels) else None
+    return corrected_rates(
+        window_obs,
+        window_labels,
+        metrics=("lkr",),
+        by=keys,
+        accuracy={"lkr": accuracy},
+        confidence=2 * confidence - 1,
+        design=design,
+    )
+
+
+def _eps_rows(curves: dict, keys: list[str], e: float, accuracy, pooled: pd.DataFrame | None) -> pd.DataFrame:
+    """T under each labelling for one ε, with the model's Se/Sp and the window estimate."""
+    table = _curve_T(curves["judge"], keys, "lkr_mean", e).rename(columns={"T": "T_judge"})
+    for name in ("replaced", "corrected"):
+        if name in curves:
+            found = _curve_T(curves[name], keys, "lkr_mean", e).rename(columns={"T": f"T_{name}"})
+            table = table.merge(found, on=keys)
+        else:
+            table[f"T_{name}"] = np.nan
+    if accuracy is not None:
+        table["se"] = table["model"].map(lambda m: accuracy[m].se if m in accuracy else np.nan)
+        table["sp"] = table["model"].map(lambda m: accuracy[m].sp if m in accuracy else np.nan)
+        win = pooled[[*keys, "rg", "rg_low"]].rename(columns={"rg": "window_estimate", "rg_low": "window_lower"})
+        table = table.merge(win, on=keys, how="left")
+    for column in ("se", "sp", "window_estimate", "window_lower"):
+        if column not in table.columns:
+            table[column] = np.nan
+    table["eps"] = e
+    table["threshold"] = 1 - e
+    return table

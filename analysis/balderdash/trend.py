@@ -60,7 +60,7 @@ from wordplay_audit.analysis.balderdash.trend_inputs import (
     validate_obs,
     validate_se_sp,
 )
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import ParameterError
 
 POOLED = "all"
 MIXED_NOTE = (
@@ -121,16 +121,63 @@ def _two_stage(y: np.ndarray, x: np.ndarray, games: np.ndarray) -> tuple[float, 
     return mean, float(stats.ttest_1samp(slopes, 0.0).pvalue), used, ""
 
 
+def _undefined(n_rounds: int, n_games: int, rate: float) -> str:
+    """Why a cell cannot be tested ('' when it can)."""
+    reasons = []
+    if n_rounds < 2:
+        reasons.append("fewer than 2 distinct rounds: no slope")
+    if n_games < 2:
+        reasons.append("only 1 game: t with G - 1 = 0 df undefined")
+    if rate in (0.0, 1.0):
+        reasons.append(f"outcome is always {int(rate)}: slope not estimable")
+    return "; ".join(reasons)
+
+
+def _gee(out: dict, y: np.ndarray, exog: np.ndarray, games: np.ndarray, df: int) -> str:
+    """The primary GEE test into ``out``; returns a note ('' when it fitted)."""
+    tq = float(stats.t.ppf(0.5 + _LEVEL / 2.0, df))
+    try:
+        fit = stats_models.gee_binomial(y, exog, games)
+        problem = _fit_failed(fit)
+    except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
+        fit, problem = None, f"failed ({type(exc).__name__})"
+    if problem or fit is None:
+        return f"GEE {problem}"
+    slope, se = float(fit.params[1]), float(fit.bse[1])
+    out.update(
+        slope=slope,
+        gee_se=se,
+        gee_df=float(df),
+        gee_p_t=float(2.0 * stats.t.sf(abs(slope / se), df)),
+        gee_ci_low=slope - tq * se,
+        gee_ci_high=slope + tq * se,
+        gee_p_z=float(fit.pvalues_z[1]),
+        gee_p_z_robust=float(2.0 * stats.norm.sf(abs(slope / fit.bse_robust[1]))),
+    )
+    return ""
+
+
+def _mixed(out: dict, cell: pd.DataFrame, y: np.ndarray, x: np.ndarray, games: np.ndarray) -> str:
+    """The secondary mixed model into ``out``; returns a note ('' when it fitted)."""
+    players = (cell["game_id"] + "\x1f" + cell["player_id"]).to_numpy()
+    try:
+        mfit = stats_models.mixed_linear_slope(y, x, games, players)
+    except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
+        return f"mixed model failed ({type(exc).__name__})"
+    if mfit.converged and np.isfinite(mfit.slope) and np.isfinite(mfit.pvalue):
+        out.update(mixed_slope=mfit.slope, mixed_p=mfit.pvalue)
+        return ""
+    return "mixed model did not converge"
+
+
 def _analyse_cell(
     cell: pd.DataFrame,
     x: np.ndarray,
     *,
-    counts: tuple[int, int, int, int] | None,
-    with_adj: bool,
-    draws: int,
-    rng: np.random.Generator | None,
+    adjust: tuple[tuple[int, int, int, int] | None, int, np.random.Generator | None] | None,
     mixed: bool,
 ) -> dict[str, object]:
+    """All tests of one cell; ``adjust`` = (Se/Sp counts, draws, rng) for the adjusted slope."""
     y = cell["y"].to_numpy(dtype=float)
     games = cell["game_id"].to_numpy()
     n_games = int(pd.unique(games).size)
@@ -139,70 +186,29 @@ def _analyse_cell(
     summary: dict[str, object] = {
         "games": n_games, "rounds": n_rounds, "n_obs": int(y.size), "rate": rate,
     }  # fmt: skip
-    out = {**summary, **_nan_result(with_adj)}
+    out = {**summary, **_nan_result(adjust is not None)}
     out["mixed_note"] = MIXED_NOTE
-    reasons = []
-    if n_rounds < 2:
-        reasons.append("fewer than 2 distinct rounds: no slope")
-    if n_games < 2:
-        reasons.append("only 1 game: t with G - 1 = 0 df undefined")
-    if rate in (0.0, 1.0):
-        reasons.append(f"outcome is always {int(rate)}: slope not estimable")
-    if reasons:
-        out["note"] = "; ".join(reasons)
+    out["note"] = _undefined(n_rounds, n_games, rate)
+    if out["note"]:
         return out
-
-    notes: list[str] = []
     exog = np.column_stack([np.ones_like(x), x])
     df = n_games - 1
-    tq = float(stats.t.ppf(0.5 + _LEVEL / 2.0, df))
-
-    naive_slope = 0.0
-    try:
-        fit = stats_models.gee_binomial(y, exog, games)
-        problem = _fit_failed(fit)
-    except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
-        fit, problem = None, f"failed ({type(exc).__name__})"
-    if problem or fit is None:
-        notes.append(f"GEE {problem}")
-    else:
-        slope, se = float(fit.params[1]), float(fit.bse[1])
-        naive_slope = slope
-        out.update(
-            slope=slope,
-            gee_se=se,
-            gee_df=float(df),
-            gee_p_t=float(2.0 * stats.t.sf(abs(slope / se), df)),
-            gee_ci_low=slope - tq * se,
-            gee_ci_high=slope + tq * se,
-            gee_p_z=float(fit.pvalues_z[1]),
-            gee_p_z_robust=float(2.0 * stats.norm.sf(abs(slope / fit.bse_robust[1]))),
-        )
-
+    notes = [_gee(out, y, exog, games, df)]
     ts_slope, ts_p, ts_games, ts_note = _two_stage(y, x, games)
     out.update(twostage_slope=ts_slope, twostage_p=ts_p, twostage_games=ts_games)
-    if ts_note:
-        notes.append(ts_note)
-
+    notes.append(ts_note)
     if mixed:
-        players = (cell["game_id"] + "\x1f" + cell["player_id"]).to_numpy()
-        try:
-            mfit = stats_models.mixed_linear_slope(y, x, games, players)
-            if mfit.converged and np.isfinite(mfit.slope) and np.isfinite(mfit.pvalue):
-                out.update(mixed_slope=mfit.slope, mixed_p=mfit.pvalue)
-            else:
-                notes.append("mixed model did not converge")
-        except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
-            notes.append(f"mixed model failed ({type(exc).__name__})")
+        notes.append(_mixed(out, cell, y, x, games))
     else:
         out["mixed_note"] = "not fitted"
-
-    if with_adj:
+    if adjust is not None:
+        counts, draws, rng = adjust
         if counts is None or rng is None:
             notes.append("adjusted: no Se/Sp counts for this model")
         else:
-            notes.extend(_adjusted(out, y, exog, games, counts, draws, rng, naive_slope, df))
-    out["note"] = "; ".join(notes)
+            start_slope = out["slope"] if np.isfinite(out["slope"]) else 0.0
+            notes.extend(_adjusted(out, y, exog, games, (counts, draws, rng), float(start_slope), df))
+    out["note"] = "; ".join(n for n in notes if n)
     return out
 
 
@@ -211,12 +217,11 @@ def _adjusted(
     y: np.ndarray,
     exog: np.ndarray,
     games: np.ndarray,
-    counts: tuple[int, int, int, int],
-    draws: int,
-    rng: np.random.Generator,
+    adjust: tuple[tuple[int, int, int, int], int, np.random.Generator],
     naive_slope: float,
     df: int,
 ) -> list[str]:
+    counts, draws, rng = adjust
     se_draws, sp_draws = draw_se_sp(counts, draws, rng)
     estimates, variances = [], []
     rate = float(y.mean())
@@ -249,6 +254,30 @@ def _adjusted(
         adj_ci_high=pooled.ci_high,
     )
     return notes
+
+
+def _check_trend_args(se_sp, by: tuple[str, ...], draws: int, seed: int) -> dict | None:
+    counts_by_model = None
+    if se_sp is not None:
+        if "model" not in by:
+            raise ParameterError("se_sp is keyed by model, so by must include 'model'")
+        counts_by_model = validate_se_sp(se_sp)
+    if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or draws < 2:
+        raise ParameterError(f"draws must be a whole number >= 2 (Rubin's rules), got {draws!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ParameterError(f"seed must be a whole number >= 0, got {seed!r}")
+    return counts_by_model
+
+
+def _cells(clean: pd.DataFrame, by: tuple[str, ...], pooled: bool) -> list[tuple[dict[str, str], pd.DataFrame]]:
+    """(labels, rows) of every cell of ``by``, and per model the pooled cell when asked."""
+    cells = []
+    for first, block in clean.groupby(by[0], sort=True):
+        for key, cell in block.groupby(list(by), sort=True):
+            cells.append((dict(zip(by, key, strict=True)), cell))
+        if pooled and len(by) > 1:
+            cells.append(({by[0]: str(first), **{c: POOLED for c in by[1:]}}, block))
+    return cells
 
 
 def _model_rng(seed: int, model: str) -> np.random.Generator:
@@ -294,52 +323,27 @@ def trend_tests(
     """
     by = tuple(by) if not isinstance(by, str) else (by,)
     clean = validate_obs(obs, outcome, by)
-    counts_by_model = None
-    if se_sp is not None:
-        if "model" not in by:
-            raise InputError("se_sp is keyed by model, so by must include 'model'")
-        counts_by_model = validate_se_sp(se_sp)
-    if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or draws < 2:
-        raise InputError(f"draws must be a whole number >= 2 (Rubin's rules), got {draws!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise InputError(f"seed must be a whole number >= 0, got {seed!r}")
+    counts_by_model = _check_trend_args(se_sp, by, draws, seed)
     last_round = int(clean["round_id"].max())
-    if last_round >= 2:
-        clean["x"] = rescale_rounds(clean["round_id"], last_round=last_round)
-    else:
-        clean["x"] = 0.0
+    clean["x"] = rescale_rounds(clean["round_id"], last_round=last_round) if last_round >= 2 else 0.0
     clean = clean.sort_values([*by, "game_id", "round_id", "player_id"], kind="stable")
-
-    cells: list[tuple[dict[str, str], pd.DataFrame]] = []
-    for first, block in clean.groupby(by[0], sort=True):
-        for key, cell in block.groupby(list(by), sort=True):
-            cells.append((dict(zip(by, key, strict=True)), cell))
-        if pooled and len(by) > 1:
-            labels = {by[0]: str(first), **{c: POOLED for c in by[1:]}}
-            cells.append((labels, block))
-
     rows = []
-    for labels, cell in cells:
+    for labels, cell in _cells(clean, by, pooled):
         model = labels.get("model")
-        counts = counts_by_model.get(model) if counts_by_model is not None and model else None
-        rng = _model_rng(int(seed), model) if counts is not None and model else None
+        adjust = None
+        if counts_by_model is not None:
+            counts = counts_by_model.get(model) if model else None
+            rng = _model_rng(int(seed), model) if counts is not None and model else None
+            adjust = (counts, int(draws), rng)
         if cell.duplicated(list(ID_COLUMNS)).any():
             result = {
                 "games": int(cell["game_id"].nunique()), "rounds": int(cell["round_id"].nunique()),
                 "n_obs": len(cell), "rate": float(cell["y"].mean()),
-                **_nan_result(counts_by_model is not None), "mixed_note": MIXED_NOTE,
+                **_nan_result(adjust is not None), "mixed_note": MIXED_NOTE,
                 "note": "pooling counts a (game, round, player) twice: not tested",
             }  # fmt: skip
         else:
-            result = _analyse_cell(
-                cell,
-                cell["x"].to_numpy(dtype=float),
-                counts=counts,
-                with_adj=counts_by_model is not None,
-                draws=int(draws),
-                rng=rng,
-                mixed=mixed,
-            )
+            result = _analyse_cell(cell, cell["x"].to_numpy(dtype=float), adjust=adjust, mixed=mixed)
         rows.append({**labels, "outcome": outcome, **result})
     columns = [
         *by, "outcome", "games", "rounds", "n_obs", "rate",

@@ -37,7 +37,9 @@ def published_deviations(data: ConnectionsData, matched: pd.DataFrame, scores: p
     Columns: ``model``, ``game_index``, ``game_key``, ``recomputed``, ``published``, ``reason``.
     """
     emulated = study_scorer_scores(data, matched)
-    both = scores.merge(emulated[["model", "game_key", "unweighted"]], on=["model", "game_key"], suffixes=("", "_study"))
+    both = scores.merge(
+        emulated[["model", "game_key", "unweighted"]], on=["model", "game_key"], suffixes=("", "_study")
+    )
     rows = []
     for row in both.itertuples(index=False):
         if row.model not in PUBLISHED_TABLE5:
@@ -46,8 +48,19 @@ def published_deviations(data: ConnectionsData, matched: pd.DataFrame, scores: p
         if known is not None:
             rows.append((row.model, row.game_index, row.game_key, row.unweighted, known[0], known[1]))
         elif row.unweighted_study != row.unweighted:
-            rows.append((row.model, row.game_index, row.game_key, row.unweighted, row.unweighted_study, WORDS_DICT_EXPLANATION))
-    return pd.DataFrame(rows, columns=["model", "game_index", "game_key", "recomputed", "published", "reason"])
+            rows.append(
+                (
+                    row.model,
+                    row.game_index,
+                    row.game_key,
+                    row.unweighted,
+                    row.unweighted_study,
+                    WORDS_DICT_EXPLANATION,
+                )
+            )
+    return pd.DataFrame(
+        rows, columns=["model", "game_index", "game_key", "recomputed", "published", "reason"]
+    )
 
 
 def table5_check(scores: pd.DataFrame, deviations: pd.DataFrame) -> pd.DataFrame:
@@ -79,7 +92,9 @@ def table5_check(scores: pd.DataFrame, deviations: pd.DataFrame) -> pd.DataFrame
 def _answer_shape_issues(data: ConnectionsData) -> pd.DataFrame:
     """Per model and game: groups not 4, groups not of 4 words, words outside the game,
     duplicated words, and case-only mismatches."""
-    gold_words = {key: {w for ws in group for w in ws} for key, group in data.gold.groupby("game_key")["words"]}
+    gold_words = {
+        key: {w for ws in group for w in ws} for key, group in data.gold.groupby("game_key")["words"]
+    }
     words_of = {
         r.game_key: set(split_allwords(r.allwords)) | gold_words.get(r.game_key, set())
         for r in data.games.itertuples(index=False)
@@ -114,8 +129,12 @@ _SHAPE_ISSUES = {
 
 def _stored_score_issues(scores: pd.DataFrame) -> list[tuple]:
     return [
-        (f"{r.model}.json", "stored score differs from recomputed", r.game_key,
-         f"game {r.game_index}: stored {int(r.stored_score)}, recomputed {r.unweighted}")
+        (
+            f"{r.model}.json",
+            "stored score differs from recomputed",
+            r.game_key,
+            f"game {r.game_index}: stored {int(r.stored_score)}, recomputed {r.unweighted}",
+        )
         for r in scores.itertuples(index=False)
         if pd.notna(r.stored_score) and int(r.stored_score) != r.unweighted
     ]
@@ -129,7 +148,9 @@ def _judgement_issues(data: ConnectionsData, matched: pd.DataFrame, scored_keys:
         if r.reproduced
     }
     gold_names = {(r.game_key, r.gold_name.strip().upper()) for r in data.gold.itertuples(index=False)}
-    model_names = {(r.model, r.game_key, r.model_name.strip().upper()) for r in data.answers.itertuples(index=False)}
+    model_names = {
+        (r.model, r.game_key, r.model_name.strip().upper()) for r in data.answers.itertuples(index=False)
+    }
     found = []
     for r in data.judgements.itertuples(index=False):
         if r.game_key not in scored_keys:
@@ -141,7 +162,11 @@ def _judgement_issues(data: ConnectionsData, matched: pd.DataFrame, scored_keys:
         elif (r.model, r.game_key, model_key) not in model_names:
             found.append((f"{r.model}.json", "judgement names no model group", r.game_key, pair))
         elif (r.model, r.game_key, gold_key, model_key) not in reproduced_pairs:
-            issue = '"Yes" on a group not clustered correctly' if r.decision == "Yes" else "judgement on a group not clustered correctly"
+            issue = (
+                '"Yes" on a group not clustered correctly'
+                if r.decision == "Yes"
+                else "judgement on a group not clustered correctly"
+            )
             found.append((f"{r.model}.json", issue, r.game_key, pair))
     return found
 
@@ -150,9 +175,23 @@ def _matched_issues(matched: pd.DataFrame, scored_keys: set) -> list[tuple]:
     found = []
     for r in matched.itertuples(index=False):
         if r.game_key in scored_keys and r.reproduced and pd.isna(r.decision):
-            found.append((f"{r.model}.json", "correct group without a name judgement", r.game_key, f"{r.model_name} / {r.gold_name}"))
+            found.append(
+                (
+                    f"{r.model}.json",
+                    "correct group without a name judgement",
+                    r.game_key,
+                    f"{r.model_name} / {r.gold_name}",
+                )
+            )
         if r.game_key in scored_keys and r.n_reproducing > 1:
-            found.append((f"{r.model}.json", "answer repeats a correct group", r.game_key, f"{r.gold_name} ×{r.n_reproducing}"))
+            found.append(
+                (
+                    f"{r.model}.json",
+                    "answer repeats a correct group",
+                    r.game_key,
+                    f"{r.gold_name} ×{r.n_reproducing}",
+                )
+            )
     return found
 
 
@@ -169,18 +208,30 @@ def _shape_issues(data: ConnectionsData, scored_keys: set) -> list[tuple]:
 
 
 def _case_issues(scores: pd.DataFrame, casefold_scores: pd.DataFrame) -> list[tuple]:
-    both = scores.merge(casefold_scores[["model", "game_key", "unweighted"]], on=["model", "game_key"], suffixes=("", "_casefold"))
+    both = scores.merge(
+        casefold_scores[["model", "game_key", "unweighted"]],
+        on=["model", "game_key"],
+        suffixes=("", "_casefold"),
+    )
     return [
-        (f"{r.model}.json", "score depends on letter case", r.game_key,
-         f"game {r.game_index}: exact {r.unweighted}, ignoring case {r.unweighted_casefold}")
+        (
+            f"{r.model}.json",
+            "score depends on letter case",
+            r.game_key,
+            f"game {r.game_index}: exact {r.unweighted}, ignoring case {r.unweighted_casefold}",
+        )
         for r in both[both["unweighted"] != both["unweighted_casefold"]].itertuples(index=False)
     ]
 
 
 def _human_issues(human: pd.DataFrame) -> list[tuple]:
     return [
-        (f"{r.level}.json", "stored human score differs from the raw answer's score", r.game_key,
-         f"{r.player} ({r.level}_raw.csv line {r.row}): stored {int(r.stored_score)}, recomputed {r.unweighted}")
+        (
+            f"{r.level}.json",
+            "stored human score differs from the raw answer's score",
+            r.game_key,
+            f"{r.player} ({r.level}_raw.csv line {r.row}): stored {int(r.stored_score)}, recomputed {r.unweighted}",
+        )
         for r in human.itertuples(index=False)
         if pd.notna(r.stored_score) and int(r.stored_score) != r.unweighted
     ]

@@ -58,7 +58,12 @@ def _taxonomy_items(data: ConnectionsData, scored: set) -> tuple[list, list]:
         )
         if row.knowledge_type:
             labels.append(
-                {"item_id": item_id, "rater": "linguists-majority", "rater_type": "human", "label": row.knowledge_type}
+                {
+                    "item_id": item_id,
+                    "rater": "linguists-majority",
+                    "rater_type": "human",
+                    "label": row.knowledge_type,
+                }
             )
     return items, labels
 

@@ -28,7 +28,12 @@ def unweighted_figure(result: ConnectionsResult) -> bytes:
     width = 0.8 / max(len(models), 1)
     for i, model in enumerate(models):
         hist = np.asarray(result.models[model]["unweighted_hist"])
-        ax.bar(np.arange(5) + _offsets(len(models), width)[i], hist / hist.sum(), width, label=plot_text(model_label(model)))
+        ax.bar(
+            np.arange(5) + _offsets(len(models), width)[i],
+            hist / hist.sum(),
+            width,
+            label=plot_text(model_label(model)),
+        )
     ax.set_xticks(range(5))
     ax.set_xlabel("unweighted clustering score (gold groups reproduced)")
     ax.set_ylabel("share of games")
@@ -47,7 +52,12 @@ def knowledge_figure(result: ConnectionsResult) -> bytes:
     columns = [c for c in TAXONOMY_COLUMNS if c in set(success["knowledge_type"])]
     for i, model in enumerate(models):
         mine = success[success["model"] == model].set_index("knowledge_type").reindex(columns)
-        ax.bar(np.arange(len(columns)) + _offsets(len(models), width)[i], mine["reasoned_share"], width, label=plot_text(model_label(model)))
+        ax.bar(
+            np.arange(len(columns)) + _offsets(len(models), width)[i],
+            mine["reasoned_share"],
+            width,
+            label=plot_text(model_label(model)),
+        )
     ax.set_xticks(range(len(columns)))
     ax.set_xticklabels([plot_text(c.replace(" + ", " +\n").replace("/", "/\n")) for c in columns], fontsize=7)
     ax.set_ylabel("share clustered and named correctly")

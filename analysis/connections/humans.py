@@ -19,12 +19,20 @@ def human_scores(data: ConnectionsData, *, match: MatchMode = "exact") -> pd.Dat
         k: [list(w) for w in g.sort_values("gold_index")["words"]] for k, g in data.gold.groupby("game_key")
     }
     rows = []
-    for (level, player, row, key), group in answers.groupby(["level", "player", "row", "game_key"], sort=False):
+    for (level, player, row, key), group in answers.groupby(
+        ["level", "player", "row", "game_key"], sort=False
+    ):
         answer = {f"g{i}": list(words) for i, words in zip(group["group_index"], group["words"], strict=True)}
         result = score_game(gold_by_game[key], answer, match=match)
         rows.append(
-            {"level": level, "player": player, "row": row, "game_key": key,
-             "unweighted": result.unweighted, "weighted": result.weighted}
+            {
+                "level": level,
+                "player": player,
+                "row": row,
+                "game_key": key,
+                "unweighted": result.unweighted,
+                "weighted": result.weighted,
+            }
         )
     frame = pd.DataFrame(rows, columns=["level", "player", "row", "game_key", "unweighted", "weighted"])
     stored = data.human_stored.drop_duplicates(["level", "game_key"])
@@ -39,7 +47,9 @@ def paired_tests(human: pd.DataFrame, model_scores: pd.DataFrame) -> dict:
     Returns the model's histogram on those games and both p-values (nan when undefined, e.g.
     every difference zero).
     """
-    paired = human.merge(model_scores[["game_key", "unweighted"]], on="game_key", suffixes=("_human", "_model"))
+    paired = human.merge(
+        model_scores[["game_key", "unweighted"]], on="game_key", suffixes=("_human", "_model")
+    )
     result = {
         "games": int(len(paired)),
         "unweighted_hist": histogram(paired["unweighted_model"], 5),
@@ -48,7 +58,9 @@ def paired_tests(human: pd.DataFrame, model_scores: pd.DataFrame) -> dict:
     }
     diff = paired["unweighted_human"] - paired["unweighted_model"]
     if (diff != 0).any():
-        result["wilcoxon_p"] = float(stats.wilcoxon(paired["unweighted_human"], paired["unweighted_model"]).pvalue)
+        result["wilcoxon_p"] = float(
+            stats.wilcoxon(paired["unweighted_human"], paired["unweighted_model"]).pvalue
+        )
     else:
         result["wilcoxon_p"] = float("nan")
     human_all = paired["unweighted_human"] == 4

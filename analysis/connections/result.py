@@ -90,7 +90,9 @@ def humans_summary(human: pd.DataFrame, scores: pd.DataFrame) -> dict:
     }
 
 
-def analyze_connections(data: ConnectionsData, *, match: MatchMode = "exact", plots: bool = True) -> ConnectionsResult:
+def analyze_connections(
+    data: ConnectionsData, *, match: MatchMode = "exact", plots: bool = True
+) -> ConnectionsResult:
     """Score every model and human answer, build the tables, the audit and (optionally) plots."""
     check_choice("match", match, MATCH_MODES)
     matched = match_groups(data, match=match)

@@ -97,7 +97,12 @@ def _decisions(data: ConnectionsData) -> dict[tuple[str, str, str, str], str]:
     return {
         (m, k, str(n).strip().upper(), str(g).strip().upper()): d
         for m, k, n, g, d in zip(
-            judged["model"], judged["game_key"], judged["model_name"], judged["gold_name"], judged["decision"], strict=True
+            judged["model"],
+            judged["game_key"],
+            judged["model_name"],
+            judged["gold_name"],
+            judged["decision"],
+            strict=True,
         )
     }
 
@@ -126,7 +131,9 @@ def match_groups(data: ConnectionsData, *, match: MatchMode = "exact") -> pd.Dat
     merged["reproduced"] = merged["model_name"].notna()
     merged["decision"] = [
         decision_of.get((m, k, n.strip().upper(), g.strip().upper())) if isinstance(n, str) else None
-        for m, k, n, g in zip(merged["model"], merged["game_key"], merged["model_name"], merged["gold_name"], strict=True)
+        for m, k, n, g in zip(
+            merged["model"], merged["game_key"], merged["model_name"], merged["gold_name"], strict=True
+        )
     ]
     merged["yes"] = merged["decision"] == "Yes"
     merged["no"] = merged["decision"] == "No"

@@ -21,23 +21,43 @@ MARKDOWN_TABLES = (
 )
 """The tables also written as Markdown."""
 
-SCORE_COLUMNS = ["game_index", "game_key", "unweighted", "weighted", "categorical", "stored_score", "status", "malformed"]
+SCORE_COLUMNS = [
+    "game_index",
+    "game_key",
+    "unweighted",
+    "weighted",
+    "categorical",
+    "stored_score",
+    "status",
+    "malformed",
+]
 _LISTS = ("recomputed", "explained_games", "recomputed_with_explained_games_as_published", "published")
 
 
 def _histograms(result: ConnectionsResult) -> dict[str, pd.DataFrame]:
     rows = [
-        {"model": model_label(model), "file": model, **{str(i): v for i, v in enumerate(s["unweighted_hist"])},
-         "mean": s["mean_unweighted"], "reasoning_ratio": s["reasoning_ratio"]}
+        {
+            "model": model_label(model),
+            "file": model,
+            **{str(i): v for i, v in enumerate(s["unweighted_hist"])},
+            "mean": s["mean_unweighted"],
+            "reasoning_ratio": s["reasoning_ratio"],
+        }
         for model, s in result.models.items()
     ]
     return {
         "table5_unweighted": pd.DataFrame(rows),
         "weighted_hist": pd.DataFrame(
-            [{"model": model_label(m), **{str(i): v for i, v in enumerate(s["weighted_hist"])}} for m, s in result.models.items()]
+            [
+                {"model": model_label(m), **{str(i): v for i, v in enumerate(s["weighted_hist"])}}
+                for m, s in result.models.items()
+            ]
         ),
         "categorical_hist": pd.DataFrame(
-            [{"model": model_label(m), **{str(i): v for i, v in enumerate(s["categorical_hist"])}} for m, s in result.models.items()]
+            [
+                {"model": model_label(m), **{str(i): v for i, v in enumerate(s["categorical_hist"])}}
+                for m, s in result.models.items()
+            ]
         ),
     }
 
@@ -51,8 +71,15 @@ def _table5_check(result: ConnectionsResult) -> pd.DataFrame:
 def _humans_vs_models(result: ConnectionsResult) -> pd.DataFrame:
     return pd.DataFrame(
         [
-            {"level": level, "model": model_label(model), "games": vs["games"], "mean_human": vs["mean_human"],
-             "mean_model": vs["mean_model"], "wilcoxon_p": vs["wilcoxon_p"], "mcnemar_p": vs["mcnemar_p"]}
+            {
+                "level": level,
+                "model": model_label(model),
+                "games": vs["games"],
+                "mean_human": vs["mean_human"],
+                "mean_model": vs["mean_model"],
+                "wilcoxon_p": vs["wilcoxon_p"],
+                "mcnemar_p": vs["mcnemar_p"],
+            }
             for level, summary in result.humans.items()
             for model, vs in summary["vs"].items()
         ]
@@ -65,7 +92,9 @@ def result_tables(result: ConnectionsResult) -> dict[str, pd.DataFrame]:
         f"scores_{model}": group[SCORE_COLUMNS] for model, group in result.scores.groupby("model")
     }
     tables.update(_histograms(result))
-    table1 = pd.DataFrame({"knowledge_type": list(result.taxonomy), "categories": list(result.taxonomy.values())})
+    table1 = pd.DataFrame(
+        {"knowledge_type": list(result.taxonomy), "categories": list(result.taxonomy.values())}
+    )
     table1["published"] = pd.array([PUBLISHED_TABLE1.get(k) for k in result.taxonomy], dtype="Int64")
     tables["table1_knowledge_types"] = table1
     tables["knowledge_type_success"] = result.knowledge_success
@@ -88,14 +117,21 @@ def _score_blocks(result: ConnectionsResult, tables: dict[str, pd.DataFrame]) ->
             "Unweighted = gold groups reproduced exactly (0–4); weighted = yellow 1 … purple 4; categorical = "
             "groups reproduced and named equivalently by the human judge."
         ),
-        Table(tables["table5_unweighted"], caption="Frequency of unweighted clustering scores (Table 5), with the reasoning ratio"),
+        Table(
+            tables["table5_unweighted"],
+            caption="Frequency of unweighted clustering scores (Table 5), with the reasoning ratio",
+        ),
     ]
     if "unweighted_scores" in result.figures:
-        blocks.append(Figure(result.figures["unweighted_scores"], caption="Distribution of unweighted scores"))
+        blocks.append(
+            Figure(result.figures["unweighted_scores"], caption="Distribution of unweighted scores")
+        )
     if not result.table5.empty:
         blocks.append(Table(tables["table5_check"], caption="Recomputed vs published Table 5"))
     if not result.deviations.empty:
-        blocks.append(Table(result.deviations, caption="Games where the published table departs from the recomputation"))
+        blocks.append(
+            Table(result.deviations, caption="Games where the published table departs from the recomputation")
+        )
     return blocks
 
 
@@ -104,14 +140,23 @@ def _knowledge_blocks(result: ConnectionsResult, tables: dict[str, pd.DataFrame]
         Table(tables["weighted_hist"], caption="Weighted clustering score frequency (0–10)"),
         Table(tables["categorical_hist"], caption="Categorical reasoning score frequency (0–4)"),
         Table(tables["table1_knowledge_types"], caption="Knowledge types of the gold categories (Table 1)"),
-        Table(result.knowledge_success, caption="Share of categories clustered / clustered and named correctly"),
+        Table(
+            result.knowledge_success, caption="Share of categories clustered / clustered and named correctly"
+        ),
     ]
     if "knowledge_type_success" in result.figures:
-        blocks.append(Figure(result.figures["knowledge_type_success"], caption="Clustered and reasoned correctly, by knowledge type"))
+        blocks.append(
+            Figure(
+                result.figures["knowledge_type_success"],
+                caption="Clustered and reasoned correctly, by knowledge type",
+            )
+        )
     return blocks
 
 
-def connections_section(result: ConnectionsResult, *, title: str = "Connections: scores recomputed from the raw answers") -> Section:
+def connections_section(
+    result: ConnectionsResult, *, title: str = "Connections: scores recomputed from the raw answers"
+) -> Section:
     """The report section: tables, plots and the data-quality audit."""
     tables = result_tables(result)
     blocks = _score_blocks(result, tables) + _knowledge_blocks(result, tables)

@@ -36,7 +36,8 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.corpora.contract import require_columns
-from wordplay_audit.corpora.wof.reader import LOSS_CLASSES, MOVE_KEYS, game_table
+from wordplay_audit.corpora.wof.items import game_table
+from wordplay_audit.corpora.wof.reader import LOSS_CLASSES, MOVE_KEYS
 
 ENGLISH_CONSONANT_PERCENT = {"T": 9.1, "N": 6.7, "S": 6.3, "H": 6.1, "R": 6.0}
 """Frequency (percent of letters in English text) of the five most frequent consonants."""
@@ -200,10 +201,7 @@ def _errors(games: pd.DataFrame) -> pd.DataFrame:
 def _first_consonants(games: pd.DataFrame) -> pd.DataFrame:
     named = games.dropna(subset=["first_consonant"])
     counts = (
-        named.groupby([named["model"].astype(str), "first_consonant"])
-        .size()
-        .rename("games")
-        .reset_index()
+        named.groupby([named["model"].astype(str), "first_consonant"]).size().rename("games").reset_index()
     )
     counts.columns = ["model", "letter", "games"]
     models = sorted(games["model"].astype(str).unique())
@@ -215,9 +213,9 @@ def _first_consonants(games: pd.DataFrame) -> pd.DataFrame:
     total = table.groupby("model")["games"].transform("sum")
     table["percent"] = _ratio(table["games"], total, 100.0)
     table["english_percent"] = table["letter"].map(ENGLISH_CONSONANT_PERCENT)
-    return table.sort_values(
-        ["model", "games", "letter"], ascending=[True, False, True]
-    ).reset_index(drop=True)
+    return table.sort_values(["model", "games", "letter"], ascending=[True, False, True]).reset_index(
+        drop=True
+    )
 
 
 def wof_metrics(moves: pd.DataFrame) -> WofMetrics:

@@ -46,9 +46,7 @@ def first_consonant_figure(metrics: WofMetrics):
     """Grouped bars: per model, percent of games opening with T, N, S, H, R (and any other
     first consonant), beside the letter's frequency in English text."""
     table = metrics.first_consonants
-    letters = list(ENGLISH_CONSONANT_PERCENT) + sorted(
-        set(table["letter"]) - set(ENGLISH_CONSONANT_PERCENT)
-    )
+    letters = list(ENGLISH_CONSONANT_PERCENT) + sorted(set(table["letter"]) - set(ENGLISH_CONSONANT_PERCENT))
     models = metrics.models["model"].tolist()
     fig = new_figure(min(11.0, max(6.4, 0.12 * len(letters) * (len(models) + 1))), 4.0)
     ax = fig.add_subplot()
@@ -57,9 +55,7 @@ def first_consonant_figure(metrics: WofMetrics):
     english = [ENGLISH_CONSONANT_PERCENT.get(c, np.nan) for c in letters]
     ax.bar(x, english, width, label="English text", color="0.6")
     for k, model in enumerate(models):
-        pct = (
-            table[table["model"] == model].set_index("letter")["percent"].reindex(letters).fillna(0)
-        )
+        pct = table[table["model"] == model].set_index("letter")["percent"].reindex(letters).fillna(0)
         ax.bar(x + (k + 1) * width, pct.to_numpy(), width, label=plot_text(model), color=f"C{k}")
     ax.set_xticks(x + width * len(models) / 2, letters)
     ax.set_ylabel("percent")

@@ -41,7 +41,9 @@ def _pairs(value: dict) -> tuple:
     return value.pairs if duplicate_keys(value) else tuple(value.items())
 
 
-def _answer_rows(data: ConnectionsData, model: str, file: str, index: int, key: str, categories: Any) -> tuple[str, list[dict]]:
+def _answer_rows(
+    data: ConnectionsData, model: str, file: str, index: int, key: str, categories: Any
+) -> tuple[str, list[dict]]:
     if not isinstance(categories, dict):
         data.note(file, "answer categories is not a dict", f"record {index}: {str(categories)[:30]!r}", key)
         return "categories is not a dict", []
@@ -54,12 +56,20 @@ def _answer_rows(data: ConnectionsData, model: str, file: str, index: int, key: 
             data.note(file, "model group is not a word list", f"record {index}: {name}", key)
             continue
         rows.append(
-            {"model": model, "game_key": key, "group_index": group_index, "model_name": nfc(name), "words": tuple(words)}
+            {
+                "model": model,
+                "game_key": key,
+                "group_index": group_index,
+                "model_name": nfc(name),
+                "words": tuple(words),
+            }
         )
     return "ok", rows
 
 
-def _judgement_rows(data: ConnectionsData, model: str, file: str, index: int, key: str, judged: Any) -> list[dict]:
+def _judgement_rows(
+    data: ConnectionsData, model: str, file: str, index: int, key: str, judged: Any
+) -> list[dict]:
     """One row per judged (model name, gold name) pair, in file order; a pair written twice is
     counted once when both decisions agree and dropped (counted) when they disagree."""
     if judged is None:
@@ -81,22 +91,37 @@ def _judgement_rows(data: ConnectionsData, model: str, file: str, index: int, ke
     rows = []
     for pair, decisions in by_pair.items():
         if len(set(decisions)) > 1:
-            data.note(file, "judgement written twice with different decisions (dropped)", f"record {index}: {pair}", key)
+            data.note(
+                file,
+                "judgement written twice with different decisions (dropped)",
+                f"record {index}: {pair}",
+                key,
+            )
             continue
         if len(decisions) > 1:
             data.note(file, "judgement written twice (counted once)", f"record {index}: {pair}", key)
         model_name, _, gold_name = pair.partition("_#_")
         rows.append(
-            {"model": model, "game_key": key, "model_name": model_name, "gold_name": gold_name, "decision": decisions[0]}
+            {
+                "model": model,
+                "game_key": key,
+                "model_name": model_name,
+                "gold_name": gold_name,
+                "decision": decisions[0],
+            }
         )
     return rows
 
 
 def _is_stringly(raw: dict) -> bool:
-    return any(isinstance(v, str) and v.strip()[:1] in ("[", "{") for v in raw.values()) or isinstance(raw["malformed"], str)
+    return any(isinstance(v, str) and v.strip()[:1] in ("[", "{") for v in raw.values()) or isinstance(
+        raw["malformed"], str
+    )
 
 
-def _read_record(data: ConnectionsData, path: Path, index: int, record: dict, key: str, excluded: bool) -> tuple[dict, list, list]:
+def _read_record(
+    data: ConnectionsData, path: Path, index: int, record: dict, key: str, excluded: bool
+) -> tuple[dict, list, list]:
     model, file = path.stem, path.name
     raw = {k: record.get(k) for k in _FIELDS}
     categories = maybe_literal(raw["categories"])

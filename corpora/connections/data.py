@@ -79,9 +79,7 @@ class ConnectionsData:
     answer_meta: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=META_COLUMNS))
     judgements: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=JUDGEMENT_COLUMNS))
     human_answers: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=HUMAN_COLUMNS))
-    human_stored: pd.DataFrame = field(
-        default_factory=lambda: pd.DataFrame(columns=HUMAN_STORED_COLUMNS)
-    )
+    human_stored: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=HUMAN_STORED_COLUMNS))
     quirks: Counter = field(default_factory=Counter)
     notes: list[dict[str, Any]] = field(default_factory=list)
 

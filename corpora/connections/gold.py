@@ -24,16 +24,27 @@ from wordplay_audit.corpora.literal import duplicate_keys, maybe_literal, nfc, p
 from wordplay_audit.errors import InputError, at_field
 
 
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type (``object``, ``array``, ``string`` …)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    return "a number" if isinstance(value, int | float) else "a string"
+
+
 def game_records(path: Path, data: Any, required: tuple[str, ...]) -> list[dict]:
     """Check that ``data`` is a list of objects with the ``required`` fields and a string
     ``allwords``; a field written twice in a record is an error (which one would count?)."""
     if not isinstance(data, list):
-        raise InputError(f"{path}: expected a JSON list of game records, got {type(data).__name__}")
+        raise InputError(f"{path}: expected a JSON list of game records, got {json_type(data)}")
     for index, record in enumerate(data):
         if not isinstance(record, dict):
-            raise InputError(
-                f"{at_field(path, f'[{index}]')}expected an object, got {type(record).__name__}"
-            )
+            raise InputError(f"{at_field(path, f'[{index}]')}expected an object, got {json_type(record)}")
         for name in duplicate_keys(record):
             raise InputError(f"{at_field(path, f'[{index}]')}field {name!r} written twice")
         for name in required:
@@ -82,7 +93,9 @@ def _note_gold_quirks(data: ConnectionsData, index: int, key: str, rows: list[di
     """Count the game's quirks; return whether its four groups are each 4 distinct words."""
     for row in rows:
         if row["words_from_dict"]:
-            data.note(GOLD_FILE, 'gold group stored as {"Words": [...]}', f"record {index}: {row['gold_name']}", key)
+            data.note(
+                GOLD_FILE, 'gold group stored as {"Words": [...]}', f"record {index}: {row['gold_name']}", key
+            )
     valid = True
     for row in rows:
         if len(row["words"]) != 4 or len(set(row["words"])) != 4:
@@ -94,6 +107,8 @@ def read_gold(folder: Path, data: ConnectionsData) -> dict[str, int]:
     """Fill ``data.games`` and ``data.gold``; return game key → record index."""
     path = folder / GOLD_FILE
     records = game_records(path, load_json(path), ("allwords", "categories"))
+    if not records:
+        raise InputError(f"{path}: no games (an empty list)")
     game_rows, gold_rows = [], []
     index_of: dict[str, int] = {}
     for index, record in enumerate(records):
@@ -108,11 +123,15 @@ def read_gold(folder: Path, data: ConnectionsData) -> dict[str, int]:
         if excluded:
             data.note(GOLD_FILE, "few-shot game marked exclude", f"record {index}", key)
         if not text_words:
-            data.note(GOLD_FILE, "game whose words are not text", f"record {index}: {record['allwords'][:40]}", key)
+            data.note(
+                GOLD_FILE, "game whose words are not text", f"record {index}: {record['allwords'][:40]}", key
+            )
         rows = _gold_groups(path, index, record, key)
         valid = _note_gold_quirks(data, index, key, rows)
         if text_words and not valid:
-            data.note(GOLD_FILE, "gold group not of 4 distinct words (game not scored)", f"record {index}", key)
+            data.note(
+                GOLD_FILE, "gold group not of 4 distinct words (game not scored)", f"record {index}", key
+            )
         game_rows.append(
             {
                 "game_index": index,
@@ -147,7 +166,9 @@ def _taxonomy_gold_index(
         ]
         if len(by_words) == 1:
             gold_index = by_words[0]
-            data.note(TAXONOMY_FILE, "category name differs from gold (matched by words)", f"{where}: {name}", key)
+            data.note(
+                TAXONOMY_FILE, "category name differs from gold (matched by words)", f"{where}: {name}", key
+            )
     if gold_index is None:
         data.note(TAXONOMY_FILE, "category matches no gold group", f"{where}: {name}", key)
     return gold_index, listed
@@ -167,7 +188,9 @@ def _apply_annotation(data: ConnectionsData, position: dict, key: str, notes: li
             continue
         row = position[(key, gold_index)]
         if listed is not None and sorted(listed) != sorted(data.gold.at[row, "words"]):
-            data.note(TAXONOMY_FILE, "words differ from gold", f"{where}: {nfc(entry.get('Categories', ''))}", key)
+            data.note(
+                TAXONOMY_FILE, "words differ from gold", f"{where}: {nfc(entry.get('Categories', ''))}", key
+            )
         data.gold.at[row, "knowledge_type"] = _label(entry, "Knowledge Type")
         data.gold.at[row, "complexity"] = _label(entry, "Complexity")
         data.gold.at[row, "based_on"] = _label(entry, "Based On")
@@ -213,7 +236,9 @@ def check_flat_gold(folder: Path, data: ConnectionsData) -> None:
         words, _ = group_words(record["Words in Category"])
         if words is None:
             words = [nfc(w) for g in parse_groups(str(record["Words in Category"]))[0] for w in g]
-            data.note(FLAT_GOLD_FILE, "broken word list repaired", f"record {index}: {record['Words in Category']}")
+            data.note(
+                FLAT_GOLD_FILE, "broken word list repaired", f"record {index}: {record['Words in Category']}"
+            )
         seen[(nfc(record["Categories"]), tuple(sorted(words)))] += 1
     for entry in seen - by_name:
         data.note(FLAT_GOLD_FILE, "group differs from gold_data.json", f"{entry[0]}: {', '.join(entry[1])}")

@@ -96,7 +96,15 @@ def _split_joined(group: list[str], vocab: set[str]) -> list[str]:
     return words
 
 
-def _correct(word: str, key: str | None, vocab: dict[str, set[str]], tokens: list[str], data: ConnectionsData, file: str, line: int) -> str:
+def _correct(
+    word: str,
+    key: str | None,
+    vocab: dict[str, set[str]],
+    tokens: list[str],
+    data: ConnectionsData,
+    file: str,
+    line: int,
+) -> str:
     """``word``, or the game word it is a typo of (counted); a word of no game is counted."""
     if key is None or word in vocab[key]:
         return word
@@ -109,7 +117,9 @@ def _correct(word: str, key: str | None, vocab: dict[str, set[str]], tokens: lis
     return word
 
 
-def _answer_groups(data: ConnectionsData, file: str, line: int, text: str, vocab: dict[str, set[str]]) -> tuple[str | None, list[tuple[str, ...]]]:
+def _answer_groups(
+    data: ConnectionsData, file: str, line: int, text: str, vocab: dict[str, set[str]]
+) -> tuple[str | None, list[tuple[str, ...]]]:
     """The matched game key (None when none) and the answer's groups, words corrected."""
     groups, repaired = parse_groups(text)
     if repaired:
@@ -124,7 +134,10 @@ def _answer_groups(data: ConnectionsData, file: str, line: int, text: str, vocab
     if len(groups) != 4 or any(len(g) != 4 for g in groups):
         data.note(file, "groups not of 4 words", f"line {line}", key)
     corrected = [
-        tuple(_correct(w, key, vocab, tokens, data, file, line) for w in _split_joined(group, vocab.get(key, set())))
+        tuple(
+            _correct(w, key, vocab, tokens, data, file, line)
+            for w in _split_joined(group, vocab.get(key, set()))
+        )
         for group in groups
     ]
     return key, corrected
@@ -137,18 +150,34 @@ def _raw_answers(path: Path, level: str, vocab: dict[str, set[str]], data: Conne
     for line, record in csv_records(path, ("player", "input")):
         player, text = nfc(record.get("player") or "").strip(), nfc(record["input"] or "")
         if (player, text.strip()) in seen_rows:
-            data.note(path.name, "duplicate answer row (not scored again)", f"line {line} repeats line {seen_rows[(player, text.strip())]}")
+            data.note(
+                path.name,
+                "duplicate answer row (not scored again)",
+                f"line {line} repeats line {seen_rows[(player, text.strip())]}",
+            )
             continue
         seen_rows[(player, text.strip())] = line
         key, groups = _answer_groups(data, path.name, line, text, vocab)
         if key is not None and (player, key) in seen_games:
-            data.note(path.name, "second answer of a player to one game (not scored)", f"line {line}; first on line {seen_games[(player, key)]}", key)
+            data.note(
+                path.name,
+                "second answer of a player to one game (not scored)",
+                f"line {line}; first on line {seen_games[(player, key)]}",
+                key,
+            )
             continue
         if key is not None:
             seen_games[(player, key)] = line
         rows += [
-            {"level": level, "player": record.get("player", ""), "row": line, "game_number": record.get("game_number", ""),
-             "game_key": key, "group_index": i, "words": words}
+            {
+                "level": level,
+                "player": record.get("player", ""),
+                "row": line,
+                "game_number": record.get("game_number", ""),
+                "game_key": key,
+                "group_index": i,
+                "words": words,
+            }
             for i, words in enumerate(groups)
         ]
     return rows
@@ -171,7 +200,8 @@ def _stored_scores(path: Path, level: str, vocab: dict[str, set[str]], data: Con
 def read_humans(folder: Path, data: ConnectionsData) -> None:
     """Fill ``data.human_answers`` and ``data.human_stored`` from both levels' files."""
     vocab = {
-        key: {w.upper() for ws in group["words"] for w in ws} for key, group in data.gold.groupby("game_key", sort=False)
+        key: {w.upper() for ws in group["words"] for w in ws}
+        for key, group in data.gold.groupby("game_key", sort=False)
     }
     rows, stored_rows = [], []
     for level in HUMAN_LEVELS:

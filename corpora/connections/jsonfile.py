@@ -61,8 +61,7 @@ def _check_depth(path: Path, text: str) -> None:
     if too_deep.size:
         line = int(np.count_nonzero(codes[: too_deep[0]] == ord("\n"))) + 1
         raise InputError(
-            f"{at_line(path, line)}JSON nested deeper than {MAX_JSON_DEPTH} levels "
-            "(not a file of the study)"
+            f"{at_line(path, line)}JSON nested deeper than {MAX_JSON_DEPTH} levels (not a file of the study)"
         )
 
 
@@ -72,9 +71,7 @@ def decode_utf8(path: Path, raw: bytes) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(
-            f"{at_line(path, line)}not UTF-8 text (byte 0x{raw[exc.start]:02x})"
-        ) from None
+        raise InputError(f"{at_line(path, line)}not UTF-8 text (byte 0x{raw[exc.start]:02x})") from None
 
 
 def load_json(path: Path) -> Any:

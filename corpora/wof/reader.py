@@ -21,7 +21,7 @@ file, kept or not, so an item id never shifts.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -305,98 +305,3 @@ def _concat(logs: list[WofLog]) -> WofLog:
     problems = [p for lg in logs for p in lg.problems][:_MAX_PROBLEMS]
     files = {k: v for lg in logs for k, v in lg.files.items()}
     return WofLog(moves, skipped, problems, files)
-
-
-def game_table(moves: pd.DataFrame) -> pd.DataFrame:
-    """One row per game: its last move's fields, ``n_moves``, ``won`` and ``outcome``.
-
-    ``outcome`` is ``"win"`` when the last ``guess`` equals ``solution``; else the loss class:
-    a special letter's class (:data:`SPECIAL_LETTERS`), ``missing_letter`` for a last move whose
-    ``letter_occurences`` is 0 (a letter not in the riddle, or already shown), else
-    ``wrong_guess``.
-    """
-    keys = ["model", "game"]
-    last = moves.drop_duplicates(keys, keep="last")
-    n_moves = moves.groupby(keys, observed=True, sort=False).size()
-    games = last.drop(columns=["move"]).reset_index(drop=True)
-    games["n_moves"] = n_moves.reindex(pd.MultiIndex.from_frame(games[keys])).to_numpy()
-    games["won"] = (games["guess"] == games["solution"]).to_numpy()
-    letters = games["letter"].astype(str)
-    special = letters.map(SPECIAL_LETTERS)
-    missing = games["letter_occurences"].fillna(-1).to_numpy() == 0
-    outcome = np.where(special.notna(), special, np.where(missing, "missing_letter", "wrong_guess"))
-    games["outcome"] = np.where(games["won"], "win", outcome)
-    return games
-
-
-def guess_items(
-    moves: pd.DataFrame, *, categories: Mapping[str, str] | None = None
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Contract items (one ``guess`` item per game) and the game master's exact-match labels.
-
-    ``item_id`` = ``wof:<model>:<game index>``; ``context`` = the riddle as masked when the
-    final guess was given (and its category when ``categories`` maps solution → category);
-    ``reference`` = solution; ``candidate`` = final guess; strata ``player_model``,
-    ``category``, ``outcome``. Labels: rater ``wof-exact-match`` (judge), ``true`` iff the
-    final guess equals the solution.
-    """
-    games = game_table(moves)
-    ids = "wof:" + games["model"].astype(str) + ":" + games["game"].astype(str)
-    lookup = dict(categories or {})
-    category = pd.Series([lookup.get(s, "") for s in games["solution"]], index=games.index, dtype=object)
-    context = games["masked"].where(category == "", games["masked"] + " (category: " + category + ")")
-    items = pd.DataFrame(
-        {
-            "item_id": ids,
-            "game": "wof",
-            "kind": "guess",
-            "context": context,
-            "reference": games["solution"],
-            "candidate": games["guess"],
-            "player_model": games["model"].astype(str),
-            "category": category,
-            "outcome": games["outcome"],
-        }
-    )
-    labels = pd.DataFrame(
-        {
-            "item_id": ids,
-            "rater": JUDGE_NAME,
-            "rater_type": "judge",
-            "label": np.where(games["won"], "true", "false"),
-        }
-    )
-    return items, labels
-
-
-def read_riddles(path: str | Path) -> pd.DataFrame:
-    """Read a riddles file (JSON lines with ``category`` and ``sentence``; blank lines allowed)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such riddles file")
-    rows = []
-    with path.open(encoding="utf-8") as handle:
-        for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"{at_line(path, number)}expected a JSON object with category and sentence ({exc.msg})"
-                ) from None
-            if not isinstance(record, dict) or not all(
-                isinstance(record.get(k), str) for k in ("category", "sentence")
-            ):
-                raise InputError(
-                    f"{at_line(path, number)}expected string keys 'category' and 'sentence', got {text.strip()[:60]!r}"
-                )
-            sentence = record["sentence"].strip().upper()
-            if not sentence or not all(c == " " or "A" <= c <= "Z" for c in sentence):
-                raise InputError(
-                    f"{at_line(path, number)}sentence {record['sentence']!r}: expected letters A-Z and spaces"
-                )
-            rows.append({"category": record["category"], "sentence": sentence, "line": number})
-    if not rows:
-        raise InputError(f"{path}: holds no riddles")
-    return pd.DataFrame(rows)

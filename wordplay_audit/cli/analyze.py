@@ -88,9 +88,7 @@ def agreement_command(  # noqa: PLR0913 (one parameter per command-line option)
     ),
     confidence: float = typer.Option(0.95, "--confidence", help="Interval level."),
     ci: str = typer.Option("bca", "--ci", help="Interval shown: bca or percentile."),
-    gold: Path | None = typer.Option(
-        None, "--gold", help="CSV of honeypot answers (item_id, label)."
-    ),
+    gold: Path | None = typer.Option(None, "--gold", help="CSV of honeypot answers (item_id, label)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Percent agreement, Fleiss' κ, Krippendorff's α and Gwet's AC1 with intervals,
@@ -156,9 +154,7 @@ def aggregate_command(  # noqa: PLR0913 (one parameter per command-line option)
     labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
     out: Path = typer.Option(..., "--out", help="Where to write the consensus CSV."),
     method: str = typer.Option("majority", "--method", help="majority or dawid-skene."),
-    tie: str = typer.Option(
-        "adjudicate", "--tie", help="Majority ties: adjudicate, first or random."
-    ),
+    tie: str = typer.Option("adjudicate", "--tie", help="Majority ties: adjudicate, first or random."),
     seed: int = typer.Option(0, "--seed", help="Seed for --tie random."),
     n_iter: int = typer.Option(100, "--n-iter", help="Dawid–Skene: most EM iterations."),
     kind: str | None = typer.Option(None, "--kind", help="Only items of this kind."),
@@ -207,17 +203,25 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
     judge_labels: Annotated[Path, typer.Option("--judge-labels", help="Labels CSV with the judge rows.")],
     human: Annotated[Path, typer.Option("--human", help="Labels CSV with the human rows (true/false).")],
     items: Annotated[Path | None, typer.Option("--items", help="Items CSV holding the --by columns.")] = None,
-    by: Annotated[str, typer.Option("--by", help="Group columns, comma separated ('' for overall only).")] = "player_model",
+    by: Annotated[
+        str, typer.Option("--by", help="Group columns, comma separated ('' for overall only).")
+    ] = "player_model",
     human_rater: Annotated[
         str | None, typer.Option("--human-rater", help="One annotator instead of the human majority.")
     ] = None,
     unparsed: Annotated[str, typer.Option("--unparsed", help="exclude, as_false or as_true.")] = "exclude",
     weight: Annotated[str | None, typer.Option("--weight", help="Items column of sampling weights.")] = None,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Resamples for F1 and kappa intervals.")] = 1000,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Resamples for F1 and kappa intervals.")
+    ] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Bootstrap seed.")] = 0,
     confidence: Annotated[float, typer.Option("--confidence", help="Interval level.")] = 0.95,
-    min_cell: Annotated[int, typer.Option("--min-cell", help="Flag groups with fewer human-true or -false items.")] = 10,
-    out: Annotated[Path | None, typer.Option("--out", help="Folder for judge_audit.csv, plot and report.")] = None,
+    min_cell: Annotated[
+        int, typer.Option("--min-cell", help="Flag groups with fewer human-true or -false items.")
+    ] = 10,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Folder for judge_audit.csv, plot and report.")
+    ] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Judge verdicts against human labels per group: cells, precision, recall, F1, FNR, FPR, kappa."""
@@ -237,7 +241,11 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
         payload["written"] = sorted(str(p) for p in written.values())
 
     def est(e: dict) -> str:
-        return "–" if e["value"] is None or e["value"] != e["value"] else f"{e['value']:.3f} [{e['ci_low']:.3f}, {e['ci_high']:.3f}]"
+        return (
+            "–"
+            if e["value"] is None or e["value"] != e["value"]
+            else f"{e['value']:.3f} [{e['ci_low']:.3f}, {e['ci_high']:.3f}]"
+        )
 
     lines = []
     for row in payload["groups"]:

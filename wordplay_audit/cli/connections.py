@@ -16,10 +16,18 @@ app = typer.Typer(help="The NYT Connections study: read, score, audit.", no_args
 
 @app.command("score")
 def score(
-    data: Annotated[Path, typer.Option("--data", help="Folder with the study's files (gold_data.json, model answers …).")],
-    out: Annotated[Path, typer.Option("--out", help="Folder for the score CSVs, tables, plots and report.html.")],
-    match: Annotated[str, typer.Option("--match", help="exact (case-sensitive, as the study) or casefold.")] = "exact",
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a summary.")] = False,
+    data: Annotated[
+        Path, typer.Option("--data", help="Folder with the study's files (gold_data.json, model answers …).")
+    ],
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for the score CSVs, tables, plots and report.html.")
+    ],
+    match: Annotated[
+        str, typer.Option("--match", help="exact (case-sensitive, as the study) or casefold.")
+    ] = "exact",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of a summary.")
+    ] = False,
 ) -> None:
     """Score every model and human player, reproduce Tables 1 and 5, audit the files."""
     from wordplay_audit.analysis.connections import MATCH_MODES

@@ -42,30 +42,36 @@ def _one_line(message: object) -> str:
     return " ".join(str(message).split())
 
 
+def _error(message: object, code: int = 2) -> int:
+    print(f"error: {_one_line(message)}", file=sys.stderr)
+    return code
+
+
+def _handle(exc: BaseException) -> int:
+    """The exit code for an exception that ended a command (after printing one line)."""
+    if isinstance(exc, InputError | ParameterError):
+        return _error(exc)
+    if isinstance(exc, typer.Exit | click.exceptions.Exit):
+        return int(exc.exit_code)
+    if isinstance(exc, typer.Abort | click.exceptions.Abort | KeyboardInterrupt):
+        return _error("interrupted; no output was changed", 130)
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _error(f"{where}{exc.strerror or exc}")
+    if type(exc).__name__ == "NoArgsIsHelpError":
+        exc.show()
+        return 0
+    if _usage_error(exc):
+        return _error(exc.format_message())
+    raise exc
+
+
 def main(argv: list[str] | None = None) -> int:
     app = build_app()
     try:
         result = app(args=argv, standalone_mode=False, prog_name="wordplay-audit")
-    except (InputError, ParameterError) as exc:
-        print(f"error: {_one_line(exc)}", file=sys.stderr)
-        return 2
-    except (typer.Exit, click.exceptions.Exit) as exc:
-        return int(exc.exit_code)
-    except (typer.Abort, click.exceptions.Abort, KeyboardInterrupt):
-        print("error: interrupted; no output was changed", file=sys.stderr)
-        return 130
-    except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {where}{_one_line(exc.strerror or exc)}", file=sys.stderr)
-        return 2
-    except Exception as exc:
-        if not _usage_error(exc):
-            raise
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            exc.show()
-            return 0
-        print(f"error: {_one_line(exc.format_message())}", file=sys.stderr)
-        return 2
+    except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - re-raised when not a user error
+        return _handle(exc)
     return result if isinstance(result, int) else 0
 
 

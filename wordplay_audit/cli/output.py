@@ -9,21 +9,9 @@ from typing import Annotated, Any
 import typer
 
 
-def to_jsonable(value: Any) -> Any:
-    """Turn numpy/pandas scalars and containers into plain JSON values (nan becomes null)."""
+def _scalar(value: Any) -> Any:
     import numpy as np
-    import pandas as pd
 
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, pd.DataFrame):
-        return [to_jsonable(r) for r in value.to_dict(orient="records")]
-    if isinstance(value, pd.Series):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, np.ndarray):
-        return [to_jsonable(v) for v in value.tolist()]
     if isinstance(value, np.bool_ | bool):
         return bool(value)
     if isinstance(value, np.integer):
@@ -32,6 +20,22 @@ def to_jsonable(value: Any) -> Any:
         value = float(value)
         return None if math.isnan(value) or math.isinf(value) else value
     return value
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn numpy/pandas scalars and containers into plain JSON values (nan and ±inf become null)."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(value, dict | pd.Series):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, pd.DataFrame):
+        value = value.to_dict(orient="records")
+    elif isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    return _scalar(value)
 
 
 def emit(result: dict[str, Any], *, as_json: bool, lines: list[str] | None = None) -> None:

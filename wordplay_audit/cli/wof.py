@@ -47,9 +47,7 @@ def _metric_lines(payload: dict) -> list[str]:
     lines.append("losses by error (percent of losses):")
     for e in payload["errors"]:
         if e["count"]:
-            lines.append(
-                f"  {e['model']}: {e['outcome']} {e['count']} ({e['percent_of_losses']:.1f} %)"
-            )
+            lines.append(f"  {e['model']}: {e['outcome']} {e['count']} ({e['percent_of_losses']:.1f} %)")
     lines.append(f"skipped: {payload['skipped']}")
     if payload.get("out"):
         lines.append(f"wrote {payload['out']}: {', '.join(payload['written'])}")
@@ -63,9 +61,7 @@ def metrics_command(
     riddles: RiddlesOpt = None,
     out: Annotated[
         Path | None,
-        typer.Option(
-            "--out", help="Folder for tables (CSV/Markdown), items + judge labels, plots (PNG)."
-        ),
+        typer.Option("--out", help="Folder for tables (CSV/Markdown), items + judge labels, plots (PNG)."),
     ] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -86,9 +82,7 @@ def simulate_command(
     ],
     riddles: Annotated[
         Path | None,
-        typer.Option(
-            "--riddles", help="Riddles JSON lines (category, sentence); default: the demo riddles."
-        ),
+        typer.Option("--riddles", help="Riddles JSON lines (category, sentence); default: the demo riddles."),
     ] = None,
     policy: Annotated[
         list[str] | None,
@@ -121,3 +115,68 @@ def simulate_command(
         for s in payload["simulated"]
     ]
     emit(payload, as_json=as_json, lines=lines)
+
+
+def _recompute_lines(payload: dict) -> list[str]:
+    lines = ["exact-match judge vs people (FNR = share of people's wins the judge calls losses):"]
+    for a in payload["judge_audit"]:
+        lines.append(
+            f"  {a['player_model']}: labelled {a['n_labelled']}, tp {a['tp']} fn {a['fn']} fp {a['fp']} tn {a['tn']}, "
+            f"FNR {a['fnr_w']:.3f} [{a['fnr_w_low']:.3f}, {a['fnr_w_high']:.3f}] (re-weighted)"
+        )
+    level = round(100 * payload["confidence"])
+    lines.append(
+        f"win rates (judge | replaced | Rogan-Gladen [{level} %] | {payload['design']} PPI [{level} %]):"
+    )
+    for r in payload["win_rates"]:
+        lines.append(
+            f"  {r['model']}: {r['judge']:.3f} | {r['replaced']:.3f} | {r['rg']:.3f} [{r['rg_low']:.3f}, "
+            f"{r['rg_high']:.3f}] | {r['ppi']:.3f} [{r['ppi_low']:.3f}, {r['ppi_high']:.3f}]"
+        )
+    for t in payload["mcnemar"]:
+        lines.append(
+            f"McNemar {t['model_a']} vs {t['model_b']} ({t['labels']} labels): {t['pairs']} pairs, "
+            f"difference {t['difference']:+.3f}, p = {t['p_value']:.3g}"
+        )
+    lines.append(f"skipped: {payload['skipped']}")
+    return lines
+
+
+@app.command("recompute")
+def recompute_command(
+    reports: ReportsArg,
+    human: Annotated[
+        Path, typer.Option("--human", help="People's labels CSV (item_id, rater, rater_type, label).")
+    ],
+    design: Annotated[
+        str,
+        typer.Option(
+            "--design",
+            help="How the labelled games were drawn: stratified (within the judge's verdicts) or random.",
+        ),
+    ] = "stratified",
+    exact_is_true: Annotated[
+        bool,
+        typer.Option(
+            "--exact-is-true/--no-exact-is-true", help="Count exact matches as people's wins without a label."
+        ),
+    ] = True,
+    confidence: Annotated[float, typer.Option("--confidence", help="Interval level.")] = 0.95,
+    on_error: OnErrorOpt = "raise",
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Audit the exact-match judge against people's labels; win rates replaced and corrected,
+    McNemar tests between models under both labelings."""
+    from wordplay_audit.pipelines.wof import recompute_run
+
+    check_choice("--design", design, ("stratified", "random"))
+    check_choice("--on-error", on_error, ("raise", "skip"))
+    payload = recompute_run(
+        reports,
+        human=human,
+        design=design,
+        exact_is_true=exact_is_true,
+        confidence=confidence,
+        on_error=on_error,
+    )
+    emit(payload, as_json=as_json, lines=_recompute_lines(payload) if not as_json else None)

@@ -16,10 +16,12 @@ from wordplay_audit.analysis.wof.plots import first_consonant_figure, outcome_fi
 from wordplay_audit.corpora.io import output_folder
 from wordplay_audit.corpora.wof.demo_riddles import demo_riddles
 from wordplay_audit.corpora.wof.game import Rules
+from wordplay_audit.corpora.wof.items import guess_items
 from wordplay_audit.corpora.wof.players import POLICIES
-from wordplay_audit.corpora.wof.reader import guess_items, read_reports, read_riddles
+from wordplay_audit.corpora.wof.reader import read_reports
+from wordplay_audit.corpora.wof.riddles import read_riddles
 from wordplay_audit.corpora.wof.simulate import simulate_games, truth_table, write_simulation
-from wordplay_audit.errors import check_choice
+from wordplay_audit.errors import InputError, check_choice
 from wordplay_audit.pipelines.outputs import write_outputs
 
 
@@ -101,3 +103,30 @@ def simulate_run(
         "written": written,
         "simulated": summary.to_dict(orient="records"),
     }
+
+
+def recompute_run(
+    reports: Sequence[str | Path],
+    *,
+    human: str | Path,
+    design: str = "stratified",
+    exact_is_true: bool = True,
+    confidence: float = 0.95,
+    on_error: str = "raise",
+) -> dict:
+    """Read the reports and people's labels; audit the exact-match judge, recompute wins."""
+    from wordplay_audit.analysis.wof.recompute import recompute_wins
+    from wordplay_audit.corpora.contract import bool_labels, read_labels
+
+    log = read_reports(list(reports), on_error=on_error)
+    items, judge = guess_items(log.moves)
+    labels = read_labels(human, items=items)
+    labels["label"] = bool_labels(labels, source=str(human))
+    people = labels[labels["rater_type"] == "human"]
+    if people.empty:
+        raise InputError(f"{human}: holds no people's labels (rater_type 'human')")
+    result = recompute_wins(
+        items, judge, people, design=design, exact_is_true=exact_is_true, confidence=confidence
+    )
+    skipped = {**log.skipped, **result.skipped, "judge_rows_in_human_file": int(len(labels) - len(people))}
+    return {"reports": log.files, "human": str(human), **result.to_dict(), "skipped": skipped}
