@@ -33,9 +33,9 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.judge_audit import human_consensus
-from wordplay_audit.analysis.proportions import ratio, wilson_interval
+from wordplay_audit.analysis.proportions import ratio, wilson_interval, z_value
 from wordplay_audit.corpora.contract import bool_labels, validate_labels
-from wordplay_audit.errors import InputError, check_choice
+from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 UnparsedPolicy = Literal["exclude", "as_false", "as_true"]
 UNPARSED_POLICIES = ("exclude", "as_false", "as_true")
@@ -79,9 +79,7 @@ def human_truth(
     if rater is not None:
         rows = rows[rows["rater"] == rater]
         if rows.empty:
-            raise InputError(
-                f"{source or 'human labels'}: no labels by rater {rater!r} on the judged items"
-            )
+            raise InputError(f"{source or 'human labels'}: no labels by rater {rater!r} on the judged items")
         if rows["item_id"].duplicated().any():
             raise InputError(f"{source or 'human labels'}: rater {rater!r} labels an item twice")
         values = bool_labels(rows, source=source) == "true"
@@ -237,6 +235,23 @@ def _frame(verdicts: pd.DataFrame, truth: pd.Series, items: pd.DataFrame | None,
     return frame
 
 
+@dataclass(frozen=True)
+class AuditOptions:
+    """How the audit counts and what intervals it gives (see the module docstring)."""
+
+    unparsed: UnparsedPolicy = "exclude"
+    confidence: float = 0.95
+    n_boot: int = 1000
+    seed: int = 0
+    min_cell: int = 10
+
+    def __post_init__(self) -> None:
+        check_choice("--unparsed", self.unparsed, UNPARSED_POLICIES)
+        z_value(self.confidence)  # raises ParameterError outside (0, 1)
+        if self.n_boot < 0:
+            raise ParameterError(f"--bootstrap: expected a whole number ≥ 0; got {self.n_boot}")
+
+
 def judge_audit(
     judge_labels: pd.DataFrame,
     human_labels: pd.DataFrame,
@@ -244,21 +259,21 @@ def judge_audit(
     *,
     by: Sequence[str] = ("player_model",),
     human_rater: str | None = None,
-    unparsed: UnparsedPolicy = "exclude",
-    confidence: float = 0.95,
-    n_boot: int = 1000,
-    seed: int = 0,
-    min_cell: int = 10,
     weight: str | None = None,
+    **options: Any,
 ) -> JudgeAuditResult:
-    """Audit each judge in ``judge_labels`` against ``human_labels``, per ``by`` group and overall."""
-    check_choice("--unparsed", unparsed, UNPARSED_POLICIES)
+    """Audit each judge in ``judge_labels`` against ``human_labels``, per ``by`` group and overall.
+
+    ``options`` are :class:`AuditOptions` fields: ``unparsed``, ``confidence``, ``n_boot``,
+    ``seed``, ``min_cell``.
+    """
+    opts = AuditOptions(**options)
     verdicts = judge_verdicts(judge_labels, source=judge_labels.attrs.get("source"))
     truth, ties = human_truth(human_labels, verdicts["item_id"].unique(), rater=human_rater,
                               source=human_labels.attrs.get("source"))  # fmt: skip
     by = list(by)
-    frame = _frame(verdicts, truth, items, by, unparsed, weight)
-    rng = np.random.default_rng(seed)
+    frame = _frame(verdicts, truth, items, by, opts.unparsed, weight)
+    rng = np.random.default_rng(opts.seed)
     rows = []
     for judge, of_judge in frame.groupby("rater", sort=True):
         parts = [((ALL,) * len(by), of_judge)]
@@ -267,22 +282,13 @@ def judge_audit(
         for key, part in parts:
             key = key if isinstance(key, tuple) else (key,)
             row = {"judge": judge, **dict(zip(by, key, strict=True))}
-            row.update(
-                group_row(
-                    part,
-                    confidence=confidence,
-                    n_boot=n_boot,
-                    rng=rng,
-                    min_cell=min_cell,
-                    weight=weight,
-                )
-            )
+            row.update(group_row(part, confidence=opts.confidence, n_boot=opts.n_boot, rng=rng,
+                                 min_cell=opts.min_cell, weight=weight))  # fmt: skip
             rows.append(row)
     skipped = {
         "human_ties": ties,
         "judged_without_human": int((~verdicts["item_id"].isin(truth.index)).sum()),
         "human_without_judge": int((~truth.index.isin(verdicts["item_id"])).sum()),
     }
-    return JudgeAuditResult(
-        rows, by, sorted(frame["rater"].unique()), unparsed, confidence, n_boot, skipped
-    )
+    judges = sorted(frame["rater"].unique())
+    return JudgeAuditResult(rows, by, judges, opts.unparsed, opts.confidence, opts.n_boot, skipped)

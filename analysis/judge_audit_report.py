@@ -37,19 +37,13 @@ def fnr_plot(result: JudgeAuditResult) -> bytes:
         part = table[table["judge"] == judge]
         y = np.array([labels.index(_label(r, result.by)) for _, r in part.iterrows()]) + k * step
         value = part["fnr"].to_numpy(float)
-        err = np.vstack(
-            [value - part["fnr_low"].to_numpy(float), part["fnr_high"].to_numpy(float) - value]
-        )
-        ax.errorbar(
-            value, y, xerr=np.nan_to_num(err), fmt="o", capsize=3, label=plot_text(judge[:50])
-        )
+        err = np.vstack([value - part["fnr_low"].to_numpy(float), part["fnr_high"].to_numpy(float) - value])
+        ax.errorbar(value, y, xerr=np.nan_to_num(err), fmt="o", capsize=3, label=plot_text(judge[:50]))
     ax.set_yticks(np.arange(len(labels)) + step * (len(result.judges) - 1) / 2)
     ax.set_yticklabels([plot_text(t) for t in labels])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel(
-        f"false-negative rate (human true, judge false), {result.confidence:.0%} Wilson interval"
-    )
+    ax.set_xlabel(f"false-negative rate (human true, judge false), {result.confidence:.0%} Wilson interval")
     ax.legend(fontsize="small", loc="best")
     return figure_png(fig)
 

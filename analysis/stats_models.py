@@ -29,6 +29,8 @@ import statsmodels.formula.api as smf
 from scipy import special, stats
 from statsmodels.genmod.families import links
 
+from wordplay_audit.errors import ParameterError
+
 _EPS = 1e-10
 
 
@@ -60,9 +62,9 @@ class MisclassifiedLogit(links.Link):
 
     def __init__(self, sensitivity: float, specificity: float) -> None:
         if not (0.0 <= sensitivity <= 1.0 and 0.0 <= specificity <= 1.0):
-            raise ValueError("sensitivity and specificity must lie in [0, 1]")
+            raise ParameterError("sensitivity and specificity must lie in [0, 1]")
         if sensitivity + specificity <= 1.0:
-            raise ValueError("sensitivity + specificity must exceed 1 (a judge better than chance)")
+            raise ParameterError("sensitivity + specificity must exceed 1 (a judge better than chance)")
         self.sensitivity = float(sensitivity)
         self.specificity = float(specificity)
         self.floor = 1.0 - self.specificity  # a

@@ -115,7 +115,9 @@ def detect_format(path: Path, text: str) -> str:
     if path.suffix.lower() == ".csv":
         return "csv"
     data = _load_json(text, str(path))
-    if isinstance(data, list) and data and isinstance(data[0], Mapping) and "annotations" in data[0]:
+    if not isinstance(data, list):
+        raise InputError(f"{path}: expected a JSON list of tasks (a JSON or JSON_MIN export), got {type(data).__name__}")
+    if data and isinstance(data[0], Mapping) and "annotations" in data[0]:
         return "json"
     return "json-min"
 

@@ -94,7 +94,8 @@ class Server:
 
     def existing_uids(self, project_id: int) -> set[str]:
         with self.calling(f"list tasks of project {project_id}"):
-            return {str(t.data.get("uid")) for t in self.client.tasks.list(project=project_id, page_size=1000)}
+            tasks = self.client.tasks.list(project=project_id, page_size=1000, fields="task_only", include="id,data")
+            return {str((t.data or {}).get("uid")) for t in tasks}
 
     def import_tasks(self, project_id: int, tasks: Sequence[dict]) -> int:
         done = 0
@@ -109,7 +110,9 @@ class Server:
         """Tasks done (a submitted annotation), skipped (only skipped ones) and left."""
         done = skipped = total = 0
         with self.calling(f"list tasks of project {project_id}"):
-            for task in self.client.tasks.list(project=project_id, page_size=1000):
+            tasks = self.client.tasks.list(project=project_id, page_size=1000, fields="task_only",
+                                           include="id,total_annotations,cancelled_annotations")
+            for task in tasks:
                 total += 1
                 if (task.total_annotations or 0) > 0:
                     done += 1

@@ -62,37 +62,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--keep", type=Path, default=None, help="Folder to keep the reports in.")
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="Folder to keep the reports in (reused if it holds some)."
+    )
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench_wof_"))
     folder.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
-    moves, games = generate(folder, args.moves, args.seed)
+    existing = sorted(folder.glob("*.jsonl"))
+    if args.keep and existing:
+        print(f"reusing the reports in {folder}")
+    else:
+        start = time.perf_counter()
+        moves, games = generate(folder, args.moves, args.seed)
+        print(f"riddles: {riddles()[1]}")
+        print(f"generated {moves:,} moves in {games:,} games in {time.perf_counter() - start:.1f} s")
     size = sum(p.stat().st_size for p in folder.glob("*.jsonl"))
-    print(f"riddles: {riddles()[1]}")
-    print(
-        f"generated {moves:,} moves in {games:,} games ({size / 1e6:.0f} MB) in {time.perf_counter() - start:.1f} s"
-    )
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     log = read_reports(folder)
-    read_s = time.perf_counter() - start
-    start = time.perf_counter()
+    read_s = (time.perf_counter() - wall, time.process_time() - cpu)
+    wall, cpu = time.perf_counter(), time.process_time()
     result = wof_metrics(log.moves)
-    metrics_s = time.perf_counter() - start
+    metrics_s = (time.perf_counter() - wall, time.process_time() - cpu)
     print(
-        f"in-process: read {read_s:.2f} s, metrics {metrics_s:.2f} s ({len(log.moves):,} moves, {len(result.games):,} games)"
+        f"in-process, {len(log.moves):,} moves, {len(result.games):,} games, {size / 1e6:.0f} MB: "
+        f"read {read_s[0]:.2f} s wall / {read_s[1]:.2f} s CPU, metrics {metrics_s[0]:.2f} s wall / {metrics_s[1]:.2f} s CPU"
     )
     cli = Path(sys.executable).with_name("wordplay-audit")
     start = time.perf_counter()
     done = subprocess.run(
-        [str(cli), "wof", "metrics", str(folder), "--json"],
-        capture_output=True,
-        text=True,
-        check=False,
+        [str(cli), "wof", "metrics", str(folder), "--json"], capture_output=True, text=True, check=False
     )
-    wall = time.perf_counter() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"wordplay-audit wof metrics: exit {done.returncode}, {wall:.2f} s wall, peak RSS {peak_mb:.0f} MB")
+    wall_s = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(
+        f"wordplay-audit wof metrics --json: exit {done.returncode}, {wall_s:.2f} s wall, "
+        f"{usage.ru_utime + usage.ru_stime:.2f} s CPU, peak RSS {usage.ru_maxrss / 1024:.0f} MB "
+        f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)"
+    )
     if done.returncode != 0:
         print(done.stderr, file=sys.stderr)
         raise SystemExit(1)

@@ -80,9 +80,7 @@ class Verdict:
 class TransientJudgeError(Exception):
     """A fault worth retrying (429, 5xx, timeout, connection); ``retry_after`` in seconds if known."""
 
-    def __init__(
-        self, message: str, *, retry_after: float | None = None, status: int | None = None
-    ):
+    def __init__(self, message: str, *, retry_after: float | None = None, status: int | None = None):
         super().__init__(message)
         self.retry_after = retry_after
         self.status = status
@@ -113,9 +111,7 @@ def canonical_json(payload: Any) -> str:
     return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def cache_key(
-    *, model: str, prompt_version: str, inputs: dict[str, Any], params: dict[str, Any]
-) -> str:
+def cache_key(*, model: str, prompt_version: str, inputs: dict[str, Any], params: dict[str, Any]) -> str:
     """sha256 (hex) of the canonical JSON of model, prompt version, inputs and parameters.
 
     Nothing else goes in: not the API key, not the base URL, not the item id.
@@ -135,9 +131,7 @@ def queries_from_items(items: pd.DataFrame, *, source: str | None = None) -> lis
     checked = validate_items(items, source=source)
     return [
         Query(str(r.item_id), str(r.kind), str(r.context), str(r.reference), str(r.candidate))
-        for r in checked[["item_id", "kind", "context", "reference", "candidate"]].itertuples(
-            index=False
-        )
+        for r in checked[["item_id", "kind", "context", "reference", "candidate"]].itertuples(index=False)
     ]
 
 

@@ -34,9 +34,7 @@ def batch_requests(
 ) -> tuple[list[dict], int]:
     """The request lines for the queries not in ``cache`` (each key once), and how many were cached."""
     lines, seen, cached = [], set(), 0
-    known = (
-        cache.get_many(judge.key(q) for item in items for q in judge.queries(item)) if cache else {}
-    )
+    known = cache.get_many(judge.key(q) for item in items for q in judge.queries(item)) if cache else {}
     for item in items:
         for query in judge.queries(item):
             key = judge.key(query)

@@ -122,9 +122,7 @@ def load_fit(path: str | Path, *, judge: str) -> ThresholdFit:
         raise InputError(f"{path}: threshold: missing (write the file with `judge fit`)")
     if data.get("judge") != judge:
         raise InputError(f"{path}: judge: fitted for {data.get('judge')!r}, not for {judge!r}")
-    fields = {
-        k: data[k] for k in ("judge", "threshold", "n", "positives", "in_sample", "cv") if k in data
-    }
+    fields = {k: data[k] for k in ("judge", "threshold", "n", "positives", "in_sample", "cv") if k in data}
     return ThresholdFit(
         **fields, judge_id=data.get("judge_id", ""), ties_left_out=data.get("ties_left_out", 0)
     )
@@ -168,9 +166,7 @@ def fit_threshold(
     s = scores.loc[common].to_numpy(float)
     y = truth.loc[common].to_numpy(bool)
     if y.sum() < folds or (~y).sum() < folds:
-        raise ParameterError(
-            f"--folds {folds}: need at least {folds} true and {folds} false human labels"
-        )
+        raise ParameterError(f"--folds {folds}: need at least {folds} true and {folds} false human labels")
     threshold, _ = best_threshold(s, y, objective=objective)
     oof = np.zeros(len(y), bool)
     cuts = []

@@ -17,7 +17,7 @@ from wordplay_audit.errors import ParameterError
 from wordplay_audit.judges.base import queries_from_items
 from wordplay_audit.judges.cache import VerdictCache
 from wordplay_audit.judges.make import check_judge_name, make_judge, threshold_from
-from wordplay_audit.judges.runner import RetryPolicy, RunResult, run_judge
+from wordplay_audit.judges.runner import RunResult, run_judge
 
 
 def default_cache_dir() -> Path:
@@ -42,33 +42,33 @@ def run_file(
     *,
     kind: str | None = None,
     cache_dir: Path | None = None,
-    concurrency: int = 8,
     fit: Path | None = None,
-    max_edits: int = 1,
-    policy: RetryPolicy | None = None,
-    prices: tuple[float, float] | None = None,
-    progress: bool = True,
-    **llm_options: Any,
+    runner: dict[str, Any] | None = None,
+    **judge_options: Any,
 ) -> RunResult:
     """Judge every item of ``items_path`` and write the labels CSV ``out``.
 
-    LLM judges always use the cache (``cache_dir`` or :func:`default_cache_dir`); offline
-    judges only when ``cache_dir`` is given.
+    ``runner`` holds :func:`run_judge` options (concurrency, policy, prices, progress);
+    ``judge_options`` go to :func:`make_judge` (max_edits, and the LLM judge's options). LLM
+    judges always use the cache (``cache_dir`` or :func:`default_cache_dir`); offline judges
+    only when ``cache_dir`` is given.
     """
     check_judge_name(spec)
     threshold = threshold_from(spec, fit)
     items = _items(items_path, kind)
     queries = queries_from_items(items, source=str(items_path))
     corpus = [*items["reference"], *items["candidate"]] if spec == "tfidf" else None
-    judge = make_judge(spec, threshold=threshold, corpus=corpus, max_edits=max_edits, **llm_options)
-    llm = spec.startswith("openai:")
-    folder = cache_dir if cache_dir is not None else (default_cache_dir() if llm else None)
-    options = {"concurrency": concurrency, "policy": policy, "prices": prices, "progress": progress}
+    if not spec.startswith("openai:"):
+        judge_options = {k: v for k, v in judge_options.items() if k == "max_edits"}
+    judge = make_judge(spec, threshold=threshold, corpus=corpus, **judge_options)
+    folder = (
+        cache_dir if cache_dir is not None else (default_cache_dir() if spec.startswith("openai:") else None)
+    )
     if folder is None:
-        result = run_judge(judge, queries, **options)
+        result = run_judge(judge, queries, **(runner or {}))
     else:
         with VerdictCache(folder) as cache:
-            result = run_judge(judge, queries, cache=cache, **options)
+            result = run_judge(judge, queries, cache=cache, **(runner or {}))
     with output_file(out) as tmp:
         result.labels.to_csv(tmp, index=False)
     return result
@@ -125,26 +125,17 @@ def fit_file(
     out: Path,
     *,
     kind: str | None = None,
-    folds: int = 5,
-    seed: int = 0,
-    objective: str = "f1",
     labels_out: Path | None = None,
+    **fit_options: Any,
 ) -> Any:
-    """Fit a similarity judge's threshold (:func:`wordplay_audit.judges.fit.fit_judge`); write the
-    fit as JSON and, with ``labels_out``, the out-of-fold verdicts as contract labels."""
+    """Fit a similarity judge's threshold (:func:`wordplay_audit.judges.fit.fit_judge`, which
+    takes ``fit_options``: folds, seed, objective); write the fit as JSON and, with
+    ``labels_out``, the out-of-fold verdicts as contract labels."""
     from wordplay_audit.judges.fit import fit_judge
 
     items = _items(items_path, kind)
     labels = read_labels(human_path)
-    fit = fit_judge(
-        spec,
-        items,
-        labels,
-        folds=folds,
-        seed=seed,
-        objective=objective,
-        labels_source=str(human_path),
-    )
+    fit = fit_judge(spec, items, labels, labels_source=str(human_path), **fit_options)
     with output_file(out) as tmp:
         fit.save(tmp)
     if labels_out is not None:

@@ -89,9 +89,7 @@ class NormalizedJudge:
 
     def key(self, query: Query) -> str:
         params = {"max_edits": self.max_edits, "min_length": self.min_length}
-        return cache_key(
-            model="normalized", prompt_version="v1", inputs=query.inputs(), params=params
-        )
+        return cache_key(model="normalized", prompt_version="v1", inputs=query.inputs(), params=params)
 
     def verdict(self, reference: str, candidate: str) -> Verdict:
         a, b = normalize_text(reference), normalize_text(candidate)

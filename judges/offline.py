@@ -76,9 +76,7 @@ class TfidfJudge(_SimilarityJudge):
     def _fit(texts: list[str]) -> Any:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        vec = TfidfVectorizer(
-            analyzer="char_wb", ngram_range=(2, 4), lowercase=True, sublinear_tf=True
-        )
+        vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), lowercase=True, sublinear_tf=True)
         return vec.fit([t for t in texts if t.strip()] or ["_"])
 
     def scores(self, references: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
@@ -91,9 +89,7 @@ def embed_available() -> bool:
     """Whether the ``embed`` extra (the packaged model and sentence-transformers) is installed."""
     import importlib.util
 
-    return all(
-        importlib.util.find_spec(m) is not None for m in (EMBED_PACKAGE, "sentence_transformers")
-    )
+    return all(importlib.util.find_spec(m) is not None for m in (EMBED_PACKAGE, "sentence_transformers"))
 
 
 class EmbedJudge(_SimilarityJudge):
@@ -111,8 +107,7 @@ class EmbedJudge(_SimilarityJudge):
         if self._model is None:
             if not embed_available():
                 raise ParameterError(
-                    "--judge embed: the 'embed' extra is not installed; "
-                    "pip install 'wordplay-audit[embed]'"
+                    "--judge embed: the 'embed' extra is not installed; pip install 'wordplay-audit[embed]'"
                 )
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

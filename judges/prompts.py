@@ -27,10 +27,7 @@ FIELDS = ("context", "first", "second")
 SET_VERSION = "v1"
 """Version of the built-in set; raise it (and the kind's own) when editing a template."""
 
-_SYSTEM = (
-    "You judge whether two short texts mean the same thing. "
-    "Answer with exactly one word: yes or no."
-)
+_SYSTEM = "You judge whether two short texts mean the same thing. Answer with exactly one word: yes or no."
 
 
 @dataclass(frozen=True)
@@ -113,9 +110,7 @@ def load_template(path: str | Path, *, kind: str) -> Template:
         raise InputError(f"{path} line 2: not a valid template ({exc})") from None
     unknown = sorted(names - set(FIELDS))
     if unknown:
-        raise InputError(
-            f"{path} line 2: unknown field {{{unknown[0]}}}; allowed {', '.join(FIELDS)}"
-        )
+        raise InputError(f"{path} line 2: unknown field {{{unknown[0]}}}; allowed {', '.join(FIELDS)}")
     for name in ("first", "second"):
         if name not in names:
             raise InputError(f"{path} line 2: the template must contain {{{name}}}")

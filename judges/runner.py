@@ -107,9 +107,7 @@ class RunResult:
         """``(tokens_in · p_in + tokens_out · p_out) / 10⁶`` for the calls made in this run."""
         if self.prices is None:
             return None
-        return (
-            self.stats.tokens_in * self.prices[0] + self.stats.tokens_out * self.prices[1]
-        ) / 1e6
+        return (self.stats.tokens_in * self.prices[0] + self.stats.tokens_out * self.prices[1]) / 1e6
 
     def to_dict(self) -> dict[str, Any]:
         counts = self.labels["label"].value_counts() if len(self.labels) else pd.Series(dtype=int)
@@ -139,9 +137,7 @@ def _batches(queries: Sequence[tuple[str, Query]], size: int) -> list[list[tuple
     return [list(queries[i : i + size]) for i in range(0, len(queries), size)]
 
 
-async def _call(
-    judge: Judge, batch: list[Query], policy: RetryPolicy, stats: RunStats
-) -> list[Verdict]:
+async def _call(judge: Judge, batch: list[Query], policy: RetryPolicy, stats: RunStats) -> list[Verdict]:
     def before_sleep(state: Any) -> None:
         stats.retries += 1
         exc = state.outcome.exception()
@@ -159,9 +155,7 @@ async def _call(
         with attempt:
             verdicts = await judge.judge(batch)
     if len(verdicts) != len(batch):
-        raise RuntimeError(
-            f"judge {judge.judge_id} answered {len(verdicts)} of {len(batch)} queries"
-        )
+        raise RuntimeError(f"judge {judge.judge_id} answered {len(verdicts)} of {len(batch)} queries")
     return verdicts
 
 

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import re
+import socket
 import threading
 import time
 from collections import Counter
@@ -135,8 +137,10 @@ class LocalServer:
             await self._stop_event.wait()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        sock = writer.get_extra_info("socket")
         try:
             while True:
+                _quick_ack(sock)
                 request = await _read_request(reader)
                 if request is None:
                     break
@@ -158,9 +162,7 @@ class LocalServer:
         finally:
             writer.close()
 
-    async def _respond(
-        self, method: str, path: str, body: bytes
-    ) -> tuple[int, dict, bytes, tuple | None]:
+    async def _respond(self, method: str, path: str, body: bytes) -> tuple[int, dict, bytes, tuple | None]:
         self.requests += 1
         if method != "POST" or path.rstrip("/") != "/v1/chat/completions":
             return (
@@ -188,9 +190,7 @@ class LocalServer:
         if s.latency:
             await asyncio.sleep(s.latency)
         garbage = draw >= 1 - s.p_garbage or s.garbage_marker in json.dumps(messages)
-        text = (
-            "The answer depends on context ¯\\_(ツ)_/¯" if garbage else rule_verdict(s.rule, *pair)
-        )
+        text = "The answer depends on context ¯\\_(ツ)_/¯" if garbage else rule_verdict(s.rule, *pair)
         return 200, {}, json.dumps(_completion(payload, text, messages)).encode(), pair
 
 
@@ -201,15 +201,22 @@ def _completion(payload: dict, text: str, messages: list[dict]) -> dict:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": payload.get("model", "local"),
-        "choices": [
-            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
-        ],
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
         "usage": {
             "prompt_tokens": prompt_tokens,
             "completion_tokens": len(text.split()),
             "total_tokens": prompt_tokens + len(text.split()),
         },
     }
+
+
+def _quick_ack(sock: socket.socket | None) -> None:
+    """Acknowledge at once (Linux ``TCP_QUICKACK``, reset by the kernel, so set before each read):
+    a client that sends headers and body in two writes otherwise waits for the delayed ACK."""
+    if sock is not None and hasattr(socket, "TCP_QUICKACK"):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
 
 
 async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, bytes] | None:
@@ -239,18 +246,14 @@ def _encode(status: int, headers: dict, body: bytes) -> bytes:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Local OpenAI-compatible judge server.")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument(
-        "--rule", default="equal", choices=["equal", "overlap", "longer_first", "yes", "no"]
-    )
+    parser.add_argument("--rule", default="equal", choices=["equal", "overlap", "longer_first", "yes", "no"])
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--p-429", type=float, default=0.0)
     parser.add_argument("--p-500", type=float, default=0.0)
     parser.add_argument("--p-garbage", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    script = Script(
-        args.rule, args.latency, args.p_429, args.p_500, 0.0, args.p_garbage, seed=args.seed
-    )
+    script = Script(args.rule, args.latency, args.p_429, args.p_500, 0.0, args.p_garbage, seed=args.seed)
     server = LocalServer(script, port=args.port)
     try:
         asyncio.run(server.serve(announce=True))

@@ -246,3 +246,28 @@ def test_non_nominal_alpha_bootstrap_equals_naive_loop(level):
         for _ in range(60)
     ]
     assert np.allclose(ours.distribution, naive, atol=1e-12)
+
+
+def test_no_bootstrap_gives_the_point_estimates_with_nan_bounds():
+    table = make_table(7)
+    every = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa")
+    res = bootstrap_intervals(table, statistics=every, bootstrap=BootstrapOptions(n_boot=0))
+    # references: statsmodels, krippendorff, and the independent AC1 written out above
+    assert res["fleiss_kappa"].value == pytest.approx(sm_fleiss_kappa(table), abs=1e-12)
+    assert res["gwet_ac1"].value == pytest.approx(gwet_ac1_reference(table), abs=1e-12)
+    alpha_ref = krippendorff.alpha(value_counts=table, level_of_measurement="nominal")
+    assert res["krippendorff_alpha"].value == pytest.approx(alpha_ref, abs=1e-12)
+    assert res["krippendorff_alpha"].se is None and res["fleiss_kappa"].se > 0
+    for name in ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1"):
+        est = res[name]
+        assert est.method == "none" and est.n_boot == 0 and est.n_undefined == 0
+        assert np.isnan(est.ci_low) and np.isnan(est.ci_high) and np.isnan(est.boot_se)
+    per = res["per_category_kappa"]
+    for k in range(table.shape[1]):  # Fleiss (1971): κ_k is κ of the table collapsed to k vs rest
+        collapsed = np.column_stack([table[:, k], table.sum(axis=1) - table[:, k]])
+        assert per.frame()["kappa"].iloc[k] == pytest.approx(sm_fleiss_kappa(collapsed), abs=1e-12)
+    assert np.isnan(per.ci_low).all() and (per.n_undefined == 0).all()
+    with pytest.raises(ParameterError, match="statistics: expected a tuple"):
+        bootstrap_intervals(table, statistics="fleiss_kappa")
+    with pytest.raises(ParameterError, match="only per-category intervals"):
+        res["fleiss_kappa"].frame()

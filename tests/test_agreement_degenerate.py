@@ -149,3 +149,15 @@ def test_pairwise_without_common_items_is_nan():
     # r1 and r3 share no item: nan, n_common 0
     assert pairs.n_common.loc["r1", "r3"] == 0
     assert math.isnan(pairs.kappa.loc["r1", "r3"])
+
+
+def test_bad_categories_are_parameter_errors():
+    labels = labels_from([("a", "r1", "x"), ("a", "r2", "y")])
+    with pytest.raises(ParameterError, match="categories: a name appears twice"):
+        fleiss_kappa(labels, categories=["x", "y", "x"])
+    with pytest.raises(ParameterError, match="categories: empty"):
+        fleiss_kappa(labels, categories=[])
+    with pytest.raises(ParameterError, match="categories: expected a list of names"):
+        fleiss_kappa(labels, categories="x,y")
+    with pytest.raises(ParameterError, match="categories: 3 names but the count table has 2"):
+        fleiss_kappa(np.array([[1, 1], [2, 0]]), categories=["x", "y", "z"])

@@ -313,3 +313,43 @@ def test_failed_run_leaves_an_earlier_output_as_it_was(folder, run_cli, tmp_path
     one_line_error(run_cli, "connections", "score", "--data", str(folder), "--out", str(out))
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cx", "o"]  # no staging debris, no lock
+
+
+def test_python_literal_strings_keep_duplicate_judgements_visible(folder):
+    # an earlier copy of gpt_strawberry.json held every field as a Python-literal string
+    records = json.loads((folder / "model-a.json").read_text(encoding="utf-8"))
+    records[0]["categorical_score"] = repr(records[0]["categorical_score"]).replace(
+        "'CHESS_#_CHESS PIECES': 'Yes'", "'CHESS_#_CHESS PIECES': 'Yes', 'CHESS_#_CHESS PIECES': 'No'"
+    )
+    (folder / "model-a.json").write_text(json.dumps(records), encoding="utf-8")
+    result, a = scores_of(folder)
+    assert a.loc[0, "categorical"] == 2
+    assert (
+        result.to_dict()["quality_by_file"][
+            "model-a.json: judgement written twice with different decisions (dropped)"
+        ]
+        == 1
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[]", r"gold_data.json: no games \(an empty list\)"),
+        ("{}", r"gold_data.json: expected a JSON list of game records, got an object"),
+        ("", r"gold_data.json line 1: not valid JSON"),
+    ],
+)
+def test_gold_file_without_games(folder, text, message):
+    (folder / "gold_data.json").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        read_connections(folder)
+
+
+def test_gold_with_every_game_excluded(folder):
+    records = json.loads((folder / "gold_data.json").read_text(encoding="utf-8"))
+    (folder / "gold_data.json").write_text(
+        json.dumps([{**r, "exclude": True} for r in records]), encoding="utf-8"
+    )
+    with pytest.raises(InputError, match=r"gold_data.json: no game to score \(all 7 are excluded"):
+        read_connections(folder)

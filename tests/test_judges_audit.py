@@ -63,7 +63,10 @@ def test_cohen_kappa_by_hand():
 def test_unparsed_policies_and_counts():
     items, jl, hl, *_ = _tables(n=40)
     jl.loc[:4, "label"] = "unparsed"
-    out = {p: judge_audit(jl, hl, items, by=[], unparsed=p, n_boot=0).rows[0] for p in ("exclude", "as_false", "as_true")}
+    out = {
+        p: judge_audit(jl, hl, items, by=[], unparsed=p, n_boot=0).rows[0]
+        for p in ("exclude", "as_false", "as_true")
+    }
     assert out["exclude"]["n_unparsed"] == 5 and out["exclude"]["n"] == 35
     assert out["as_false"]["n"] == out["as_true"]["n"] == 40 and out["as_true"]["n_unparsed"] == 0
     assert out["as_true"]["tp"] + out["as_true"]["fp"] == out["exclude"]["tp"] + out["exclude"]["fp"] + 5
@@ -76,7 +79,9 @@ def test_bake_off_and_consensus_ties():
     second = jl.assign(rater="j2", label="true")
     extra = hl.assign(rater="p2")  # p2 agrees with p1 everywhere ...
     extra.loc[:2, "label"] = np.where(hl.loc[:2, "label"] == "yes", "no", "yes")  # ... but 3 ties
-    result = judge_audit(pd.concat([jl, second]), pd.concat([hl, extra]), items, by=["player_model"], n_boot=0)
+    result = judge_audit(
+        pd.concat([jl, second]), pd.concat([hl, extra]), items, by=["player_model"], n_boot=0
+    )
     assert result.judges == ["j1", "j2"]
     assert result.skipped["human_ties"] == 3
     overall = {r["judge"]: r for r in result.rows if r["player_model"] == ALL}
@@ -85,9 +90,25 @@ def test_bake_off_and_consensus_ties():
 
 
 def test_single_annotator_and_weights_by_hand():
-    items = pd.DataFrame({"item_id": ["a", "b", "c", "d"], "game": "demo", "kind": "guess", "w": [1.0, 2.0, 3.0, 4.0]})
-    jl = pd.DataFrame({"item_id": list("abcd"), "rater": "j", "rater_type": "judge", "label": ["true", "true", "false", "false"]})
-    hl = pd.DataFrame({"item_id": list("abcd"), "rater": "ann", "rater_type": "human", "label": ["true", "false", "true", "false"]})
+    items = pd.DataFrame(
+        {"item_id": ["a", "b", "c", "d"], "game": "demo", "kind": "guess", "w": [1.0, 2.0, 3.0, 4.0]}
+    )
+    jl = pd.DataFrame(
+        {
+            "item_id": list("abcd"),
+            "rater": "j",
+            "rater_type": "judge",
+            "label": ["true", "true", "false", "false"],
+        }
+    )
+    hl = pd.DataFrame(
+        {
+            "item_id": list("abcd"),
+            "rater": "ann",
+            "rater_type": "human",
+            "label": ["true", "false", "true", "false"],
+        }
+    )
     row = judge_audit(jl, hl, items, by=[], human_rater="ann", weight="w", n_boot=0, min_cell=2).rows[0]
     # weighted cells: tp 1 (a), fp 2 (b), fn 3 (c), tn 4 (d) → recall_w 1/4, precision_w 1/3
     assert row["recall_w"] == pytest.approx(0.25) and row["precision_w"] == pytest.approx(1 / 3)

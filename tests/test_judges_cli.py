@@ -28,7 +28,9 @@ def _key(monkeypatch):
 
 def test_run_normalized_writes_contract_labels(run_cli, tmp_path):
     items = _items(tmp_path / "items.csv")
-    code, out, err = run_cli("judge", "run", str(items), "--judge", "normalized", "--out", str(tmp_path / "l.csv"), "--json")
+    code, out, err = run_cli(
+        "judge", "run", str(items), "--judge", "normalized", "--out", str(tmp_path / "l.csv"), "--json"
+    )
     assert code == 0, err
     labels = pd.read_csv(tmp_path / "l.csv", dtype=str, keep_default_na=False)
     assert labels["label"].tolist() == ["false", "true"] * 6
@@ -73,7 +75,9 @@ def test_batch_write_read_then_run_calls_nothing(run_cli, tmp_path):
     assert code == 0, err
     assert json.loads(out)["requests"] == 8
     requests = [json.loads(line) for line in (tmp_path / "requests.jsonl").read_text().splitlines()]
-    assert {r["url"] for r in requests} == {"/v1/chat/completions"} and len({r["custom_id"] for r in requests}) == 8
+    assert {r["url"] for r in requests} == {"/v1/chat/completions"} and len(
+        {r["custom_id"] for r in requests}
+    ) == 8
     # play the Batch API with the local server; one result fails
     with LocalServer(Script(rule="equal")) as server:
         results = [{"id": f"r{k}", "custom_id": r["custom_id"], "error": None,
@@ -102,7 +106,9 @@ def test_batch_write_read_then_run_calls_nothing(run_cli, tmp_path):
 def test_batch_read_bad_line_names_file_and_line(run_cli, tmp_path):
     bad = tmp_path / "results.jsonl"
     bad.write_text('{"custom_id": "a", "response": {"status_code": 500}}\n{not json\n')
-    code, _, err = run_cli("judge", "batch-read", str(bad), "--judge", "openai:m", "--cache", str(tmp_path / "c"))
+    code, _, err = run_cli(
+        "judge", "batch-read", str(bad), "--judge", "openai:m", "--cache", str(tmp_path / "c")
+    )
     assert code == 2 and f"{bad} line 2:" in err and len(err.strip().splitlines()) == 1
 
 
@@ -139,5 +145,7 @@ def test_bad_options_one_line(run_cli, tmp_path, args, needle):
 
 
 def test_missing_items_file(run_cli, tmp_path):
-    code, _, err = run_cli("judge", "run", str(tmp_path / "nope.csv"), "--judge", "exact", "--out", str(tmp_path / "l.csv"))
+    code, _, err = run_cli(
+        "judge", "run", str(tmp_path / "nope.csv"), "--judge", "exact", "--out", str(tmp_path / "l.csv")
+    )
     assert code == 2 and "nope.csv: no such file" in err

@@ -51,10 +51,17 @@ def test_tfidf_scores_equal_sklearn_cosine():
     corpus = refs + cands
     judge = TfidfJudge(0.3, corpus=corpus)
     got = judge.scores(refs, cands)
-    vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True).fit([t for t in corpus if t])
-    want = [cosine_similarity(vec.transform([r]), vec.transform([c]))[0, 0] for r, c in zip(refs, cands, strict=True)]
+    vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True).fit(
+        [t for t in corpus if t]
+    )
+    want = [
+        cosine_similarity(vec.transform([r]), vec.transform([c]))[0, 0]
+        for r, c in zip(refs, cands, strict=True)
+    ]
     np.testing.assert_allclose(got, want, atol=1e-12)
-    verdicts = asyncio.run(judge.judge([_q(r, c, i) for i, (r, c) in enumerate(zip(refs, cands, strict=True))]))
+    verdicts = asyncio.run(
+        judge.judge([_q(r, c, i) for i, (r, c) in enumerate(zip(refs, cands, strict=True))])
+    )
     assert [v.label for v in verdicts] == ["true" if s >= 0.3 else "false" for s in want]
     assert judge.judge_id == "tfidf:char_wb2-4@t=0.3000"
     assert TfidfJudge().judge_id.endswith("@unfitted")

@@ -316,6 +316,8 @@ def bootstrap_intervals(
     Undefined values are nan without a warning (the caller decides what to say).
     """
     options = bootstrap if bootstrap is not None else BootstrapOptions()
+    if isinstance(statistics, str):
+        raise ParameterError(f"statistics: expected a tuple of names, got the string {statistics!r}")
     for s in statistics:
         check_choice("statistics", s, STATISTICS)
     check_choice("level", level, LEVELS)

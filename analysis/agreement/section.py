@@ -117,9 +117,8 @@ def consensus_confusions(result: AgreementResult, *, max_raters: int = 16) -> Mp
     return fig
 
 
-def agreement_section(result: AgreementResult, *, title: str = "Agreement between raters") -> Section:
-    """Report section: summary table, kappa-paradox check, per-category κ bars with intervals,
-    pairwise κ heatmap, each rater's confusion against the consensus, rater quality table."""
+def _summary_table(result: AgreementResult) -> pd.DataFrame:
+    """κ, α, AC1 with interval and SEs; percent agreement, PABAK, prevalence and bias indices."""
     conf = int(round(result.fleiss_kappa.confidence * 100))
     rows = []
     for name, est in (
@@ -143,18 +142,17 @@ def agreement_section(result: AgreementResult, *, title: str = "Agreement betwee
         ("bias index", result.bias_index),
     ):
         rows.append({"statistic": name, "value": value})
-    summary = pd.DataFrame(rows)
-    intro = (
-        f"{result.n_items} items, {len(result.raters)} raters ({result.rater_type or 'all types'}), "
-        f"{result.n_ratings} ratings, {len(result.categories)} categories. "
-        f"{result.n_items_single} items with a single rating are left out of κ, α and AC1. "
-        f"Intervals: item bootstrap with {result.fleiss_kappa.n_boot} resamples."
-    )
-    blocks: list = [Paragraph(intro), Table(summary, caption="Agreement")]
+    return pd.DataFrame(rows)
+
+
+def _notes(result: AgreementResult) -> list[str]:
+    """What the numbers say in words: kappa paradox (PI > 0.3 and AC1 − κ > 0.1), rater bias
+    (bias index > 0.1), raters with κ < 0.4 against the others' majority."""
     notes = []
     top = result.per_category["prevalence"].max()
     kappa, ac1 = result.fleiss_kappa.value, result.gwet_ac1.value
-    if not math.isnan(kappa) and not math.isnan(ac1) and result.prevalence_index > 0.3 and ac1 - kappa > 0.1:
+    paradox = not math.isnan(kappa) and not math.isnan(ac1)
+    if paradox and result.prevalence_index > 0.3 and ac1 - kappa > 0.1:
         notes.append(
             f"Kappa paradox: one category takes {top:.0%} of ratings (prevalence index "
             f"{result.prevalence_index:.2f}); κ = {kappa:.3f} is well below AC1 = {ac1:.3f} and "
@@ -172,6 +170,20 @@ def agreement_section(result: AgreementResult, *, title: str = "Agreement betwee
             "Raters with κ < 0.4 against the others' majority: "
             + ", ".join(f"{r} ({v:.2f})" for r, v in weak.items())
         )
+    return notes
+
+
+def agreement_section(result: AgreementResult, *, title: str = "Agreement between raters") -> Section:
+    """Report section: summary table, kappa-paradox check, per-category κ bars with intervals,
+    pairwise κ heatmap, each rater's confusion against the consensus, rater quality table."""
+    intro = (
+        f"{result.n_items} items, {len(result.raters)} raters ({result.rater_type or 'all types'}), "
+        f"{result.n_ratings} ratings, {len(result.categories)} categories. "
+        f"{result.n_items_single} items with a single rating are left out of κ, α and AC1. "
+        f"Intervals: item bootstrap with {result.fleiss_kappa.n_boot} resamples."
+    )
+    blocks: list = [Paragraph(intro), Table(_summary_table(result), caption="Agreement")]
+    notes = _notes(result)
     if notes:
         blocks.append(Bullets(notes))
     per_cat = result.per_category.reset_index()

@@ -123,6 +123,8 @@ def _declared(categories: Sequence[str] | None) -> list[str] | None:
     """The declared categories, stripped; ParameterError when empty or repeated."""
     if categories is None:
         return None
+    if isinstance(categories, str):
+        raise ParameterError(f"categories: expected a list of names, got the string {categories!r}")
     declared = [str(c).strip() for c in categories]
     if len(set(declared)) != len(declared):
         raise ParameterError(f"categories: a name appears twice in {declared}")

@@ -114,23 +114,82 @@ def convergence_table(
         per_round = corrected_rates(
             obs, labels, metrics=("lkr",), by=[*keys, "round_id"], accuracy={"lkr": accuracy}, design=design
         )
-        curves["corrected"] = per_round.rename(columns={"rg": "lkr_mean"})
+        curves["corrected"] = per_round.rename(columns={"rg_unclipped": "lkr_mean"})
         pooled = _window_estimates(obs, labels, keys, accuracy, window=window, confidence=confidence, design=design)
     out = pd.concat([_eps_rows(curves, keys, float(e), accuracy, pooled) for e in eps], ignore_index=True)
-    out["converged_judge"] = out["T_judge"].notna()
-    out["converged_replaced"] = out["T_replaced"].notna() if labels is not None else pd.NA
-    out["converged_corrected"] = out["T_corrected"].notna() if accuracy is not None else pd.NA
-    out["tau"] = observed_threshold(out["eps"], out["se"], out["sp"])
-    out["judge_unreachable"] = (1 - out["eps"]) >= out["se"]
     out["window_rounds"] = window
-    out["converged_window"] = out["window_lower"] > out["threshold"]
+    out = add_verdicts(out, has_labels=labels is not None, has_any_sense=_has_any_sense(labels), accuracy=accuracy)
     return out[[*keys, *_COLUMNS]].sort_values([*keys, "eps"]).reset_index(drop=True)
 
 
+def _has_any_sense(labels: pd.DataFrame | None) -> bool:
+    if labels is None or "question" not in labels.columns:
+        return False
+    return bool((labels["question"].fillna("").astype(str).str.strip() == "any_sense").any())
+
+
+NOT_A_VERDICT = (
+    "not a verdict: Eq. 6 on per-round corrected rates is decided by the noise of the last rounds "
+    "(see docs/BALDERDASH.md); use converged_window"
+)
+
+
+def _verdict(values: pd.Series, known: pd.Series, reason: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """Three-valued verdict: True/False where ``known``, else None with ``reason``."""
+    verdict = pd.Series([bool(v) if k else None for v, k in zip(values, known, strict=True)], dtype=object)
+    why = pd.Series([None if k else r for k, r in zip(known, reason, strict=True)], dtype=object)
+    return verdict, why
+
+
+def _missing_accuracy_reason(out: pd.DataFrame, *, has_labels: bool, has_any_sense: bool, accuracy) -> pd.Series:
+    if accuracy is None:
+        text = "no human labels and no assumed Se/Sp (--human or --assume-se/--assume-sp)"
+    elif has_labels and not has_any_sense:
+        text = "needs any_sense labels (the judge's LKR accuracy is unknown)"
+    else:
+        text = "the judge's LKR sensitivity could not be estimated for this model (no labelled definition)"
+    return pd.Series(text, index=out.index, dtype=object)
+
+
+def add_verdicts(out: pd.DataFrame, *, has_labels: bool, has_any_sense: bool, accuracy) -> pd.DataFrame:
+    """Every verdict column as True / False / None, with ``<verdict>_reason`` where None.
+
+    ``converged_judge`` is always decided. ``converged_replaced`` needs human labels.
+    ``judge_unreachable`` and ``converged_window`` need the judge's LKR accuracy (any_sense
+    labels or assumed values); the window verdict also needs a lower bound. ``converged_corrected``
+    is never a verdict (:data:`NOT_A_VERDICT`); ``T_corrected`` is descriptive (Eq. 6 on the
+    unclipped per-round Rogan–Gladen estimates).
+    """
+    out = out.copy()
+    no_acc = _missing_accuracy_reason(out, has_labels=has_labels, has_any_sense=has_any_sense, accuracy=accuracy)
+    se_known = out["se"].notna()
+    out["tau"] = observed_threshold(out["eps"], out["se"], out["sp"])
+    out["converged_judge"] = out["T_judge"].notna()
+    out["converged_judge_reason"] = None
+    rep_known = pd.Series(has_labels, index=out.index)
+    out["converged_replaced"], out["converged_replaced_reason"] = _verdict(
+        out["T_replaced"].notna(), rep_known, pd.Series("no human labels", index=out.index)
+    )
+    corr_reason = no_acc.where(~se_known, NOT_A_VERDICT)
+    out["converged_corrected"], out["converged_corrected_reason"] = _verdict(
+        out["T_corrected"].notna(), pd.Series(False, index=out.index), corr_reason
+    )
+    out["judge_unreachable"], out["judge_unreachable_reason"] = _verdict(
+        (1 - out["eps"]) >= out["se"], se_known, no_acc
+    )
+    bound_known = out["window_lower"].notna()
+    win_reason = no_acc.where(~se_known, "no lower bound for the pooled window (Se + Sp ≤ 1 or no rounds)")
+    out["converged_window"], out["converged_window_reason"] = _verdict(
+        out["window_lower"] > out["threshold"], bound_known, win_reason
+    )
+    return out
+
+
 _COLUMNS = [
-    "eps", "threshold", "T_judge", "converged_judge", "T_replaced", "converged_replaced",
-    "T_corrected", "converged_corrected", "se", "sp", "tau", "judge_unreachable",
-    "window_rounds", "window_estimate", "window_lower", "converged_window",
+    "eps", "threshold", "T_judge", "converged_judge", "converged_judge_reason", "T_replaced",
+    "converged_replaced", "converged_replaced_reason", "T_corrected", "converged_corrected",
+    "converged_corrected_reason", "se", "sp", "tau", "judge_unreachable", "judge_unreachable_reason",
+    "window_rounds", "window_estimate", "window_lower", "converged_window", "converged_window_reason",
 ]  # fmt: skip
 
 

@@ -1,46 +1,52 @@
-"""One collection file read into documents, and field access with one-line errors."""
+"""One collection file read as a stream of documents, and field access with one-line errors."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from wordplay_audit.corpora.balderdash.extended_json import (
-    decode_extended_json,
-    iter_json_documents,
-)
+from wordplay_audit.corpora.balderdash.extended_json import iter_file_documents
 from wordplay_audit.corpora.balderdash.model import SUFFIXES
-from wordplay_audit.errors import InputError
+from wordplay_audit.corpora.values import check_number
+from wordplay_audit.errors import InputError, at_line
 
 
-def read_collection(folder: Path, name: str) -> tuple[str, list[tuple[int, dict]]]:
-    candidates = [folder / f"{name}{suffix}" for suffix in SUFFIXES]
-    found = [p for p in candidates if p.is_file()]
+def collection_path(folder: Path, name: str) -> Path:
+    """The one ``<name>.jsonl`` or ``<name>.json`` file in ``folder``."""
+    found = [p for p in (folder / f"{name}{suffix}" for suffix in SUFFIXES) if p.is_file()]
     if not found:
         raise InputError(
             f"{folder}: no {name}.json or {name}.jsonl (export the {name!r} collection with mongoexport)"
         )
     if len(found) > 1:
         raise InputError(f"{folder}: both {found[0].name} and {found[1].name} exist; keep one")
-    path = found[0]
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text (expected mongoexport JSON)") from None
-    documents = []
-    for line, raw in iter_json_documents(text, str(path)):
-        if not isinstance(raw, dict):
-            raise InputError(f"{path} line {line}: expected a JSON object, got {type(raw).__name__}")
-        try:
-            documents.append((line, decode_extended_json(raw)))
-        except (ValueError, OverflowError) as exc:
-            raise InputError(f"{path} line {line}: bad Extended JSON value ({exc})") from None
-    return str(path), documents
+    return found[0]
+
+
+def iter_objects(path: Path) -> Iterator[tuple[int, dict]]:
+    """``(line, document)`` of every document in ``path``; each must be a JSON object."""
+    for line, document in iter_file_documents(path):
+        if not isinstance(document, dict):
+            raise InputError(f"{path} line {line}: expected a JSON object, got {type(document).__name__}")
+        yield line, document
+
+
+def read_collection(folder: Path, name: str) -> tuple[str, list[tuple[int, dict]]]:
+    """All documents of one collection (decoded), with the line each starts on."""
+    path = collection_path(folder, name)
+    return str(path), list(iter_objects(path))
 
 
 # --------------------------------------------------------------------------- field access
 
 _MISSING = object()
+
+
+def shown(value: Any) -> str:
+    """``repr(value)``, cut to 40 characters so that a message stays one short line."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class Doc:
@@ -50,7 +56,7 @@ class Doc:
         self.source, self.line, self.data = source, line, data
 
     def fail(self, message: str) -> InputError:
-        return InputError(f"{self.source} line {self.line}: {message}")
+        return InputError(f"{at_line(self.source, self.line)}{message}")
 
     def get(self, name: str, default: Any = _MISSING) -> Any:
         value = self.data.get(name, _MISSING)
@@ -63,38 +69,37 @@ class Doc:
     def ident(self, name: str, value: Any = _MISSING) -> str:
         value = self.get(name) if value is _MISSING else value
         if isinstance(value, bool) or not isinstance(value, int | str | float):
-            raise self.fail(f"field {name!r} must be an id (integer or string), got {value!r}")
-        if isinstance(value, float):
-            if not value.is_integer():
-                raise self.fail(f"field {name!r} must be an integer id, got {value!r}")
-            value = int(value)
+            raise self.fail(f"field {name!r} must be an id (integer or string), got {shown(value)}")
+        if not isinstance(value, str):
+            value = check_number(value, f"{at_line(self.source, self.line)}field {name!r}", integer=True)
         text = str(value).strip()
         if not text:
             raise self.fail(f"field {name!r} is empty")
         return text
 
-    def integer(self, name: str, default: Any = _MISSING) -> int:
+    def integer(self, name: str, default: Any = _MISSING, *, low: int | None = None) -> int:
+        """An integer field (a whole float or a string of digits too), below 10^18 in size."""
         value = self.get(name, default)
-        if isinstance(value, bool):
-            raise self.fail(f"field {name!r} must be an integer, got {value!r}")
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value)
-        if not isinstance(value, int):
-            raise self.fail(f"field {name!r} must be an integer, got {value!r}")
-        return value
+            value = value.strip()
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(f"field {name!r} must be an integer, got {shown(value)}")
+        number = check_number(value, f"{at_line(self.source, self.line)}field {name!r}", integer=True)
+        if low is not None and number < low:
+            raise self.fail(f"field {name!r} must be {low} or more, got {number}")
+        return int(number)
 
-    def number(self, name: str) -> float:
-        value = self.get(name)
+    def number(self, name: str, default: Any = _MISSING) -> float:
+        """A finite number (NaN, ±Infinity and 1e400 are refused)."""
+        value = self.get(name, default)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(f"field {name!r} must be a number, got {value!r}")
-        return float(value)
+            raise self.fail(f"field {name!r} must be a number, got {shown(value)}")
+        return float(check_number(value, f"{at_line(self.source, self.line)}field {name!r}"))
 
     def text(self, name: str, default: Any = _MISSING) -> str:
         value = self.get(name, default)
         if not isinstance(value, str):
-            raise self.fail(f"field {name!r} must be a string, got {value!r}")
+            raise self.fail(f"field {name!r} must be a string, got {shown(value)}")
         return value
 
     def boolean(self, value: Any, what: str) -> bool:
@@ -104,7 +109,4 @@ class Doc:
             return bool(value)
         if isinstance(value, str) and value.strip().lower() in ("true", "false"):
             return value.strip().lower() == "true"
-        raise self.fail(f"{what} must be true or false, got {value!r}")
-
-
-# --------------------------------------------------------------------------- words files
+        raise self.fail(f"{what} must be true or false, got {shown(value)}")

@@ -15,7 +15,7 @@ file has a ``frequency_band`` or ``zipf`` column, a word-frequency band to the i
 
 :func:`read_export` returns a :class:`BalderdashExport`; :func:`player_round_table` turns it into
 one row per (game, round, player), the input of every analysis in :mod:`analysis.balderdash`.
-Any bad input raises :class:`~corpora.contract.InputError` naming the file, its line and the field.
+Any bad input raises :class:`~wordplay_audit.errors.InputError` naming the file, its line and the field.
 """
 
 from __future__ import annotations
@@ -25,16 +25,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from wordplay_audit.corpora.balderdash.documents import read_collection
+from wordplay_audit.corpora.balderdash.documents import collection_path, iter_objects
+from wordplay_audit.corpora.balderdash.frames import build_frames
 from wordplay_audit.corpora.balderdash.model import BalderdashExport
-from wordplay_audit.corpora.balderdash.parse import parse_games, parse_players, parse_rounds
-from wordplay_audit.corpora.balderdash.tables import build_items
+from wordplay_audit.corpora.balderdash.parse import parse_games, parse_players
+from wordplay_audit.corpora.balderdash.rounds import RoundColumns
 from wordplay_audit.corpora.balderdash.words import collect_words
 from wordplay_audit.errors import InputError
 
 
 def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None) -> BalderdashExport:
     """Read a folder of ``mongoexport`` files (games, players, rounds) and optional words files.
+
+    The rounds file is streamed: each round is checked and appended to typed columns, and the
+    player-round table is gathered from those columns once (:func:`player_round_table` returns
+    it; the items table is built from it on first use).
 
     Parameters
     ----------
@@ -53,23 +58,37 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError(f"{folder}: no such folder (expected a folder of games/players/rounds exports)")
+    paths = {name: collection_path(folder, name) for name in ("games", "players", "rounds")}
     skipped: dict[str, int] = {}
-    g_source, g_docs = read_collection(folder, "games")
-    p_source, p_docs = read_collection(folder, "players")
-    r_source, r_docs = read_collection(folder, "rounds")
-    games = parse_games(g_source, g_docs)
+    games = parse_games(str(paths["games"]), iter_objects(paths["games"]))
     if games.empty:
-        raise InputError(f"{g_source}: holds no games")
+        raise InputError(f"{paths['games']}: holds no games")
     game_set = set(games["game_id"])
-    players = parse_players(p_source, p_docs, game_set)
-    player_game = dict(zip(players["player_id"], players["game_id"], strict=True))
-    rounds, definitions = parse_rounds(r_source, r_docs, player_game, game_set, skipped)
-    if rounds.empty:
-        raise InputError(f"{r_source}: holds no rounds")
-    rounds = rounds.sort_values(["game_id", "round_id"], key=_natural_key).reset_index(drop=True)
-    definitions = definitions.sort_values(["game_id", "round_id", "player_id"], key=_natural_key).reset_index(
-        drop=True
+    players = parse_players(str(paths["players"]), iter_objects(paths["players"]), game_set)
+    columns = RoundColumns(dict(zip(players["player_id"], players["game_id"], strict=True)), game_set, skipped)
+    source = str(paths["rounds"])
+    for line, data in iter_objects(paths["rounds"]):
+        columns.add(source, line, data)
+    if not columns.rounds["line"]:
+        raise InputError(f"{source}: holds no rounds")
+    rounds, definitions, table, round_rows = build_frames(columns, games, players)
+    del columns
+    _count_games(games, rounds, skipped)
+    return BalderdashExport(
+        games=games,
+        players=players,
+        rounds=rounds,
+        definitions=definitions,
+        words=collect_words(folder, words, set(games["deck"])),
+        skipped=skipped,
+        source=str(folder),
+        player_rounds=table,
+        round_rows=round_rows,
     )
+
+
+def _count_games(games: pd.DataFrame, rounds: pd.DataFrame, skipped: dict[str, int]) -> None:
+    """Add ``n_rounds_found`` to ``games``; count games without rounds and incomplete games."""
     found = rounds.groupby("game_id").size()
     games["n_rounds_found"] = games["game_id"].map(found).fillna(0).astype(int)
     games_without_rounds = int((games["n_rounds_found"] == 0).sum())
@@ -80,23 +99,3 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
     )
     if incomplete:
         skipped["incomplete_games"] = incomplete
-    words_tables = collect_words(folder, words, set(games["deck"]))
-    export = BalderdashExport(
-        games=games,
-        players=players,
-        rounds=rounds,
-        definitions=definitions,
-        items=pd.DataFrame(),
-        words=words_tables,
-        skipped=skipped,
-        source=str(folder),
-    )
-    export.items = build_items(export)
-    return export
-
-
-def _natural_key(values: pd.Series) -> pd.Series:
-    """Sort ids numerically when they are all integers, else as text."""
-    if values.dtype == object and values.map(lambda v: isinstance(v, str) and v.lstrip("-").isdigit()).all():
-        return values.astype(int)
-    return values

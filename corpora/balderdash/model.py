@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
+import numpy as np
 import pandas as pd
 
 COLLECTIONS = ("games", "players", "rounds")
@@ -50,7 +51,8 @@ class BalderdashExport:
         ``llm_knows`` (bool), ``vote`` (target player id, ``"-1"`` for the reference, ``""`` for
         none) and ``score`` (the round score as recorded, nan when absent).
     items
-        The contract's items table (kind ``definition``), one per definition.
+        The contract's items table (kind ``definition``), one per definition; built on first
+        use (``items_table=`` gives it ready-made).
     words
         Per deck, the words file read (``word``, ``senses``, ``pos``, ``frequency_band``).
     skipped
@@ -61,10 +63,32 @@ class BalderdashExport:
     players: pd.DataFrame
     rounds: pd.DataFrame
     definitions: pd.DataFrame
-    items: pd.DataFrame
+    items_table: InitVar[pd.DataFrame | None] = None
     words: dict[str, pd.DataFrame] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
     source: str = ""
+    player_rounds: pd.DataFrame | None = field(default=None, repr=False, compare=False)
+    """:func:`player_round_table`, built once by :func:`read_export` from the columns it read
+    (None: built from the tables above when asked for)."""
+    round_rows: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """For each row of ``player_rounds`` (and ``definitions``), its row in ``rounds``."""
+    _items: pd.DataFrame | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self, items_table: pd.DataFrame | None) -> None:
+        self._items = items_table
+
+    @property
+    def items(self) -> pd.DataFrame:
+        """The contract's items table, built from the player-round table on first use."""
+        if self._items is None:
+            from wordplay_audit.corpora.balderdash.tables import build_items
+
+            self._items = build_items(self)
+        return self._items
+
+    @items.setter
+    def items(self, value: pd.DataFrame) -> None:
+        self._items = value
 
     @property
     def incomplete_games(self) -> list[str]:

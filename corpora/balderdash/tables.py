@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.balderdash.model import PLAYER_ROUND_COLUMNS, BalderdashExport
+from wordplay_audit.corpora.balderdash.frames import GAME_TEXT_FIELDS, POINT_FIELDS, TABLE_COLUMNS
+from wordplay_audit.corpora.balderdash.model import BalderdashExport
 from wordplay_audit.corpora.contract import validate_items
 
 # --------------------------------------------------------------------------- derived tables
@@ -24,39 +26,54 @@ def player_round_table(export: BalderdashExport) -> pd.DataFrame:
     ``llm_knows_one_of_the_defs``), ``true_def`` (bool, ``judge_decision``) and ``item_id``
     (``bd:<game_id>:<round_id>:<player_id>``); then ``vote`` (target player id, ``"-1"`` for the
     reference, ``""`` for none), ``score`` (recorded round score), ``word`` and the game's
-    point values, which the metrics and score recomputation use.
+    point values, which the metrics and score recomputation use. Rows follow ``definitions``.
+
+    :func:`read_export` builds this table once while reading; it is returned (a copy that
+    shares memory until written to). An export put together by hand gets it joined from its tables.
     """
+    if export.player_rounds is not None:
+        return export.player_rounds.copy(deep=False)
+    return _joined_table(export)
+
+
+def _joined_table(export: BalderdashExport) -> pd.DataFrame:
     d = export.definitions
     players = export.players[["player_id", "model"]]
-    games = export.games[
-        [
-            "game_id",
-            "history_type",
-            "filter_words",
-            "deck",
-            "judge_model",
-            "receiving_vote_points",
-            "correct_vote_points",
-            "correct_definition_points",
-        ]
-    ]
+    games = export.games[["game_id", *GAME_TEXT_FIELDS, *POINT_FIELDS]]
     out = d.merge(players, on="player_id", how="left").merge(games, on="game_id", how="left")
     out = out.merge(export.rounds[["game_id", "round_id", "word"]], on=["game_id", "round_id"], how="left")
     out["knows"] = out["llm_knows"].astype(bool)
     out["true_def"] = out["judge_decision"].astype(bool)
     out["round_id"] = out["round_id"].astype(int)
-    out["item_id"] = [
-        item_id_of(g, r, p) for g, r, p in zip(out["game_id"], out["round_id"], out["player_id"], strict=True)
-    ]
-    columns = list(PLAYER_ROUND_COLUMNS) + [
-        "vote",
-        "score",
-        "word",
-        "receiving_vote_points",
-        "correct_vote_points",
-        "correct_definition_points",
-    ]
-    return out[columns].reset_index(drop=True)
+    out["item_id"] = "bd:" + out["game_id"].astype(str) + ":" + out["round_id"].astype(str) + ":"
+    out["item_id"] = out["item_id"] + out["player_id"].astype(str)
+    return out[TABLE_COLUMNS].reset_index(drop=True)
+
+
+def _texts_of_rows(export: BalderdashExport, table: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """The reference (round) and candidate (definition) text of every row of ``table``."""
+    if export.player_rounds is not None and export.round_rows is not None:
+        reference = export.rounds["correct_definition"].take(export.round_rows)
+        return reference.reset_index(drop=True), export.definitions["definition"]
+    keys = ["game_id", "round_id", "player_id"]
+    joined = table[keys].merge(
+        export.rounds[["game_id", "round_id", "correct_definition"]], on=["game_id", "round_id"], how="left"
+    )
+    joined = joined.merge(export.definitions[[*keys, "definition"]], on=keys, how="left")
+    return joined["correct_definition"], joined["definition"]
+
+
+def _senses_and_bands(export: BalderdashExport, table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the word's senses (`` | ``-joined) and frequency band from the deck's words file."""
+    lookup: dict[tuple[str, str], tuple[str, str]] = {}
+    for deck, words in export.words.items():
+        for word, senses, band in zip(words["word"], words["senses"], words["frequency_band"], strict=True):
+            lookup[(deck, word)] = (" | ".join(senses), band)
+    codes, pairs = pd.factorize(pd.MultiIndex.from_arrays([table["deck"], table["word"]]))
+    found = [lookup.get((d, str(w).strip().lower()), ("", "")) for d, w in pairs]
+    senses = np.asarray([f[0] for f in found] or [""], dtype=object)[codes]
+    bands = np.asarray([f[1] for f in found] or [""], dtype=object)[codes]
+    return senses, bands
 
 
 def build_items(export: BalderdashExport) -> pd.DataFrame:
@@ -70,41 +87,29 @@ def build_items(export: BalderdashExport) -> pd.DataFrame:
     unknown).
     """
     table = player_round_table(export)
-    table = table.merge(
-        export.rounds[["game_id", "round_id", "correct_definition"]], on=["game_id", "round_id"], how="left"
-    ).merge(
-        export.definitions[["game_id", "round_id", "player_id", "definition"]],
-        on=["game_id", "round_id", "player_id"],
-        how="left",
-    )
-    lookup: dict[tuple[str, str], tuple[str, str]] = {}
-    for deck, words in export.words.items():
-        for word, senses, band in zip(words["word"], words["senses"], words["frequency_band"], strict=True):
-            lookup[(deck, word)] = (" | ".join(senses), band)
-    found = [
-        lookup.get((d, str(w).strip().lower()), ("", ""))
-        for d, w in zip(table["deck"], table["word"], strict=True)
-    ]
+    reference, candidate = _texts_of_rows(export, table)
+    senses, bands = _senses_and_bands(export, table)
+    verdict = {True: "true", False: "false"}
     items = pd.DataFrame(
         {
             "item_id": table["item_id"],
             "game": "balderdash",
             "kind": "definition",
             "context": table["word"].astype(str),
-            "reference": table["correct_definition"].astype(str),
-            "candidate": table["definition"].astype(str),
+            "reference": reference.astype(str),
+            "candidate": candidate.astype(str),
             "player_model": table["model"],
             "deck": table["deck"],
             "history_type": table["history_type"],
             "filter_words": table["filter_words"],
             "judge_model": table["judge_model"],
-            "judge_verdict": table["true_def"].map({True: "true", False: "false"}),
-            "judge_knows": table["knows"].map({True: "true", False: "false"}),
+            "judge_verdict": table["true_def"].map(verdict),
+            "judge_knows": table["knows"].map(verdict),
             "round_id": table["round_id"].astype(int),
             "game_id": table["game_id"],
             "player_id": table["player_id"],
-            "senses": [f[0] for f in found],
-            "frequency_band": [f[1] for f in found],
+            "senses": pd.array(senses, dtype="str"),
+            "frequency_band": pd.array(bands, dtype="str"),
         }
     )
     return validate_items(items, source=export.source or None)

@@ -145,6 +145,10 @@ def read_gold(folder: Path, data: ConnectionsData) -> dict[str, int]:
         gold_rows += rows
         if sorted(w for r in rows for w in r["words"]) != sorted(words):
             data.note(GOLD_FILE, "allwords differ from the words of the categories", f"record {index}", key)
+    if not any(row["scored"] for row in game_rows):
+        raise InputError(
+            f"{path}: no game to score (all {len(game_rows)} are excluded, not text or not 4 groups of 4)"
+        )
     data.games = pd.DataFrame(game_rows)
     data.gold = pd.DataFrame(gold_rows)
     return index_of

@@ -18,6 +18,7 @@ from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from wordplay_audit.corpora.wof.reader import MOVE_KEYS, NOT_APPLICABLE, OPENING
 
@@ -75,10 +76,28 @@ def _parse_chunk(texts: list[str], data: dict[str, list], pool: dict[str, str]) 
     data["masked"].extend(masked)
     data["guess"].extend(map(pool.setdefault, guess, guess))
     data["solution"].extend(map(pool.setdefault, solution, solution))
-    data["budget"].extend(budget)
-    data["wheel_reward"].extend(None if v == NOT_APPLICABLE else v for v in reward)
-    data["letter_occurences"].extend(None if v == NOT_APPLICABLE else v for v in occ)
+    data["budget"].append(np.array(budget, dtype=np.int64))
+    data["wheel_reward"].append(_masked_ints(reward))
+    data["letter_occurences"].append(_masked_ints(occ))
     return True
+
+
+def _masked_ints(column: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Integers and ``"/"`` → (int64 values with 0 at ``"/"``, mask True at ``"/"``)."""
+    values = np.array(column, dtype=object)
+    mask = values == NOT_APPLICABLE
+    values[mask] = 0
+    return values.astype(np.int64), np.asarray(mask, dtype=bool)
+
+
+def _join_blocks(data: dict[str, list]) -> None:
+    """Concatenate the per-block arrays (nullable integers for reward and occurrences)."""
+    data["budget"] = np.concatenate(data["budget"]) if data["budget"] else np.zeros(0, dtype=np.int64)
+    for key in ("wheel_reward", "letter_occurences"):
+        parts = data[key]
+        values = np.concatenate([v for v, _ in parts]) if parts else np.zeros(0, dtype=np.int64)
+        mask = np.concatenate([m for _, m in parts]) if parts else np.zeros(0, dtype=bool)
+        data[key] = pd.arrays.IntegerArray(values, mask)
 
 
 def _games_ok(data: dict[str, list]) -> bool:
@@ -142,6 +161,7 @@ def fast_columns(path: Path) -> tuple[dict[str, list], dict[str, int]] | None:
         return None
     for key, parts in numbers.items():
         data[key] = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    _join_blocks(data)
     counts = {
         "extra_blank_lines": layout.extra_blank_lines,
         "unterminated_last_game": int(not layout.after_blank),

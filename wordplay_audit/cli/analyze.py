@@ -19,9 +19,6 @@ if TYPE_CHECKING:
 
 app = typer.Typer(help="Agreement statistics and consensus labels.", no_args_is_help=True)
 
-_LEVELS = ("nominal", "ordinal", "interval", "ratio")  # = analysis.agreement.Level (lazy import)
-_CI_METHODS = ("bca", "percentile")  # = analysis.agreement.CIMethod
-_TIE_POLICIES = ("adjudicate", "first", "random")  # = analysis.agreement.TiePolicy
 _METHODS = ("majority", "dawid-skene")
 
 
@@ -93,11 +90,13 @@ def agreement_command(  # noqa: PLR0913 (one parameter per command-line option)
 ) -> None:
     """Percent agreement, Fleiss' κ, Krippendorff's α and Gwet's AC1 with intervals,
     per-category κ, pairwise Cohen's κ and rater quality."""
-    from wordplay_audit.analysis.agreement import agreement
+    from typing import get_args
+
+    from wordplay_audit.analysis.agreement import CIMethod, Level, agreement
     from wordplay_audit.corpora.contract import read_table
 
-    check_choice("--level", level, _LEVELS)
-    check_choice("--ci", ci, _CI_METHODS)
+    check_choice("--level", level, get_args(Level))
+    check_choice("--ci", ci, get_args(CIMethod))
     who = _rater_type(rater_type)
     options = _bootstrap_options(bootstrap, seed, confidence, ci)
     declared = _categories(categories)
@@ -114,6 +113,11 @@ def agreement_command(  # noqa: PLR0913 (one parameter per command-line option)
     out = result.to_dict()
     if kind is not None:
         out["kind"] = kind
+    emit(out, as_json=as_json, lines=_agreement_lines(out, level))
+
+
+def _agreement_lines(out: dict, level: str) -> list[str]:
+    """The readable summary of ``analyze agreement`` (without ``--json``)."""
 
     def line(name: str, est: dict) -> str:
         def f(x: float | None) -> str:
@@ -130,11 +134,10 @@ def agreement_command(  # noqa: PLR0913 (one parameter per command-line option)
         line("Gwet's AC1", out["gwet_ac1"]),
         f"PABAK: {out['pabak']:.3f}  prevalence index: {out['prevalence_index']:.3f}",
     ]
-    lines += [
+    return lines + [
         f"  {cat}: kappa {v['kappa']:.3f}, prevalence {v['prevalence']:.3f}"
         for cat, v in out["per_category"].items()
     ]
-    emit(out, as_json=as_json, lines=lines)
 
 
 def _bootstrap_options(n_boot: int, seed: int, confidence: float, ci: str):
@@ -163,11 +166,13 @@ def aggregate_command(  # noqa: PLR0913 (one parameter per command-line option)
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Consensus label of every item (majority vote or Dawid–Skene), written as CSV."""
-    from wordplay_audit.analysis.agreement import DawidSkene, MajorityVote
+    from typing import get_args
+
+    from wordplay_audit.analysis.agreement import DawidSkene, MajorityVote, TiePolicy
     from wordplay_audit.corpora.io import output_file
 
     check_choice("--method", method, _METHODS)
-    check_choice("--tie", tie, _TIE_POLICIES)
+    check_choice("--tie", tie, get_args(TiePolicy))
     who = _rater_type(rater_type)
     if n_iter < 0:
         raise ParameterError(f"--n-iter: expected a whole number ≥ 0, got {n_iter}")

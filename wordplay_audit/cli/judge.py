@@ -23,18 +23,12 @@ app = typer.Typer(
 ItemsArg = Annotated[
     Path, typer.Argument(help="Items CSV (item_id, game, kind, context, reference, candidate).")
 ]
-JudgeOpt = Annotated[
-    str, typer.Option("--judge", help="openai:MODEL, tfidf, embed, exact or normalized.")
-]
+JudgeOpt = Annotated[str, typer.Option("--judge", help="openai:MODEL, tfidf, embed, exact or normalized.")]
 KindOpt = Annotated[str | None, typer.Option("--kind", help="Only items of this kind.")]
-BaseUrlOpt = Annotated[
-    str | None, typer.Option("--base-url", help="OpenAI-compatible base URL (…/v1).")
-]
+BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible base URL (…/v1).")]
 CacheOpt = Annotated[
     Path | None,
-    typer.Option(
-        "--cache", help="Cache folder (default $WORDPLAY_AUDIT_CACHE or ~/.cache/wordplay-audit)."
-    ),
+    typer.Option("--cache", help="Cache folder (default $WORDPLAY_AUDIT_CACHE or ~/.cache/wordplay-audit)."),
 ]
 TemperatureOpt = Annotated[float, typer.Option("--temperature", help="LLM sampling temperature.")]
 SamplesOpt = Annotated[
@@ -77,15 +71,9 @@ def run_command(
     swap: SwapOpt = False,
     prompt: PromptOpt = None,
     max_edits: Annotated[int, typer.Option("--max-edits", help="normalized: edits allowed.")] = 1,
-    timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds per LLM call before a retry.")
-    ] = 60.0,
-    attempts: Annotated[
-        int, typer.Option("--attempts", help="Tries per call (429/5xx/timeouts).")
-    ] = 8,
-    price_in: Annotated[
-        float | None, typer.Option("--price-in", help="Price per 10⁶ input tokens.")
-    ] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds per LLM call before a retry.")] = 60.0,
+    attempts: Annotated[int, typer.Option("--attempts", help="Tries per call (429/5xx/timeouts).")] = 8,
+    price_in: Annotated[float | None, typer.Option("--price-in", help="Price per 10⁶ input tokens.")] = None,
     price_out: Annotated[
         float | None, typer.Option("--price-out", help="Price per 10⁶ output tokens.")
     ] = None,
@@ -103,9 +91,14 @@ def run_command(
     if (price_in is None) != (price_out is None):
         raise ParameterError("--price-in and --price-out: give both or neither")
     prices = (price_in, price_out) if price_in is not None else None
+    runner = {
+        "concurrency": concurrency,
+        "policy": RetryPolicy(attempts=attempts),
+        "prices": prices,
+        "progress": progress,
+    }
     result = run_file(
-        items, judge, out, kind=kind, cache_dir=cache, concurrency=concurrency, fit=fit,
-        max_edits=max_edits, policy=RetryPolicy(attempts=attempts), prices=prices, progress=progress,
+        items, judge, out, kind=kind, cache_dir=cache, fit=fit, runner=runner, max_edits=max_edits,
         **_llm_options(base_url, temperature, samples, swap, prompt, timeout),
     )  # fmt: skip
     payload = {**result.to_dict(), "out": str(out)}
@@ -132,9 +125,7 @@ def run_command(
 def batch_write_command(
     items: ItemsArg,
     judge: JudgeOpt,
-    out: Annotated[
-        Path, typer.Option("--out", help="Batch API request file (JSON lines) to write.")
-    ],
+    out: Annotated[Path, typer.Option("--out", help="Batch API request file (JSON lines) to write.")],
     kind: KindOpt = None,
     cache: CacheOpt = None,
     temperature: TemperatureOpt = 0.0,
@@ -148,9 +139,7 @@ def batch_write_command(
 
     options = _llm_options(None, temperature, samples, swap, prompt)
     payload = batch_write_file(items, judge, out, kind=kind, cache_dir=cache, **options)
-    lines = [
-        f"{payload['requests']} requests written to {out} ({payload['cached']} queries already cached)"
-    ]
+    lines = [f"{payload['requests']} requests written to {out} ({payload['cached']} queries already cached)"]
     emit(payload, as_json=as_json, lines=lines)
 
 
@@ -170,22 +159,16 @@ def batch_read_command(
 
     options = _llm_options(None, temperature, samples, swap, prompt)
     payload = batch_read_file(results, judge, cache_dir=cache, **options)
-    lines = [
-        f"{payload['stored']} verdicts stored in {payload['cache']}, {payload['errors']} errors"
-    ]
+    lines = [f"{payload['stored']} verdicts stored in {payload['cache']}, {payload['errors']} errors"]
     emit(payload, as_json=as_json, lines=lines)
 
 
 @app.command("fit")
 def fit_command(
     items: ItemsArg,
-    human: Annotated[
-        Path, typer.Option("--human", help="Labels CSV with the human labels (true/false).")
-    ],
+    human: Annotated[Path, typer.Option("--human", help="Labels CSV with the human labels (true/false).")],
     judge: Annotated[str, typer.Option("--judge", help="tfidf or embed.")],
-    out: Annotated[
-        Path, typer.Option("--out", help="Fit JSON to write (threshold, judge id, CV figures).")
-    ],
+    out: Annotated[Path, typer.Option("--out", help="Fit JSON to write (threshold, judge id, CV figures).")],
     kind: KindOpt = None,
     folds: Annotated[int, typer.Option("--folds", help="Cross-validation folds.")] = 5,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the fold split.")] = 0,
@@ -223,7 +206,5 @@ def fit_command(
         f"  {cv['folds']}-fold CV F1 {cv['f1']:.3f} (precision {cv['precision']:.3f}, recall {cv['recall']:.3f})",
     ]
     if ins.get("degenerate"):
-        lines.append(
-            "  note: the best cut calls every pair the same; the judge adds nothing over a constant"
-        )
+        lines.append("  note: the best cut calls every pair the same; the judge adds nothing over a constant")
     emit(payload, as_json=as_json, lines=lines)

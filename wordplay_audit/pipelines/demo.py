@@ -87,5 +87,7 @@ def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
             figures.update(files.get("figures", {}))
             markdown += tuple(files.get("markdown", ()))
         write_outputs(staging, tables=tables, figures=figures, report=report, markdown=markdown)
+    if "balderdash" in summary:  # name the export where it ended up, not the staging folder
+        summary["balderdash"]["export"] = str(Path(out_dir) / "balderdash")
     summary["report"] = str(Path(out_dir) / "report.html")
     return summary

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from wordplay_audit.analysis.report import figure_png
+from wordplay_audit.analysis.report import Section, figure_png
 from wordplay_audit.analysis.wof.metrics import wof_metrics
 from wordplay_audit.analysis.wof.plots import first_consonant_figure, outcome_figure
 from wordplay_audit.corpora.io import output_folder
@@ -130,3 +130,50 @@ def recompute_run(
     )
     skipped = {**log.skipped, **result.skipped, "judge_rows_in_human_file": int(len(labels) - len(people))}
     return {"reports": log.files, "human": str(human), **result.to_dict(), "skipped": skipped}
+
+
+def run_demo_part(folder: str | Path, *, seed: int = 0, games: int = 48) -> tuple[dict, Section]:
+    """The demo's Wheel of Fortune part: the demo riddles played by the three policies, written
+    as report files into ``folder`` (a folder inside the demo's staging folder), read back,
+    measured; scripted people (the simulation's truth) label half of the lost games; the
+    exact-match judge audited and wins recomputed. Returns a JSON-ready summary and the section."""
+    import numpy as np
+    import pandas as pd
+
+    from wordplay_audit.analysis.wof.recompute import recompute_wins
+    from wordplay_audit.analysis.wof.section import wof_section
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    runs = {p: simulate_games(demo_riddles(), p, n_games=games, seed=seed) for p in POLICIES}
+    write_simulation(folder, runs)
+    log = read_reports([folder / f"{p}.jsonl" for p in POLICIES])
+    metrics = wof_metrics(log.moves)
+    items, judge = guess_items(
+        log.moves, categories=dict(demo_riddles()[["sentence", "category"]].to_numpy())
+    )
+    truth = pd.read_csv(folder / "truth.csv", keep_default_na=False).set_index("item_id")
+    lost = items[items["outcome"] != "win"].sample(frac=0.5, random_state=seed)
+    people = pd.DataFrame(
+        {
+            "item_id": lost["item_id"],
+            "rater": "demo-person",
+            "rater_type": "human",
+            "label": np.where(truth.loc[lost["item_id"], "truly_solved"], "true", "false"),
+        }
+    )
+    people.to_csv(folder / "labels.csv", index=False)
+    result = recompute_wins(items, judge, people)
+    section = wof_section(
+        metrics, result, title="Wheel of Fortune (simulated LLMike runs)", skipped=log.skipped
+    )
+    rates = result.rates.set_index("model")
+    summary = {
+        "reports": str(folder),
+        "games": int(len(items)),
+        "n_human_labels": int(len(people)),
+        "exact_win_rate": rates["judge"].to_dict(),
+        "corrected_win_rate": rates["ppi"].to_dict(),
+        "true_win_rate": truth.groupby("player_model")["truly_solved"].mean().to_dict(),
+    }
+    return summary, section

@@ -1,0 +1,281 @@
+"""Every sub-command on a table of malformed inputs: exit code 2, exactly one stderr line, no
+traceback, and the output folder left exactly as it was (issues 7 and 8).
+
+Each case takes a good input built in a temporary folder, breaks one thing, runs the command
+through the console entry point in-process (an uncaught exception would fail the test with its
+traceback; a few cases also run in a subprocess to see stderr whole) and checks the contract.
+A BOM is not malformed: it is accepted (exit 0) wherever text is read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from wordplay_audit.corpora.balderdash import SimConfig, simulate_to_folder
+from wordplay_audit.corpora.demo import write_demo_corpus
+
+pytestmark = pytest.mark.slow
+
+LABELS = "item_id,rater,rater_type,label\na,r1,human,true\na,r2,human,false\nb,r1,human,true\nb,r2,human,true\n"
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    return subprocess.run(
+        [sys.executable, "-m", "wordplay_audit", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=600
+    )
+
+
+def tree_digest(folder: Path) -> str:
+    """Hash of every path and file content under ``folder`` (absent folder: a fixed value)."""
+    if not folder.exists():
+        return "absent"
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        digest.update(str(path.relative_to(folder)).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+# --------------------------------------------------------------------------- breaking files
+
+
+def _csv_breaks(good: str) -> dict[str, Callable[[Path], None] | None]:
+    header, *rows = good.splitlines()
+    dropped = ",".join(c for c in header.split(",") if c != "label")
+    keep = [i for i, c in enumerate(header.split(",")) if c != "label"]
+    return {
+        "missing file": None,
+        "directory": lambda p: p.mkdir(),
+        "empty file": lambda p: p.write_text(""),
+        "not a table": lambda p: p.write_text('item_id,rater\n"unclosed,x\n'),
+        "missing column": lambda p: p.write_text(
+            "\n".join([dropped, *(",".join(r.split(",")[i] for i in keep) for r in rows)]) + "\n"
+        ),
+        "unknown label": lambda p: p.write_text(good.replace(",true\n", ",perhaps\n", 1)),
+        "non-UTF-8": lambda p: p.write_bytes(good.encode().replace(b"r1", b"r\xff1", 1)),
+        "NaN": lambda p: p.write_text(good.replace(",true\n", ",\n", 1)),
+        "duplicate column": lambda p: p.write_text("\n".join([header + ",label", *(r + ",x" for r in rows)]) + "\n"),
+    }
+
+
+def _jsonl_breaks(good: str, field: str) -> dict[str, Callable[[Path], None] | None]:
+    first, *rest = good.splitlines()
+    doc = json.loads(first)
+    without = {k: v for k, v in doc.items() if k != field}
+    with_nan = first.replace(json.dumps(doc[field]), "NaN", 1) if isinstance(doc[field], int | float) else None
+    breaks = {
+        "missing file": None,
+        "directory": lambda p: p.mkdir(),
+        "empty file": lambda p: p.write_text(""),
+        "bad JSON": lambda p: p.write_text(first[:-5] + "\n" + "\n".join(rest) + "\n"),
+        "missing field": lambda p: p.write_text("\n".join([json.dumps(without), *rest]) + "\n"),
+        "non-UTF-8": lambda p: p.write_bytes(good.encode().replace(b'"', b'"\xff', 1)),
+        "deep nesting": lambda p: p.write_text("[" * 100_000 + "\n"),
+    }
+    if with_nan is not None:
+        breaks["NaN"] = lambda p: p.write_text("\n".join([with_nan, *rest]) + "\n")
+    return breaks
+
+
+# --------------------------------------------------------------------------- good inputs
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("good")
+    export = root / "export"
+    simulate_to_folder(export, seed=3, config=SimConfig(games_per_deck=1, n_rounds=4, labels_per_stratum=3))
+    corpus = write_demo_corpus(root / "connections")
+    labels = root / "labels.csv"
+    labels.write_text(LABELS)
+    return {"export": export, "connections": corpus, "labels": labels}
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    import shutil
+
+    if src.is_dir():
+        shutil.copytree(src, dst)
+    else:
+        shutil.copy(src, dst)
+    return dst
+
+
+# --------------------------------------------------------------------------- the table
+
+LABEL_COMMANDS = {
+    "analyze agreement": lambda lab, out: ["analyze", "agreement", str(lab), "--bootstrap", "0", "--categories", "true,false"],
+    "analyze aggregate": lambda lab, out: ["analyze", "aggregate", str(lab), "--out", str(out / "c.csv")],
+}
+EXPORT_COMMANDS = {
+    "balderdash metrics": lambda exp, out: ["balderdash", "metrics", str(exp)],
+    "balderdash convergence": lambda exp, out: ["balderdash", "convergence", str(exp), "--eps", "0.2"],
+}
+HUMAN_COMMANDS = {
+    "balderdash recompute": lambda exp, lab, out: ["balderdash", "recompute", str(exp), "--human", str(lab)],
+    "balderdash trend": lambda exp, lab, out: ["balderdash", "trend", str(exp), "--human", str(lab)],
+}
+
+
+def _cases():
+    csv_kinds = list(_csv_breaks(LABELS))
+    cases = [(name, "labels", kind) for name in LABEL_COMMANDS for kind in csv_kinds]
+    cases.remove(("analyze aggregate", "labels", "unknown label"))  # any label is a category there
+    cases += [(name, "export", kind) for name in EXPORT_COMMANDS for kind in _jsonl_kinds()]
+    cases += [(name, "human", kind) for name in HUMAN_COMMANDS for kind in csv_kinds]
+    cases += [("connections score", "gold", kind) for kind in _jsonl_kinds()]
+    return cases
+
+
+def _jsonl_kinds() -> list[str]:
+    return ["missing file", "directory", "empty file", "bad JSON", "missing field", "non-UTF-8", "deep nesting", "NaN"]
+
+
+def _assert_clean_failure(result: tuple[int, str, str], out: Path, before: str) -> None:
+    code, _, err = result
+    assert code == 2, (code, err[-2000:])
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err[-2000:]
+    assert "Traceback" not in err
+    assert tree_digest(out) == before
+
+
+@pytest.fixture
+def in_tmp(run_cli, tmp_path, monkeypatch):
+    """Run the CLI in-process with the temporary folder as the current directory."""
+    monkeypatch.chdir(tmp_path)
+    return run_cli
+
+
+@pytest.mark.parametrize(("command", "slot", "kind"), _cases(), ids=lambda v: str(v).replace(" ", "-"))
+def test_malformed_input_gives_one_line_and_exit_2(good, tmp_path, in_tmp, command, slot, kind):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("a user's file")
+    before = tree_digest(out)
+    args = _build(good, tmp_path, out, command, slot, kind)
+    if args is None:
+        pytest.skip(f"{kind} does not apply to {slot}")
+    _assert_clean_failure(in_tmp(*args), out, before)
+
+
+def _build(good, tmp_path, out, command, slot, kind) -> list[str] | None:
+    if slot in ("labels", "human"):
+        target = tmp_path / "labels.csv"
+        breaker = _csv_breaks(LABELS)[kind]
+        if slot == "human":
+            # labels whose item ids name definitions of the export
+            items = _export_item_ids(good["export"])
+            text = LABELS.replace("a,", f"{items[0]},").replace("b,", f"{items[1]},")
+            breaker = _csv_breaks(text)[kind]
+        if breaker is not None:
+            breaker(target)
+        if slot == "labels":
+            return LABEL_COMMANDS[command](target, out)
+        return HUMAN_COMMANDS[command](good["export"], target, out)
+    if slot == "export":
+        export = _copy(good["export"], tmp_path / "export")
+        rounds = export / "rounds.jsonl"
+        text = rounds.read_text()
+        rounds.unlink()
+        breaker = _jsonl_breaks(text, "round_id")[kind] if kind in _jsonl_breaks(text, "round_id") else None
+        if kind != "missing file" and breaker is None:
+            return None
+        if breaker is not None:
+            breaker(rounds)
+        return EXPORT_COMMANDS[command](export, out)
+    data = _copy(good["connections"], tmp_path / "data")
+    model = next(p for p in sorted(data.glob("model-*.json")))
+    text = model.read_text()
+    model.unlink()
+    breaks = _model_file_breaks(text)
+    if kind not in breaks:
+        return None
+    if breaks[kind] is not None:
+        breaks[kind](model)
+    return ["connections", "score", "--data", str(data), "--out", str(out)]
+
+
+def _model_file_breaks(text: str) -> dict[str, Callable[[Path], None] | None]:
+    records = json.loads(text)
+    first = dict(records[0])
+    without = {k: v for k, v in first.items() if k != "allwords"}
+    return {
+        "missing file": None,
+        "directory": lambda p: p.mkdir(),
+        "empty file": lambda p: p.write_text(""),
+        "bad JSON": lambda p: p.write_text(text[:-10]),
+        "missing field": lambda p: p.write_text(json.dumps([without, *records[1:]])),
+        "non-UTF-8": lambda p: p.write_bytes(text.encode().replace(b'"', b'"\xff', 1)),
+        "deep nesting": lambda p: p.write_text("[" * 100_000),
+        "NaN": lambda p: p.write_text(json.dumps([{**first, "score": float("nan")}, *records[1:]])),
+    }
+
+
+def _export_item_ids(export: Path) -> list[str]:
+    from wordplay_audit.corpora.balderdash import player_round_table, read_export
+
+    return player_round_table(read_export(export))["item_id"].tolist()[:2]
+
+
+def test_a_bom_is_accepted_everywhere_text_is_read(good, tmp_path):
+    labels = tmp_path / "labels.csv"
+    labels.write_bytes(b"\xef\xbb\xbf" + LABELS.encode())
+    assert run("analyze", "aggregate", str(labels), "--out", str(tmp_path / "c.csv"), cwd=tmp_path).returncode == 0
+    export = _copy(good["export"], tmp_path / "export")
+    rounds = export / "rounds.jsonl"
+    rounds.write_bytes(b"\xef\xbb\xbf" + rounds.read_bytes())
+    result = run("balderdash", "metrics", str(export), "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["demo", "--seed", "-1"],
+        ["analyze", "agreement", "LABELS", "--seed", "-1"],
+        ["analyze", "agreement", "LABELS", "--bootstrap", "1000000000000"],
+        ["analyze", "aggregate", "LABELS", "--out", "OUT/c.csv", "--seed", "-1"],
+        ["balderdash", "simulate", "--out", "OUT", "--seed", "-1"],
+        ["balderdash", "simulate", "--out", "OUT", "--rounds", "0"],
+        ["balderdash", "plan", "--items", "0"],
+        ["balderdash", "plan", "--items", "nan"],
+        ["balderdash", "plan", "--items", "-5"],
+        ["balderdash", "plan", "--fnr", "1.5"],
+        ["balderdash", "convergence", "EXPORT", "--eps", "abc"],
+        ["connections", "score", "--data", "DATA", "--out", ""],
+        ["demo", "--out", ""],
+        ["demo", "--out", "."],
+    ],
+    ids=lambda a: "-".join(a).replace("/", "_"),
+)
+def test_bad_parameters_give_one_line_and_exit_2(good, tmp_path, in_tmp, args):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("a user's file")
+    before = tree_digest(out)
+    cwd_before = sorted(p.name for p in tmp_path.iterdir())
+    swap = {"LABELS": str(good["labels"]), "OUT": str(out), "EXPORT": str(good["export"]), "DATA": str(good["connections"])}
+    argv = [swap.get(a.split("/")[0], a.split("/")[0]) + ("/" + a.split("/", 1)[1] if "/" in a else "") for a in args]
+    _assert_clean_failure(in_tmp(*argv), out, before)
+    assert sorted(p.name for p in tmp_path.iterdir()) == cwd_before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["balderdash", "metrics", "/nonexistent"], ["analyze", "agreement", "/nonexistent.csv"], ["demo", "--seed", "-1"]],
+)
+def test_stderr_is_one_line_from_a_real_process(tmp_path, args):
+    result = run(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr

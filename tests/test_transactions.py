@@ -1,0 +1,178 @@
+"""Output folders are transactions (issue 8): an interrupt at any moment leaves the target
+absent, exactly as before, or complete; a second writer is refused; a stale staging folder left
+by SIGKILL is removed by the next run."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from wordplay_audit.corpora.io import MARKER, output_file, output_folder
+from wordplay_audit.errors import InputError, ParameterError
+
+
+def tree_digest(folder: Path) -> str:
+    if not folder.exists():
+        return "absent"
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        digest.update(str(path.relative_to(folder)).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def start(args: list[str], cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "wordplay_audit", *args],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+# --------------------------------------------------------------------------- library level
+
+
+def test_output_folder_appears_whole_and_replaces_an_earlier_output(tmp_path):
+    target = tmp_path / "out"
+    with output_folder(target) as staging:
+        (staging / "a.txt").write_text("1")
+        assert not target.exists()
+    assert sorted(p.name for p in target.iterdir()) == [MARKER, "a.txt"]
+    with output_folder(target) as staging:
+        (staging / "b.txt").write_text("2")
+    assert sorted(p.name for p in target.iterdir()) == [MARKER, "b.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_an_error_leaves_the_target_as_it_was(tmp_path):
+    target = tmp_path / "out"
+    with output_folder(target) as staging:
+        (staging / "a.txt").write_text("1")
+    before = tree_digest(target)
+    with pytest.raises(RuntimeError), output_folder(target) as staging:
+        (staging / "b.txt").write_text("2")
+        raise RuntimeError("boom")
+    assert tree_digest(target) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_folder_not_written_by_the_toolkit_is_not_replaced(tmp_path):
+    target = tmp_path / "mine"
+    target.mkdir()
+    (target / "thesis.tex").write_text("years of work")
+    with pytest.raises(InputError, match="not written by wordplay-audit"), output_folder(target):
+        pass
+    assert (target / "thesis.tex").read_text() == "years of work"
+
+
+@pytest.mark.parametrize("bad", ["", ".", ".."])
+def test_the_current_directory_is_refused(tmp_path, monkeypatch, bad):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ParameterError), output_folder(bad):
+        pass
+
+
+def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):
+    target = tmp_path / "out"
+    with output_folder(target), pytest.raises(InputError, match="another wordplay-audit run"):
+        with output_folder(target):
+            pass
+    with output_file(tmp_path / "x.csv"), pytest.raises(InputError, match="another wordplay-audit run"):
+        with output_file(tmp_path / "x.csv"):
+            pass
+
+
+def test_a_stale_staging_folder_is_removed_by_the_next_run(tmp_path):
+    stale = tmp_path / ".out.staging-dead"
+    stale.mkdir()
+    (stale / "half.csv").write_text("x")
+    with output_folder(tmp_path / "out") as staging:
+        (staging / "a.txt").write_text("1")
+    assert not stale.exists()
+
+
+def test_a_command_refuses_a_folder_held_by_another_process(tmp_path, run_cli):
+    target = tmp_path / "sim"
+    with output_folder(target):
+        code, _, err = run_cli("balderdash", "simulate", "--out", str(target), "--seed", "1", "--rounds", "3")
+    assert code == 2 and "another wordplay-audit run" in err and err.count("\n") == 1
+
+
+# --------------------------------------------------------------------------- processes
+
+COMMANDS = {
+    "simulate": ["balderdash", "simulate", "--out", "TARGET", "--seed", "5", "--games-per-deck", "2"],
+    "demo": ["demo", "--out", "TARGET", "--seed", "1"],
+    "connections": ["connections", "score", "--data", "DATA", "--out", "TARGET"],
+}
+KILL_POINTS = 20
+
+
+@pytest.fixture(scope="module")
+def demo_data(tmp_path_factory) -> Path:
+    from wordplay_audit.corpora.demo import write_demo_corpus
+
+    return write_demo_corpus(tmp_path_factory.mktemp("data") / "connections")
+
+
+def _argv(name: str, target: Path, data: Path) -> list[str]:
+    return [str(target) if a == "TARGET" else str(data) if a == "DATA" else a for a in COMMANDS[name]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_interrupts_at_any_moment_never_leave_a_partial_folder(tmp_path, demo_data, name):
+    target = tmp_path / "target"
+    first = subprocess.run([sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)], cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    complete = tree_digest(target)
+    t0 = time.monotonic()
+    again = subprocess.run([sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)], cwd=tmp_path,
+                           capture_output=True, text=True)
+    runtime = time.monotonic() - t0
+    assert again.returncode == 0 and tree_digest(target) == complete  # reruns are byte-identical
+    outcomes = {"as before": 0, "complete": 0}
+    for i in range(KILL_POINTS):
+        sig = signal.SIGINT if i % 2 == 0 else signal.SIGKILL
+        proc = start(_argv(name, target, demo_data), tmp_path)
+        time.sleep(runtime * (i + 0.5) / KILL_POINTS)
+        proc.send_signal(sig)
+        proc.communicate(timeout=120)
+        state = tree_digest(target)
+        assert state in (complete, "absent"), f"partial output after {sig.name} at kill point {i}"
+        outcomes["complete" if state == complete else "as before"] += 1
+        if sig == signal.SIGINT and proc.returncode not in (0,):
+            assert proc.returncode == 130
+    assert sum(outcomes.values()) == KILL_POINTS
+    final = subprocess.run([sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)], cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert final.returncode == 0, final.stderr
+    assert tree_digest(target) == complete
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["target"]  # no staging debris, no lock
+
+
+@pytest.mark.slow
+def test_two_demo_runs_on_one_folder_one_wins_the_other_is_refused(tmp_path):
+    target = tmp_path / "out"
+    procs = [start(["demo", "--out", str(target), "--seed", "0"], tmp_path) for _ in range(2)]
+    results = [(p.wait(timeout=600), p.stderr.read()) for p in procs]
+    codes = sorted(code for code, _ in results)
+    assert codes == [0, 2], results
+    refused = next(err for code, err in results if code == 2)
+    assert refused.strip().count("\n") == 0 and "another wordplay-audit run" in refused
+    single = tmp_path / "single"
+    subprocess.run([sys.executable, "-m", "wordplay_audit", "demo", "--out", str(single), "--seed", "0"], cwd=tmp_path,
+                   check=True, capture_output=True)
+    assert tree_digest(target) == tree_digest(single)
+    assert sorted(os.listdir(tmp_path)) == ["out", "single"]
