@@ -13,6 +13,7 @@ adjudicator's project and its labels become final (:func:`~.reconcile.final_labe
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -220,7 +221,7 @@ def write_task_files(folder: Path, campaign: Campaign, *, review: bool = False) 
     judge = campaign.judge_labels if review else None
     for rater, queue in queues(campaign).items():
         tasks = build_tasks(queue, campaign.items, campaign.kind, judge=judge)
-        name = f"tasks_{rater}.json"
+        name = f"tasks_{re.sub(r'[^A-Za-z0-9_.-]', '_', rater)}.json"
         (folder / name).write_text(json.dumps(tasks, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(name)
     return written

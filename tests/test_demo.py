@@ -14,7 +14,20 @@ def test_demo_writes_report(run_cli, tmp_path):
     assert "data:image/png;base64," in html
     assert summary["connections"]["model-b"] == [0, 0, 2, 1, 3]
     assert "Agreement: three simulated linguists" in html
-    assert -1 <= summary["agreement"]["fleiss_kappa"] <= 1
+    # the demo's κ and α equal the reference libraries' on the labels it wrote
+    import krippendorff
+    import numpy as np
+    import pandas as pd
+    from statsmodels.stats.inter_rater import fleiss_kappa
+
+    labels = pd.read_csv(tmp_path / "demo" / "connections-demo" / "knowledge_type_labels.csv")
+    counts = pd.crosstab(labels["item_id"], labels["label"]).to_numpy()
+    assert summary["agreement"]["fleiss_kappa"] == round(fleiss_kappa(counts), 3)
+    codes = labels.pivot(index="rater", columns="item_id", values="label")
+    numeric = codes.apply(lambda col: col.map({c: i for i, c in enumerate(sorted(labels["label"].unique()))}))
+    alpha = krippendorff.alpha(reliability_data=numeric.to_numpy(dtype=float), level_of_measurement="nominal")
+    assert summary["agreement"]["krippendorff_alpha"] == round(float(alpha), 3)
+    assert np.isfinite(alpha)
     assert "Balderdash (simulated demo campaign)" in html
     assert "Trend tests (knows, true_def)" in html
     assert summary["balderdash"]["omniscient_true_lkr"] == 1.0

@@ -17,7 +17,8 @@ both ending the command line with one line on stderr and exit code 2:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from os import PathLike
 
 
@@ -70,3 +71,27 @@ def check_choice(name: str, value: object, allowed: Iterable[str]) -> str:
     if value not in options:
         raise ParameterError(f"{name}: expected one of {', '.join(options)}; got {value!r}")
     return value  # type: ignore[return-value]
+
+
+@contextmanager
+def about(source: str | PathLike | None) -> Iterator[None]:
+    """Name ``source`` in every :class:`InputError` raised inside that does not name a file yet.
+
+    A check deep in a statistic ("the labels table is empty", "only one rater") knows the table,
+    not the file it came from; the command wraps its work on a file's table in ``about(path)``
+    so the one line the user sees still names the file.
+
+    >>> try:
+    ...     with about("labels.csv"):
+    ...         raise InputError("only one rater")
+    ... except InputError as exc:
+    ...     print(exc)
+    labels.csv: only one rater
+    """
+    try:
+        yield
+    except InputError as exc:
+        name = str(source) if source is not None else ""
+        if not name or name in str(exc):
+            raise
+        raise InputError(f"{name}: {exc}") from None

@@ -3,6 +3,8 @@
 * :mod:`.poststratify` — the judge's sensitivity and specificity, post-stratified on its own
   decision (and sampling strata), with delta-method variances.
 * :mod:`.rogan_gladen` — θ̂ = (p + Sp − 1)/(Se + Sp − 1) with its variance.
+* :mod:`.intervals` — intervals exact for the binomial pieces (Jeffreys posterior-predictive
+  draws), calibrated per cell down to 5 labels per post-stratum.
 * :mod:`.ppi` — prediction-powered means: PPI++ for a random sample, the stratified
   (double-sampling) estimator for a sample drawn within the judge's verdicts.
 
@@ -12,15 +14,29 @@ Wheel of Fortune and Connections build those from their own tables.
 
 from wordplay_audit.analysis.correction.poststratify import (
     JudgeAccuracy,
+    accuracy_counts,
     post_strata_counts,
     poststratified_accuracy,
     variance_share,
+)
+from wordplay_audit.analysis.correction.intervals import (
+    MIN_LABELS,
+    accuracy_draws,
+    rogan_gladen_interval,
+    seeded_rng,
+    stratified_share_interval,
 )
 from wordplay_audit.analysis.correction.ppi import ppi_mean, stratified_mean
 from wordplay_audit.analysis.correction.rogan_gladen import rogan_gladen
 
 __all__ = [
+    "MIN_LABELS",
     "JudgeAccuracy",
+    "accuracy_counts",
+    "accuracy_draws",
+    "rogan_gladen_interval",
+    "seeded_rng",
+    "stratified_share_interval",
     "post_strata_counts",
     "poststratified_accuracy",
     "variance_share",

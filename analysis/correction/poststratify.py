@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["JudgeAccuracy", "post_strata_counts", "poststratified_accuracy", "variance_share"]
+__all__ = ["JudgeAccuracy", "accuracy_counts", "post_strata_counts", "poststratified_accuracy", "variance_share"]
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,17 @@ def _borrow_from_coarser(frame: pd.DataFrame, counts: pd.DataFrame, strata: list
     return counts
 
 
+def accuracy_counts(frame: pd.DataFrame, strata: Sequence[str]) -> pd.DataFrame | None:
+    """The post-strata of :func:`poststratified_accuracy` with judged items: ``N``, ``n``, ``x``
+    and the counts used (``Nq``, ``nq``, ``xq``, borrowed from coarser strata where ``n`` = 0);
+    None when even a judge-decision stratum has no label."""
+    strata = list(strata)
+    counts = _borrow_from_coarser(frame, post_strata_counts(frame, strata), strata)
+    if counts.empty or ((counts["nq"] == 0) & (counts["N"] > 0)).any():
+        return None
+    return counts[counts["N"] > 0].reset_index(drop=True)
+
+
 def poststratified_accuracy(frame: pd.DataFrame, *, strata: Sequence[str] = ()) -> JudgeAccuracy:
     """Se and Sp of the judge over all rows of ``frame``.
 
@@ -101,11 +112,10 @@ def poststratified_accuracy(frame: pd.DataFrame, *, strata: Sequence[str] = ()) 
     Var(q_s) = q̃_s(1 − q̃_s)/n_s · (N_s − n_s)/(N_s − 1) with q̃ from :func:`variance_share`.
     """
     strata = list(strata)
-    counts = _borrow_from_coarser(frame, post_strata_counts(frame, strata), strata)
-    n_labelled = int(counts["n"].sum())
-    if counts.empty or ((counts["nq"] == 0) & (counts["N"] > 0)).any():
+    counts = accuracy_counts(frame, strata)
+    n_labelled = int(frame["labelled"].sum())
+    if counts is None:
         return JudgeAccuracy.unknown(n_labelled, strata)
-    counts = counts[counts["N"] > 0]
     N = counts["N"].to_numpy(float)
     n = counts["nq"].to_numpy(float)
     x = counts["xq"].to_numpy(float)

@@ -65,7 +65,9 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
         raise InputError(f"{paths['games']}: holds no games")
     game_set = set(games["game_id"])
     players = parse_players(str(paths["players"]), iter_objects(paths["players"]), game_set)
-    columns = RoundColumns(dict(zip(players["player_id"], players["game_id"], strict=True)), game_set, skipped)
+    columns = RoundColumns(
+        dict(zip(players["player_id"], players["game_id"], strict=True)), game_set, skipped
+    )
     source = str(paths["rounds"])
     for line, data in iter_objects(paths["rounds"]):
         columns.add(source, line, data)

@@ -57,7 +57,10 @@ def build_frames(columns: RoundColumns, games: pd.DataFrame, players: pd.DataFra
         {
             "game_id": _text(r["game_id"]).take(round_order).reset_index(drop=True),
             "round_id": round_id[round_order],
-            **{k: _text(r[k]).take(round_order).reset_index(drop=True) for k in ("word", "correct_definition", "pos")},
+            **{
+                k: _text(r[k]).take(round_order).reset_index(drop=True)
+                for k in ("word", "correct_definition", "pos")
+            },
             "n_players": np.asarray(r["n_players"], dtype=np.int64)[round_order],
             "n_true": np.asarray(r["n_true"], dtype=np.int64)[round_order],
         }
@@ -77,7 +80,9 @@ def build_frames(columns: RoundColumns, games: pd.DataFrame, players: pd.DataFra
     item_ids = _text(d["item_id"]).take(def_order).reset_index(drop=True)
     game_rows = _positions(r["game_id"], games["game_id"])[round_order][round_rows]
     player_rows = _positions(d["player_id"], players["player_id"])[def_order]
-    table = _player_rounds(definitions, rounds, round_rows, (games, game_rows), (players, player_rows), item_ids)
+    table = _player_rounds(
+        definitions, rounds, round_rows, (games, game_rows), (players, player_rows), item_ids
+    )
     return rounds, definitions, table, round_rows
 
 

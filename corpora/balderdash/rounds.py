@@ -78,7 +78,8 @@ class RoundColumns:
         n_true = self._plain_definitions(row, roster, entries, votes, scores)
         if n_true is None:
             n_true = sum(
-                self._definition(doc, row, pid, entries.get(pid), votes, scores, roster.in_round) for pid in pids
+                self._definition(doc, row, pid, entries.get(pid), votes, scores, roster.in_round)
+                for pid in pids
             )
         for name, value in zip(
             self.ROUND_FIELDS,
@@ -144,7 +145,6 @@ class RoundColumns:
         if None in cast.values():
             return None
         return [cast.get(p, "") for p in pids]
-
 
     def _key(self, doc: Doc) -> tuple[str, int]:
         game_id = self._id(doc, "game_id", doc.get("game_id"))

@@ -127,32 +127,55 @@ def _words(config: SimConfig) -> dict[str, pd.DataFrame]:
     return out
 
 
-def simulate_campaign(config: SimConfig | None = None, *, seed: int = 0) -> SimulatedCampaign:
-    """Draw one campaign (see the module docstring); deterministic in ``seed``."""
-    config = config or SimConfig()
-    config.check()
-    rng = np.random.default_rng(seed)
-    words = _words(config)
+OBS_COLUMNS = [
+    "game_id",
+    "round_id",
+    "player_id",
+    "model",
+    "history_type",
+    "filter_words",
+    "deck",
+    "judge_model",
+    "knows",
+    "true_def",
+    "item_id",
+    "vote",
+    "score",
+    "word",
+    "receiving_vote_points",
+    "correct_vote_points",
+    "correct_definition_points",
+    "definition",
+    "correct_definition",
+]
+
+
+def _game_row(config: SimConfig, game_id: int, deck: str, seed: int) -> dict:
+    return {
+        "game_id": str(game_id),
+        "deck": deck,
+        "words_file": f"{deck}.csv",
+        "filter_words": config.filter_words,
+        "history_type": config.history_type,
+        "judge_model": config.judge_model,
+        "number_of_rounds": config.n_rounds,
+        "receiving_vote_points": config.receiving_vote_points,
+        "correct_vote_points": config.correct_vote_points,
+        "correct_definition_points": config.correct_definition_points,
+        "random_seed": int(seed),
+    }
+
+
+def _draw_games(
+    config: SimConfig, rng: np.random.Generator, words: dict[str, pd.DataFrame], seed: int
+) -> tuple[list[dict], list[dict], pd.DataFrame]:
+    """Games, players and one row per (game, round, player) with the word played."""
     game_rows, player_rows, rows = [], [], []
     game_id, player_id = 0, 0
     for deck in config.decks:
         for _ in range(config.games_per_deck):
             game_id += 1
-            game_rows.append(
-                {
-                    "game_id": str(game_id),
-                    "deck": deck,
-                    "words_file": f"{deck}.csv",
-                    "filter_words": config.filter_words,
-                    "history_type": config.history_type,
-                    "judge_model": config.judge_model,
-                    "number_of_rounds": config.n_rounds,
-                    "receiving_vote_points": config.receiving_vote_points,
-                    "correct_vote_points": config.correct_vote_points,
-                    "correct_definition_points": config.correct_definition_points,
-                    "random_seed": int(seed),
-                }
-            )
+            game_rows.append(_game_row(config, game_id, deck, seed))
             roster = []
             for model in config.models:
                 for k in range(config.players_per_model):
@@ -169,9 +192,13 @@ def simulate_campaign(config: SimConfig | None = None, *, seed: int = 0) -> Simu
             chosen = rng.choice(config.words_per_deck, size=config.n_rounds, replace=False)
             for r in range(1, config.n_rounds + 1):
                 word = words[deck]["word"].iloc[int(chosen[r - 1])]
-                for pid, model in roster:
-                    rows.append((str(game_id), r, pid, model, deck, word))
+                rows.extend((str(game_id), r, pid, model, deck, word) for pid, model in roster)
     obs = pd.DataFrame(rows, columns=["game_id", "round_id", "player_id", "model", "deck", "word"])
+    return game_rows, player_rows, obs
+
+
+def _draw_truth_and_judge(obs: pd.DataFrame, config: SimConfig, rng: np.random.Generator) -> pd.DataFrame:
+    """Draw K, R and the judge's R̂, K̂ (module docstring); set ``knows``/``true_def``; return truth."""
     n = len(obs)
     base = np.array([config.know_of(m, d) for m, d in zip(obs["model"], obs["deck"], strict=True)])
     slope = obs["model"].map(lambda m: float(config.slope.get(m, 0.0))).to_numpy()
@@ -185,15 +212,36 @@ def simulate_campaign(config: SimConfig | None = None, *, seed: int = 0) -> Simu
     judge_ref = np.where(true_ref, u[2] < se, u[2] < 1 - sp)
     a = rho * se + (1 - rho) * (1 - sp)
     kappa = np.clip(np.where(a < 1, (se - a) / np.where(a < 1, 1 - a, 1), 0.0), 0.0, 1.0)
-    judge_knows = judge_ref | (true_any & (u[3] < kappa))
-    obs["knows"] = judge_knows
+    obs["knows"] = judge_ref | (true_any & (u[3] < kappa))
     obs["true_def"] = judge_ref
+    return pd.DataFrame(
+        {
+            "item_id": [
+                f"bd:{g}:{r}:{p}"
+                for g, r, p in zip(obs["game_id"], obs["round_id"], obs["player_id"], strict=True)
+            ],
+            "model": obs["model"],
+            "deck": obs["deck"],
+            "round_id": obs["round_id"],
+            "p_know": p_know,
+            "true_any": true_any,
+            "true_ref": true_ref,
+        }
+    )
+
+
+def simulate_campaign(config: SimConfig | None = None, *, seed: int = 0) -> SimulatedCampaign:
+    """Draw one campaign (see the module docstring); deterministic in ``seed``."""
+    config = config or SimConfig()
+    config.check()
+    rng = np.random.default_rng(seed)
+    words = _words(config)
+    game_rows, player_rows, obs = _draw_games(config, rng, words, seed)
+    truth = _draw_truth_and_judge(obs, config, rng)
     obs["history_type"] = config.history_type
     obs["filter_words"] = config.filter_words
     obs["judge_model"] = config.judge_model
-    obs["item_id"] = [
-        f"bd:{g}:{r}:{p}" for g, r, p in zip(obs["game_id"], obs["round_id"], obs["player_id"], strict=True)
-    ]
+    obs["item_id"] = truth["item_id"]
     obs["receiving_vote_points"] = float(config.receiving_vote_points)
     obs["correct_vote_points"] = float(config.correct_vote_points)
     obs["correct_definition_points"] = float(config.correct_definition_points)
@@ -208,45 +256,13 @@ def simulate_campaign(config: SimConfig | None = None, *, seed: int = 0) -> Simu
         w: s[0] for table in words.values() for w, s in zip(table["word"], table["senses"], strict=True)
     }
     obs["correct_definition"] = obs["word"].map(ref_by_word)
-    truth = pd.DataFrame(
-        {
-            "item_id": obs["item_id"],
-            "model": obs["model"],
-            "deck": obs["deck"],
-            "round_id": obs["round_id"],
-            "p_know": p_know,
-            "true_any": true_any,
-            "true_ref": true_ref,
-        }
-    )
     labels = _human_labels(obs, truth, config, rng)
-    columns = [
-        "game_id",
-        "round_id",
-        "player_id",
-        "model",
-        "history_type",
-        "filter_words",
-        "deck",
-        "judge_model",
-        "knows",
-        "true_def",
-        "item_id",
-        "vote",
-        "score",
-        "word",
-        "receiving_vote_points",
-        "correct_vote_points",
-        "correct_definition_points",
-        "definition",
-        "correct_definition",
-    ]
     return SimulatedCampaign(
         config=config,
         seed=seed,
         games=pd.DataFrame(game_rows),
         players=pd.DataFrame(player_rows),
-        obs=obs[columns],
+        obs=obs[OBS_COLUMNS],
         truth=truth,
         labels=labels,
         words=words,

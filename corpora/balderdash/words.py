@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import ast
+import csv
+import io
 from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 
+from wordplay_audit.corpora.values import check_number
 from wordplay_audit.errors import InputError
 
 
@@ -20,8 +23,58 @@ def _frequency_band(zipf: float) -> str:
     return "common"
 
 
+def _senses(raw: str, path: Path, line: int) -> list[str]:
+    """The senses in one ``def`` cell: a Python-literal list of strings, or one definition."""
+    raw = raw.strip()
+    if not raw.startswith("["):
+        return [raw] if raw else []
+    try:
+        senses = ast.literal_eval(raw)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise InputError(f"{path} line {line}: column 'def' is not a Python list literal") from None
+    if not isinstance(senses, list) or not all(isinstance(s, str) for s in senses):
+        raise InputError(f"{path} line {line}: column 'def' must be a list of strings")
+    return [s.strip() for s in senses]
+
+
+def _band(record: dict, columns: pd.Index, path: Path, line: int) -> str:
+    if "frequency_band" in columns:
+        return str(record["frequency_band"]).strip()
+    if "zipf" not in columns or not str(record["zipf"]).strip():
+        return ""
+    try:
+        zipf = check_number(record["zipf"], f"{path} line {line}: column 'zipf'")
+    except InputError:
+        raise InputError(f"{path} line {line}: column 'zipf' must be a number") from None
+    return _frequency_band(float(zipf))
+
+
+def _read_csv(path: Path) -> pd.DataFrame:
+    if not path.is_file():
+        raise InputError(f"{path}: no such words file")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"{path} line {line}: not UTF-8 text (byte 0x{raw[exc.start]:02x})") from None
+    header = next(csv.reader(io.StringIO(text)), [])
+    twice = [c for k, c in enumerate(header) if c in header[:k]]
+    if twice:
+        raise InputError(f"{path} line 1: column {twice[0]!r} appears twice in the header")
+    try:
+        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except (ValueError, pd.errors.ParserError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"{path}: not a readable CSV ({first})") from None
+    for column in ("words", "def"):
+        if column not in frame.columns:
+            raise InputError(f"{path}: words file lacks column {column!r} (expected words, def, POS)")
+    return frame
+
+
 def read_words_file(path: str | Path) -> pd.DataFrame:
-    """Read one of the framework's words CSV files.
+    """Read one of the framework's words CSV files (UTF-8, a byte-order mark allowed).
 
     Returns one row per word: ``word`` (stripped, lower case, as the framework plays it),
     ``senses`` (list of str; ``def`` is a Python-literal list read with :func:`ast.literal_eval`,
@@ -29,44 +82,16 @@ def read_words_file(path: str | Path) -> pd.DataFrame:
     binned from a ``zipf`` column: rare < 2 ≤ uncommon < 3.5 ≤ common; ``""`` when unknown).
     """
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such words file")
-    try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"{path}: not a readable CSV ({first})") from None
-    for column in ("words", "def"):
-        if column not in frame.columns:
-            raise InputError(f"{path}: words file lacks column {column!r} (expected words, def, POS)")
+    frame = _read_csv(path)
     rows = []
     for pos_, record in enumerate(frame.to_dict(orient="records")):
         line = pos_ + 2
-        raw = str(record["def"]).strip()
-        if raw.startswith("["):
-            try:
-                senses = ast.literal_eval(raw)
-            except (ValueError, SyntaxError):
-                raise InputError(f"{path} line {line}: column 'def' is not a Python list literal") from None
-            if not isinstance(senses, list) or not all(isinstance(s, str) for s in senses):
-                raise InputError(f"{path} line {line}: column 'def' must be a list of strings")
-            senses = [s.strip() for s in senses]
-        else:
-            senses = [raw] if raw else []
-        band = ""
-        if "frequency_band" in frame.columns:
-            band = str(record["frequency_band"]).strip()
-        elif "zipf" in frame.columns and str(record["zipf"]).strip():
-            try:
-                band = _frequency_band(float(record["zipf"]))
-            except ValueError:
-                raise InputError(f"{path} line {line}: column 'zipf' must be a number") from None
         rows.append(
             {
                 "word": str(record["words"]).strip().lower(),
-                "senses": senses,
+                "senses": _senses(str(record["def"]), path, line),
                 "pos": str(record.get("POS", "")),
-                "frequency_band": band,
+                "frequency_band": _band(record, frame.columns, path, line),
             }
         )
     out = pd.DataFrame(rows, columns=["word", "senses", "pos", "frequency_band"])

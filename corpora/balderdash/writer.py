@@ -44,34 +44,34 @@ def _as_int(value: str) -> int | str:
     return int(value) if str(value).lstrip("-").isdigit() else value
 
 
-def campaign_documents(campaign: SimulatedCampaign) -> dict[str, list[dict]]:
-    """The three collections as lists of relaxed-Extended-JSON documents."""
-    cfg = campaign.config
+def _game_documents(campaign: SimulatedCampaign) -> list[dict]:
+    return [
+        {
+            "_id": _oid("games", campaign.seed, g["game_id"]),
+            "game_id": _as_int(g["game_id"]),
+            "game_description": f"simulated campaign, seed {campaign.seed}",
+            "number_of_rounds": int(g["number_of_rounds"]),
+            "judge_llm_model_name": g["judge_model"],
+            "random_seed": int(g["random_seed"]),
+            "receiving_vote_points": int(g["receiving_vote_points"]),
+            "correct_vote_points": int(g["correct_vote_points"]),
+            "correct_definition_points": int(g["correct_definition_points"]),
+            "history_window_size": 20,
+            "llms_temperature": 0.9,
+            "words_file": g["words_file"],
+            "filter_words": g["filter_words"],
+            "history_type": g["history_type"],
+            "game_rules_prompt_file": "prompts/game_rules.txt",
+            "generate_definition_prompt_file": "prompts/user_generate_definition.txt",
+            "vote_definition_prompt_file": "prompts/vote_definition.txt",
+            "created_at": _date(3600 * k),
+        }
+        for k, g in enumerate(campaign.games.to_dict(orient="records"))
+    ]
+
+
+def _player_documents(campaign: SimulatedCampaign) -> list[dict]:
     obs = campaign.obs
-    games = []
-    for k, g in enumerate(campaign.games.to_dict(orient="records")):
-        games.append(
-            {
-                "_id": _oid("games", campaign.seed, g["game_id"]),
-                "game_id": _as_int(g["game_id"]),
-                "game_description": f"simulated campaign, seed {campaign.seed}",
-                "number_of_rounds": int(g["number_of_rounds"]),
-                "judge_llm_model_name": g["judge_model"],
-                "random_seed": int(g["random_seed"]),
-                "receiving_vote_points": int(g["receiving_vote_points"]),
-                "correct_vote_points": int(g["correct_vote_points"]),
-                "correct_definition_points": int(g["correct_definition_points"]),
-                "history_window_size": 20,
-                "llms_temperature": 0.9,
-                "words_file": g["words_file"],
-                "filter_words": g["filter_words"],
-                "history_type": g["history_type"],
-                "game_rules_prompt_file": "prompts/game_rules.txt",
-                "generate_definition_prompt_file": "prompts/user_generate_definition.txt",
-                "vote_definition_prompt_file": "prompts/vote_definition.txt",
-                "created_at": _date(3600 * k),
-            }
-        )
     totals = obs.groupby("player_id")["score"].sum()
     history = obs.sort_values(["game_id", "round_id"]).groupby("player_id")
     players = []
@@ -90,37 +90,35 @@ def campaign_documents(campaign: SimulatedCampaign) -> dict[str, list[dict]]:
                 "rank_history": {},
             }
         )
-    rounds = []
-    for (game_id, round_id), part in obs.groupby(["game_id", "round_id"], sort=False):
-        rounds.append(
-            {
-                "_id": _oid("rounds", campaign.seed, game_id, round_id),
-                "game_id": _as_int(game_id),
-                "round_id": int(round_id),
-                "word": part["word"].iloc[0],
-                "correct_definition": part["correct_definition"].iloc[0],
-                "pos": "noun",
-                "players": [_as_int(p) for p in part["player_id"]],
-                "player_definitions": {
-                    str(p): {
-                        "definition": d,
-                        "judge_decision": bool(t),
-                        "llm_knows_one_of_the_defs": bool(k),
-                    }
-                    for p, d, t, k in zip(
-                        part["player_id"], part["definition"], part["true_def"], part["knows"], strict=True
-                    )
-                },
-                "votes": {
-                    str(p): _as_int(v)
-                    for p, v in zip(part["player_id"], part["vote"], strict=True)
-                    if v != ""
-                },
-                "scores": {str(p): int(s) for p, s in zip(part["player_id"], part["score"], strict=True)},
-            }
-        )
-    del cfg
-    return {"games": games, "players": players, "rounds": rounds}
+    return players
+
+
+def _round_document(seed: int, game_id: str, round_id: int, part: pd.DataFrame) -> dict:
+    pids = part["player_id"]
+    return {
+        "_id": _oid("rounds", seed, game_id, round_id),
+        "game_id": _as_int(game_id),
+        "round_id": int(round_id),
+        "word": part["word"].iloc[0],
+        "correct_definition": part["correct_definition"].iloc[0],
+        "pos": "noun",
+        "players": [_as_int(p) for p in pids],
+        "player_definitions": {
+            str(p): {"definition": d, "judge_decision": bool(t), "llm_knows_one_of_the_defs": bool(k)}
+            for p, d, t, k in zip(pids, part["definition"], part["true_def"], part["knows"], strict=True)
+        },
+        "votes": {str(p): _as_int(v) for p, v in zip(pids, part["vote"], strict=True) if v != ""},
+        "scores": {str(p): int(s) for p, s in zip(pids, part["score"], strict=True)},
+    }
+
+
+def campaign_documents(campaign: SimulatedCampaign) -> dict[str, list[dict]]:
+    """The three collections as lists of relaxed-Extended-JSON documents."""
+    rounds = [
+        _round_document(campaign.seed, game_id, round_id, part)
+        for (game_id, round_id), part in campaign.obs.groupby(["game_id", "round_id"], sort=False)
+    ]
+    return {"games": _game_documents(campaign), "players": _player_documents(campaign), "rounds": rounds}
 
 
 def write_campaign(campaign: SimulatedCampaign, out_dir: str | Path) -> dict[str, Path]:

@@ -28,6 +28,7 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import union_categoricals
 
 from wordplay_audit.errors import InputError, at_line, check_choice
 
@@ -298,9 +299,10 @@ def read_reports(paths: str | Path | Iterable[str | Path], *, on_error: OnError 
 def _concat(logs: list[WofLog]) -> WofLog:
     if len(logs) == 1:
         return logs[0]
-    moves = pd.concat([lg.moves.astype({"model": str, "letter": str}) for lg in logs], ignore_index=True)
-    moves["model"] = pd.Categorical(moves["model"])
-    moves["letter"] = pd.Categorical(moves["letter"])
+    categorical = {c: union_categoricals([lg.moves[c] for lg in logs]) for c in ("model", "letter")}
+    moves = pd.concat([lg.moves.drop(columns=list(categorical)) for lg in logs], ignore_index=True)
+    for column, values in categorical.items():
+        moves.insert(0 if column == "model" else 4, column, values)
     skipped = {k: sum(lg.skipped[k] for lg in logs) for k in logs[0].skipped}
     problems = [p for lg in logs for p in lg.problems][:_MAX_PROBLEMS]
     files = {k: v for lg in logs for k, v in lg.files.items()}

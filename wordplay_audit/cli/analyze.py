@@ -70,7 +70,7 @@ def _categories(text: str | None) -> list[str] | None:
 
 
 @app.command("agreement")
-def agreement_command(  # noqa: PLR0913 (one parameter per command-line option)
+def agreement_command(
     labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
     kind: str | None = typer.Option(None, "--kind", help="Only items of this kind."),
     items: Path | None = typer.Option(None, "--items", help="Items CSV giving each item's kind."),
@@ -153,7 +153,7 @@ def _bootstrap_options(n_boot: int, seed: int, confidence: float, ci: str):
 
 
 @app.command("aggregate")
-def aggregate_command(  # noqa: PLR0913 (one parameter per command-line option)
+def aggregate_command(
     labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
     out: Path = typer.Option(..., "--out", help="Where to write the consensus CSV."),
     method: str = typer.Option("majority", "--method", help="majority or dawid-skene."),

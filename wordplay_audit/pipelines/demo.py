@@ -38,12 +38,12 @@ def _connections_part(*, folder: Path, seed: int):
 
 def _agreement_part(*, folder: Path, seed: int):
     """Agreement of the three simulated linguists on the demo's knowledge-type labels."""
-    from wordplay_audit.analysis.agreement import agreement, majority_vote
+    from wordplay_audit.analysis.agreement import BootstrapOptions, agreement, majority_vote
     from wordplay_audit.analysis.agreement.section import agreement_section
     from wordplay_audit.corpora.contract import read_labels
 
     labels = read_labels(folder / "connections-demo" / "knowledge_type_labels.csv")
-    result = agreement(labels, n_boot=1000, seed=seed)
+    result = agreement(labels, bootstrap=BootstrapOptions(n_boot=1000, seed=seed))
     summary = {
         "knowledge_type_labels": int(len(labels)),
         "agreement": {

@@ -1,0 +1,168 @@
+"""Intervals for corrected rates that hold in small post-strata (game-agnostic).
+
+The normal (delta-method) intervals of :mod:`.ppi` and :mod:`.rogan_gladen` rest on
+q̂(1 − q̂)/n with a handful of labels per post-stratum; at 5–20 labels and shares near 0 or 1
+they under-cover in some cells and over-cover in others. Here every binomial piece is treated
+exactly instead, by posterior-predictive simulation with the Jeffreys prior:
+
+* a post-stratum with ``n`` labels of which ``x`` are true has share q ~ Beta(x + ½, n − x + ½)
+  (the Jeffreys interval, Brown, Cai & DasGupta 2001, Stat. Sci. 16:101, has near-nominal
+  frequentist coverage down to n = 5);
+* its ``U`` unlabelled items hold Y ~ Binomial(U, q) true ones (the realised share is the target,
+  not q: the study reports the share in its own definitions).
+
+:func:`stratified_share_interval` gives the interval of the realised share of a cell from its
+post-strata (the double-sampling / stratified PPI estimator). :func:`accuracy_draws` draws the
+judge's realised Se and Sp over a population of judged items, and
+:func:`rogan_gladen_interval` propagates them through θ = (p + Sp − 1)/(Se + Sp − 1), adding the
+cell's own departure from that accuracy as a normal term. Intervals are equal-tailed quantiles
+of ``draws`` simulated values with a seeded generator (same input, same interval).
+
+A post-stratum with fewer than ``min_labels`` labels (default 5) cannot be calibrated: the
+functions return nan and the caller reports why (:data:`TOO_FEW`).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from wordplay_audit.errors import ParameterError
+
+__all__ = [
+    "MIN_LABELS",
+    "TOO_FEW",
+    "accuracy_draws",
+    "rogan_gladen_interval",
+    "seeded_rng",
+    "stratified_share_interval",
+]
+
+MIN_LABELS = 5
+"""Fewest labels per post-stratum for which intervals were checked to cover 93–97 %."""
+
+TOO_FEW = "fewer than {k} labels in a judge-verdict post-stratum: no calibrated interval"
+DEFAULT_DRAWS = 4000
+
+
+def seeded_rng(seed: int, *keys: object) -> np.random.Generator:
+    """A generator that depends only on ``seed`` and ``keys`` (e.g. the model name)."""
+    return np.random.default_rng([seed, *(zlib.crc32(str(k).encode()) for k in keys)])
+
+
+def _check(confidence: float, draws: int) -> None:
+    if not 0 < confidence < 1:
+        raise ParameterError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    if draws < 100:
+        raise ParameterError(f"draws must be at least 100, got {draws}")
+
+
+def _predictive_true(
+    rng: np.random.Generator, n: np.ndarray, x: np.ndarray, unlabelled: np.ndarray, draws: int
+) -> np.ndarray:
+    """Draws × strata of true items among the unlabelled ones (Jeffreys posterior predictive)."""
+    q = rng.beta(x + 0.5, n - x + 0.5, size=(draws, len(n)))
+    return rng.binomial(unlabelled.astype(np.int64), q)
+
+
+def stratified_share_interval(
+    unlabelled: Sequence[int],
+    labelled: Sequence[int],
+    labelled_true: Sequence[int],
+    *,
+    known_true: float = 0.0,
+    n_total: float | None = None,
+    confidence: float = 0.95,
+    draws: int = DEFAULT_DRAWS,
+    rng: np.random.Generator | None = None,
+    min_labels: int = MIN_LABELS,
+) -> tuple[float, float]:
+    """Interval for the realised share (known_true + Σ_s Y_s)/n_total, Y_s the true items among
+    the ``unlabelled[s]`` of post-stratum s, from ``labelled_true[s]`` of ``labelled[s]``.
+
+    ``n_total`` defaults to Σ unlabelled (the share among the unlabelled items). Returns
+    (nan, nan) when a post-stratum with unlabelled items has fewer than ``min_labels`` labels.
+
+    >>> lo, hi = stratified_share_interval([50], [10], [5], rng=seeded_rng(0))
+    >>> 0.2 < lo < 0.35 and 0.65 < hi < 0.8
+    True
+    """
+    _check(confidence, draws)
+    u = np.asarray(unlabelled, dtype=float)
+    n = np.asarray(labelled, dtype=float)
+    x = np.asarray(labelled_true, dtype=float)
+    total = float(u.sum()) if n_total is None else float(n_total)
+    if total <= 0:
+        return np.nan, np.nan
+    if np.any((u > 0) & (n < min_labels)):
+        return np.nan, np.nan
+    keep = u > 0
+    if not keep.any():
+        value = known_true / total
+        return value, value
+    rng = rng if rng is not None else seeded_rng(0)
+    y = _predictive_true(rng, n[keep], x[keep], u[keep], draws).sum(axis=1)
+    share = (known_true + y) / total
+    alpha = 1 - confidence
+    low, high = np.quantile(share, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+def accuracy_draws(
+    counts: pd.DataFrame, *, draws: int = DEFAULT_DRAWS, rng: np.random.Generator | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draws of the judge's realised Se and Sp over the items of ``counts``.
+
+    ``counts``: one row per post-stratum with ``judge`` (bool), ``N`` judged, ``nq`` labelled and
+    ``xq`` human-true (as :func:`.poststratify.poststratified_accuracy` builds them, borrowed
+    from coarser strata where a post-stratum has no label). T_s = x_s + Y_s true items with Y_s
+    the posterior-predictive true items among the N_s − n_s unlabelled;
+    Se = Σ_{f=1} T_s / Σ T_s, Sp = Σ_{f=0} (N_s − T_s) / Σ (N_s − T_s).
+    """
+    rng = rng if rng is not None else seeded_rng(0)
+    big_n = counts["N"].to_numpy(float)
+    n = counts["nq"].to_numpy(float)
+    x = counts["xq"].to_numpy(float)
+    own_n = np.minimum(counts["n"].to_numpy(float), big_n) if "n" in counts else np.minimum(n, big_n)
+    own_x = counts["x"].to_numpy(float) if "x" in counts else x
+    f = counts["judge"].to_numpy(bool)
+    unl = np.maximum(big_n - own_n, 0)
+    true = own_x + _predictive_true(rng, n, x, unl, draws)
+    false = big_n - true
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = true[:, f].sum(axis=1) / true.sum(axis=1)
+        sp = false[:, ~f].sum(axis=1) / false.sum(axis=1)
+    return se, sp
+
+
+def rogan_gladen_interval(
+    p: float,
+    se: np.ndarray,
+    sp: np.ndarray,
+    *,
+    noise_var: float = 0.0,
+    confidence: float = 0.95,
+    rng: np.random.Generator | None = None,
+    max_invalid: float = 0.01,
+) -> tuple[float, float]:
+    """Equal-tailed interval of θ = (p + Sp − 1)/(Se + Sp − 1) + e over draws of (Se, Sp), with
+    e ~ N(0, ``noise_var``) the cell's own departure from the accuracy the draws describe.
+
+    Returns (nan, nan) when more than ``max_invalid`` of the draws have Se + Sp ≤ 1 (the judge
+    may carry no information: no interval can be calibrated). Clipped to [0, 1].
+    """
+    _check(confidence, max(len(se), 100))
+    rng = rng if rng is not None else seeded_rng(0)
+    j = se + sp - 1
+    valid = np.isfinite(j) & (j > 0)
+    if valid.mean() < 1 - max_invalid:
+        return np.nan, np.nan
+    theta = (p + sp[valid] - 1) / j[valid]
+    if noise_var > 0:
+        theta = theta + rng.normal(0.0, np.sqrt(noise_var), size=theta.shape)
+    alpha = 1 - confidence
+    low, high = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
+    return float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1))
