@@ -179,11 +179,14 @@ def judge_confusion(
 
     Returns
     -------
-    DataFrame, one row per group: ``n_judged``, ``n_labelled``, ``tp``, ``fp``, ``fn``, ``tn``;
-    raw ``precision``, ``recall``, ``f1``, ``fnr`` (= 1 − recall), ``specificity`` with Wilson
-    intervals (``*_low``, ``*_high``); re-weighted ``precision_w``, ``recall_w``, ``fnr_w``,
-    ``specificity_w``, ``f1_w`` with normal (delta-method) intervals for ``fnr_w``. A rate
-    whose denominator is 0 is nan. ``attrs["skipped"]`` as in :func:`audit_frame`.
+    DataFrame, one row per group: ``n_judged``, ``n_labelled``; first the re-weighted estimates
+    over all judged items (the ones to report when the sample was drawn at different rates
+    across strata): ``precision_w``, ``recall_w``, ``fnr_w`` (with ``fnr_w_low``/``_high``),
+    ``specificity_w`` (with ``_low``/``_high``; normal, delta-method intervals), ``f1_w``; then
+    the counts ``tp``, ``fp``, ``fn``, ``tn`` and the raw rates *on the labelled items only*:
+    ``precision``, ``recall``, ``f1``, ``fnr`` (= 1 − recall), ``specificity`` with Wilson
+    intervals (``*_low``, ``*_high``). A rate whose denominator is 0 is nan.
+    ``attrs["skipped"]`` as in :func:`audit_frame`.
     """
     frame = audit_frame(labels, items, question=question, judge=judge)
     by_cols = [by] if isinstance(by, str) else list(by or [])
@@ -195,42 +198,55 @@ def judge_confusion(
     rows = []
     for key, part in groups:
         key = key if isinstance(key, tuple) else (key,)
-        c = confusion_counts(part)
-        tp, fp, fn, tn = c["tp"], c["fp"], c["fn"], c["tn"]
-        precision, recall = ratio(tp, tp + fp), ratio(tp, tp + fn)
         row = dict(zip(by_cols, key, strict=True))
-        row.update(n_judged=len(part), n_labelled=int(part["labelled"].sum()), **c)
-        row["precision"] = precision
-        row["recall"] = recall
-        row["f1"] = ratio(2 * tp, 2 * tp + fp + fn)
-        row["fnr"] = ratio(fn, tp + fn)
-        row["specificity"] = ratio(tn, tn + fp)
-        for name, x, m in (
-            ("precision", tp, tp + fp),
-            ("recall", tp, tp + fn),
-            ("fnr", fn, tp + fn),
-            ("specificity", tn, tn + fp),
-        ):
-            lo, hi = wilson_interval(x, m, confidence=confidence)
-            row[f"{name}_low"], row[f"{name}_high"] = float(lo), float(hi)
-        acc = poststratified_accuracy(part, strata=strata)
-        counts = post_strata_counts(part, list(acc.strata))
-        counts = counts[counts["n"] > 0]
-        pos = counts[counts["judge"]]
-        ppv_w = ratio(float((pos["N"] * pos["x"] / pos["n"]).sum()), float(pos["N"].sum()))
-        row["precision_w"] = ppv_w
-        row["recall_w"] = acc.se
-        row["fnr_w"] = 1 - acc.se
-        half = z * np.sqrt(acc.var_se) if np.isfinite(acc.var_se) else np.nan
-        row["fnr_w_low"] = float(np.clip(1 - acc.se - half, 0, 1)) if np.isfinite(half) else np.nan
-        row["fnr_w_high"] = float(np.clip(1 - acc.se + half, 0, 1)) if np.isfinite(half) else np.nan
-        row["specificity_w"] = acc.sp
-        row["f1_w"] = (
-            ratio(2 * ppv_w * acc.se, ppv_w + acc.se)
-            if np.isfinite(ppv_w) and np.isfinite(acc.se)
-            else np.nan
-        )
+        row.update(n_judged=len(part), n_labelled=int(part["labelled"].sum()))
+        row.update(_reweighted_rates(part, strata, z))
+        row.update(_raw_rates(confusion_counts(part), confidence))
         rows.append(row)
     out = pd.DataFrame(rows)
     out.attrs["skipped"] = frame.attrs.get("skipped", {})
     return out
+
+
+def _raw_rates(c: dict[str, int], confidence: float) -> dict[str, float]:
+    """Counts and rates on the labelled items only, with Wilson intervals."""
+    tp, fp, fn, tn = c["tp"], c["fp"], c["fn"], c["tn"]
+    row: dict[str, float] = dict(c)
+    row["precision"] = ratio(tp, tp + fp)
+    row["recall"] = ratio(tp, tp + fn)
+    row["f1"] = ratio(2 * tp, 2 * tp + fp + fn)
+    row["fnr"] = ratio(fn, tp + fn)
+    row["specificity"] = ratio(tn, tn + fp)
+    for name, x, m in (
+        ("precision", tp, tp + fp),
+        ("recall", tp, tp + fn),
+        ("fnr", fn, tp + fn),
+        ("specificity", tn, tn + fp),
+    ):
+        lo, hi = wilson_interval(x, m, confidence=confidence)
+        row[f"{name}_low"], row[f"{name}_high"] = float(lo), float(hi)
+    return row
+
+
+def _normal_interval(value: float, var: float, z: float) -> tuple[float, float]:
+    if not (np.isfinite(value) and np.isfinite(var)):
+        return np.nan, np.nan
+    half = z * np.sqrt(max(var, 0.0))
+    return float(np.clip(value - half, 0, 1)), float(np.clip(value + half, 0, 1))
+
+
+def _reweighted_rates(part: pd.DataFrame, strata: Sequence[str], z: float) -> dict[str, float]:
+    """Post-stratified (``_w``) precision, recall, FNR, specificity and F1 of the judge over all
+    its judged items, with delta-method intervals for FNR and specificity."""
+    acc = poststratified_accuracy(part, strata=strata)
+    counts = post_strata_counts(part, list(acc.strata))
+    counts = counts[counts["n"] > 0]
+    pos = counts[counts["judge"]]
+    ppv_w = ratio(float((pos["N"] * pos["x"] / pos["n"]).sum()), float(pos["N"].sum()))
+    row = {"precision_w": ppv_w, "recall_w": acc.se, "fnr_w": 1 - acc.se}
+    row["fnr_w_low"], row["fnr_w_high"] = _normal_interval(1 - acc.se, acc.var_se, z)
+    row["specificity_w"] = acc.sp
+    row["specificity_w_low"], row["specificity_w_high"] = _normal_interval(acc.sp, acc.var_sp, z)
+    both = np.isfinite(ppv_w) and np.isfinite(acc.se)
+    row["f1_w"] = ratio(2 * ppv_w * acc.se, ppv_w + acc.se) if both else np.nan
+    return row

@@ -186,9 +186,15 @@ def validate_labels(
     one of those values.
     """
     require_columns(labels, LABEL_COLUMNS, "labels", source)
+    if labels.attrs.get("validated") == "labels" and items is None and allowed is None:
+        return labels  # checked once already (validate once, issue 13)
     if all(isinstance(labels[c].dtype, pd.CategoricalDtype) for c in LABEL_COLUMNS):
+        stripped = {c: _stripped_categories(labels[c]) for c in LABEL_COLUMNS}
+        stripped = {c: v for c, v in stripped.items() if v is not None}
+        if stripped:
+            labels = labels.assign(**stripped)
         _validate_categorical_labels(labels, items=items, source=source, allowed=allowed)
-        return labels
+        return labels  # checks on categories cost next to nothing, so no marker is needed
     for column in ("item_id", "rater", "rater_type", "label"):
         _check_nonempty_str(labels, column, "labels", source)
     out = labels.copy()
@@ -215,7 +221,20 @@ def validate_labels(
         if unknown.any():
             pos = _first_bad_row(unknown)
             raise InputError(f"{place(out, pos, source)}item_id {out['item_id'].iloc[pos]!r} names no item")
+    out.attrs["validated"] = "labels"
     return out
+
+
+def _stripped_categories(series: pd.Series) -> pd.Series | None:
+    """A categorical column with white space stripped from its categories (merging names that
+    become equal); None when no category has any to strip."""
+    names = series.cat.categories.astype(str)
+    stripped = names.str.strip()
+    if (stripped == names).all():
+        return None
+    if stripped.is_unique:
+        return series.cat.rename_categories(list(stripped))
+    return series.astype(str).str.strip().astype("category")
 
 
 def _validate_categorical_labels(
@@ -257,13 +276,14 @@ def _header(path: Path) -> list[str]:
     return next(csv.reader([first]), [])
 
 
-def read_table(path: str | Path) -> pd.DataFrame:
-    """Read a CSV (or JSON lines, by suffix ``.jsonl``) table as strings; one-line errors.
+def read_table(path: str | Path, *, categorical: bool = False) -> pd.DataFrame:
+    """Read a CSV (or JSON lines, by suffix ``.jsonl``) table as text; one-line errors.
 
     UTF-8 with or without a BOM; text NFC-normalised (so "é" typed either way is one label);
     a header naming a column twice is an error. The frame's index is the file's line number
     of each row (header = line 1) and ``attrs["source"]`` the path, so later checks name the
-    file's line (:func:`place`).
+    file's line (:func:`place`). With ``categorical`` every column is read by pyarrow straight
+    into a pandas ``category`` (millions of ratings in a few seconds, checks on the categories).
     """
     path = Path(path)
     if not path.exists():
@@ -271,14 +291,7 @@ def read_table(path: str | Path) -> pd.DataFrame:
     if path.is_dir():
         raise InputError(f"{path}: is a folder, expected a CSV file")
     try:
-        if path.suffix == ".jsonl":
-            frame = pd.read_json(path, lines=True, dtype=False).astype(str)
-        else:
-            header = _header(path)
-            repeated = sorted({c for c in header if header.count(c) > 1})
-            if repeated:
-                raise InputError(f"{path} line 1: column {repeated[0]!r} appears twice in the header")
-            frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+        frame = _read_jsonl(path) if path.suffix == ".jsonl" else _read_csv(path, categorical)
     except UnicodeDecodeError as exc:
         line = _line_of_byte(path, exc.start)
         raise InputError(f"{path} line {line}: not UTF-8 text (byte {exc.object[exc.start]:#04x})") from None
@@ -290,16 +303,54 @@ def read_table(path: str | Path) -> pd.DataFrame:
     return _with_lines(_nfc(frame), path, first_line=1 if path.suffix == ".jsonl" else 2)
 
 
+def _read_jsonl(path: Path) -> pd.DataFrame:
+    return pd.read_json(path, lines=True, dtype=False).astype(str)
+
+
+def _read_csv(path: Path, categorical: bool) -> pd.DataFrame:
+    header = _header(path)
+    repeated = sorted({c for c in header if header.count(c) > 1})
+    if repeated:
+        raise InputError(f"{path} line 1: column {repeated[0]!r} appears twice in the header")
+    if categorical and header:
+        fast = _read_csv_arrow(path, header)
+        if fast is not None:
+            return fast
+    return pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+
+
+def _read_csv_arrow(path: Path, header: list[str]) -> pd.DataFrame | None:
+    """Every column as a dictionary-encoded string → pandas category; None when pyarrow
+    cannot read the file (the pandas reader then names the problem)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    types = {name: pa.dictionary(pa.int32(), pa.string()) for name in header}
+    options = pacsv.ConvertOptions(column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False)
+    try:
+        table = pacsv.read_csv(path, convert_options=options)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
+        return None
+    frame = table.to_pandas()
+    frame.columns = header
+    return frame
+
+
 def _line_of_byte(path: Path, offset: int) -> int:
     with open(path, "rb") as stream:
         return stream.read(offset).count(b"\n") + 1
 
 
 def _nfc(frame: pd.DataFrame) -> pd.DataFrame:
-    """NFC-normalise every text column that holds a non-ASCII character."""
+    """NFC-normalise every text column that holds a non-ASCII character (on the categories of a
+    categorical column; equal names after normalising become one category)."""
     for column in frame.columns:
         values = frame[column]
-        if values.dtype == object and not values.str.isascii().all():
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            names = values.cat.categories.astype(str)
+            if not names.str.isascii().all():
+                frame[column] = values.astype(str).str.normalize("NFC").astype("category")
+        elif pd.api.types.is_string_dtype(values) and not values.astype(str).str.isascii().all():
             frame[column] = values.str.normalize("NFC")
     frame.columns = [unicodedata.normalize("NFC", str(c)) for c in frame.columns]
     return frame
@@ -312,9 +363,10 @@ def _with_lines(frame: pd.DataFrame, path: Path, *, first_line: int) -> pd.DataF
     return frame
 
 
-def read_labels(path: str | Path, *, items: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Read and validate a labels CSV; messages name the file and its line."""
-    return validate_labels(read_table(path), items=items, source=str(path))
+def read_labels(path: str | Path, *, items: pd.DataFrame | None = None, categorical: bool = False) -> pd.DataFrame:
+    """Read and validate a labels CSV; messages name the file and its line. ``categorical``:
+    see :func:`read_table` (the statistics of :mod:`wordplay_audit.analysis.agreement` take it)."""
+    return validate_labels(read_table(path, categorical=categorical), items=items, source=str(path))
 
 
 def read_items(path: str | Path) -> pd.DataFrame:

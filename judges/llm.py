@@ -96,11 +96,14 @@ class OpenAIJudge:
         self.prompt_version = version
         swap_tag = ",swap" if swap else ""
         self.judge_id = f"openai:{model}@prompts-{version},t={temperature:g},k={samples}{swap_tag}"
+        self._templates: dict[str, Template] = {}
         self._client: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def template(self, kind: str) -> Template:
-        return template_for(kind, path=self._prompt_path)
+        if kind not in self._templates:
+            self._templates[kind] = template_for(kind, path=self._prompt_path)
+        return self._templates[kind]
 
     def queries(self, item: Query) -> list[Query]:
         return expand_samples(item, samples=self.samples, swap=self.swap)

@@ -9,21 +9,34 @@ import sys
 import time
 
 import pytest
+
 from wordplay_audit.corpora.demo import write_demo_corpus
 
 pytestmark = pytest.mark.slow
 
-KILL_POINTS = 20  # per signal
+KILL_POINTS = 10  # per signal: 20 kill points in all
 
 
 def command(data, out):
-    return [sys.executable, "-m", "wordplay_audit", "connections", "score", "--data", str(data), "--out", str(out)]
+    return [
+        sys.executable,
+        "-m",
+        "wordplay_audit",
+        "connections",
+        "score",
+        "--data",
+        str(data),
+        "--out",
+        str(out),
+    ]
 
 
 def snapshot(folder):
     if not folder.exists():
         return None
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.balderdash.corrected import corrected_rates, model_accuracy
+from wordplay_audit.analysis.balderdash.corrected import ModelAccuracy, corrected_rates, model_accuracy_draws
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_curves, round_metrics
 from wordplay_audit.analysis.balderdash.recompute import replace_labels
 from wordplay_audit.analysis.correction import JudgeAccuracy
@@ -74,7 +74,7 @@ def convergence_table(
     setting: Sequence[str] = DEFAULT_SETTING,
     window: int = 5,
     confidence: float = 0.95,
-    accuracy: Mapping[str, JudgeAccuracy] | None = None,
+    accuracy: Mapping[str, JudgeAccuracy | ModelAccuracy] | None = None,
     design: str = "stratified",
 ) -> pd.DataFrame:
     """Eq. 6 convergence of LKR for each ε, setting and model, under every available labelling.
@@ -106,19 +106,25 @@ def convergence_table(
     curves = {"judge": round_curves(round_metrics(obs, keep=setting), setting=setting, metrics=("lkr",))}
     if labels is not None:
         replaced = replace_labels(obs, labels)
-        curves["replaced"] = round_curves(round_metrics(replaced, keep=setting), setting=setting, metrics=("lkr",))
+        curves["replaced"] = round_curves(
+            round_metrics(replaced, keep=setting), setting=setting, metrics=("lkr",)
+        )
         if accuracy is None:
-            accuracy = model_accuracy(obs, labels, metric="lkr")
+            accuracy = model_accuracy_draws(obs, labels, metric="lkr")
     pooled = None
     if accuracy is not None:
         per_round = corrected_rates(
             obs, labels, metrics=("lkr",), by=[*keys, "round_id"], accuracy={"lkr": accuracy}, design=design
         )
         curves["corrected"] = per_round.rename(columns={"rg_unclipped": "lkr_mean"})
-        pooled = _window_estimates(obs, labels, keys, accuracy, window=window, confidence=confidence, design=design)
+        pooled = _window_estimates(
+            obs, labels, keys, accuracy, window=window, confidence=confidence, design=design
+        )
     out = pd.concat([_eps_rows(curves, keys, float(e), accuracy, pooled) for e in eps], ignore_index=True)
     out["window_rounds"] = window
-    out = add_verdicts(out, has_labels=labels is not None, has_any_sense=_has_any_sense(labels), accuracy=accuracy)
+    out = add_verdicts(
+        out, has_labels=labels is not None, has_any_sense=_has_any_sense(labels), accuracy=accuracy
+    )
     return out[[*keys, *_COLUMNS]].sort_values([*keys, "eps"]).reset_index(drop=True)
 
 
@@ -141,7 +147,9 @@ def _verdict(values: pd.Series, known: pd.Series, reason: pd.Series) -> tuple[pd
     return verdict, why
 
 
-def _missing_accuracy_reason(out: pd.DataFrame, *, has_labels: bool, has_any_sense: bool, accuracy) -> pd.Series:
+def _missing_accuracy_reason(
+    out: pd.DataFrame, *, has_labels: bool, has_any_sense: bool, accuracy
+) -> pd.Series:
     if accuracy is None:
         text = "no human labels and no assumed Se/Sp (--human or --assume-se/--assume-sp)"
     elif has_labels and not has_any_sense:
@@ -161,7 +169,9 @@ def add_verdicts(out: pd.DataFrame, *, has_labels: bool, has_any_sense: bool, ac
     unclipped per-round Rogan–Gladen estimates).
     """
     out = out.copy()
-    no_acc = _missing_accuracy_reason(out, has_labels=has_labels, has_any_sense=has_any_sense, accuracy=accuracy)
+    no_acc = _missing_accuracy_reason(
+        out, has_labels=has_labels, has_any_sense=has_any_sense, accuracy=accuracy
+    )
     se_known = out["se"].notna()
     out["tau"] = observed_threshold(out["eps"], out["se"], out["sp"])
     out["converged_judge"] = out["T_judge"].notna()
@@ -201,7 +211,9 @@ def _check_args(eps: Sequence[float], window: int) -> None:
             raise ParameterError(f"every ε must lie strictly between 0 and 1, got {e}")
 
 
-def _window_estimates(obs, labels, keys, accuracy, *, window: int, confidence: float, design: str) -> pd.DataFrame:
+def _window_estimates(
+    obs, labels, keys, accuracy, *, window: int, confidence: float, design: str
+) -> pd.DataFrame:
     """Rogan–Gladen estimate of LKR pooled over each setting's last ``window`` rounds, with the
     one-sided lower bound at ``confidence`` (the two-sided interval at 2·confidence − 1)."""
     setting_keys = keys[:-1]
@@ -225,6 +237,13 @@ def _window_estimates(obs, labels, keys, accuracy, *, window: int, confidence: f
     )
 
 
+def _point(accuracy: Mapping, model: str) -> JudgeAccuracy:
+    value = accuracy.get(model)
+    if value is None:
+        return JudgeAccuracy.unknown()
+    return value.acc if isinstance(value, ModelAccuracy) else value
+
+
 def _eps_rows(curves: dict, keys: list[str], e: float, accuracy, pooled: pd.DataFrame | None) -> pd.DataFrame:
     """T under each labelling for one ε, with the model's Se/Sp and the window estimate."""
     table = _curve_T(curves["judge"], keys, "lkr_mean", e).rename(columns={"T": "T_judge"})
@@ -235,9 +254,11 @@ def _eps_rows(curves: dict, keys: list[str], e: float, accuracy, pooled: pd.Data
         else:
             table[f"T_{name}"] = np.nan
     if accuracy is not None:
-        table["se"] = table["model"].map(lambda m: accuracy[m].se if m in accuracy else np.nan)
-        table["sp"] = table["model"].map(lambda m: accuracy[m].sp if m in accuracy else np.nan)
-        win = pooled[[*keys, "rg", "rg_low"]].rename(columns={"rg": "window_estimate", "rg_low": "window_lower"})
+        table["se"] = table["model"].map(lambda m: _point(accuracy, m).se)
+        table["sp"] = table["model"].map(lambda m: _point(accuracy, m).sp)
+        win = pooled[[*keys, "rg", "rg_low"]].rename(
+            columns={"rg": "window_estimate", "rg_low": "window_lower"}
+        )
         table = table.merge(win, on=keys, how="left")
     for column in ("se", "sp", "window_estimate", "window_lower"):
         if column not in table.columns:

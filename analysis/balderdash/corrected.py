@@ -25,6 +25,12 @@ unlabelled rest, by two methods with normal intervals:
 The target is the realised share in the cell's definitions (what the study would report with
 perfect labels), not a super-population rate. Point estimates and intervals are clipped to
 [0, 1].
+
+Intervals (``CorrectionOptions(method=…)``): ``"exact"`` (default) treats every binomial piece
+exactly by Jeffreys posterior-predictive draws (:mod:`analysis.correction.intervals`), calibrated
+93–97 % per cell down to 5 labels per post-stratum (docs/BALDERDASH.md); a cell where that
+cannot hold gets no interval and says why in ``rg_reason``/``ppi_reason``. ``"normal"`` gives
+the delta-method intervals above.
 """
 
 from __future__ import annotations
@@ -35,17 +41,26 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from wordplay_audit.analysis.balderdash.corrected_cells import (
+    CorrectionOptions,
+    ModelAccuracy,
+    draws_for_model,
+    missing_reason,
+    ppi_cell,
+    rg_cell,
+)
 from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, labels_for
 from wordplay_audit.analysis.correction import (
     JudgeAccuracy,
     poststratified_accuracy,
-    ppi_mean,
     rogan_gladen,
-    stratified_mean,
+    seeded_rng,
 )
 from wordplay_audit.analysis.judge_audit import human_consensus
 from wordplay_audit.analysis.proportions import z_value
 from wordplay_audit.errors import ParameterError, check_choice
+
+__all__ = ["CorrectionOptions", "ModelAccuracy", "corrected_rates", "model_accuracy", "model_accuracy_draws"]
 
 _OTHER = {"true_def": "knows", "knows": "true_def"}
 
@@ -55,6 +70,8 @@ class _Frame:
     data: pd.DataFrame
     judge_col: str
     other_col: str
+    question: str
+    has_question: bool
 
 
 def _question_frame(obs: pd.DataFrame, labels: pd.DataFrame | None, metric: str) -> _Frame:
@@ -69,7 +86,7 @@ def _question_frame(obs: pd.DataFrame, labels: pd.DataFrame | None, metric: str)
     data["judge"] = data[judge_col].astype(bool)
     data["human"] = pd.array([mapping.get(i) for i in data["item_id"]], dtype="boolean")
     data["labelled"] = data["human"].notna()
-    return _Frame(data, judge_col, _OTHER[judge_col])
+    return _Frame(data, judge_col, _OTHER[judge_col], question, bool(data["labelled"].any()))
 
 
 def model_accuracy(
@@ -80,21 +97,46 @@ def model_accuracy(
     Post-strata: ``strata`` × the judge's other decision × the judge's decision (coarsened when
     a post-stratum has no label; see :func:`analysis.judge_audit.poststratified_accuracy`).
     """
+    return {m: a.acc for m, a in model_accuracy_draws(obs, labels, metric=metric, strata=strata).items()}
+
+
+def model_accuracy_draws(
+    obs: pd.DataFrame,
+    labels: pd.DataFrame,
+    *,
+    metric: str = "tdr",
+    strata: Sequence[str] = ("deck",),
+    options: CorrectionOptions | None = None,
+) -> dict[str, ModelAccuracy]:
+    """:func:`model_accuracy` with posterior draws of the realised Se and Sp per model."""
     checked = labels_for(obs, labels)
     frame = _question_frame(obs, checked, metric)
-    return _accuracy_by_model(frame, strata)
+    opts = options or CorrectionOptions(strata=tuple(strata))
+    return _accuracy_by_model(frame, tuple(strata), opts)
 
 
-def _accuracy_by_model(frame: _Frame, strata: Sequence[str]) -> dict[str, JudgeAccuracy]:
+def _accuracy_by_model(
+    frame: _Frame, strata: Sequence[str], opts: CorrectionOptions
+) -> dict[str, ModelAccuracy]:
     """Per-model accuracy; a component that a model's labels cannot estimate (no human-true or
     no human-false definition of that model) is taken from all models pooled."""
     extra = [c for c in [*strata, frame.other_col] if c in frame.data.columns]
     pooled = poststratified_accuracy(frame.data, strata=["model", *extra])
+    levels = [extra, [c for c in strata if c in frame.data.columns], []]
+    pooled_draws = None
     out = {}
     for model, part in frame.data.groupby("model", sort=True):
         acc = poststratified_accuracy(part, strata=extra)
         se_ok, sp_ok = np.isfinite(acc.se), np.isfinite(acc.sp)
+        if not frame.has_question:
+            out[model] = ModelAccuracy(acc)
+            continue
+        draws = draws_for_model(part, acc, levels, opts)
         if not (se_ok and sp_ok):
+            if pooled_draws is None:
+                pooled_levels = [["model", *lv] for lv in levels]
+                pooled_draws = draws_for_model(frame.data.assign(model="*"), pooled, pooled_levels, opts)
+            draws = _swap_pooled(draws, pooled_draws, se_ok, sp_ok)
             acc = JudgeAccuracy(
                 se=acc.se if se_ok else pooled.se,
                 sp=acc.sp if sp_ok else pooled.sp,
@@ -106,45 +148,22 @@ def _accuracy_by_model(frame: _Frame, strata: Sequence[str]) -> dict[str, JudgeA
                 + (("pooled_se",) if not se_ok else ())
                 + (("pooled_sp",) if not sp_ok else ()),
             )
-        out[model] = acc
+        out[model] = ModelAccuracy(acc, draws.se_draws, draws.sp_draws, draws.reason)
     return out
 
 
-def _ppi_stratified(
-    cell: pd.DataFrame, pooled: pd.DataFrame, other_col: str, z: float
-) -> tuple[float, float, bool]:
-    """Σ_s W_s q_s over post-strata (judge, other judge decision) of the cell's unlabelled rows."""
-    unl = cell[~cell["labelled"]]
-    if unl.empty:
-        return 0.0, 0.0, False
-    ok, used_pool, parts = False, False, []
-    for keys in (["judge", other_col], ["judge"]):
-        ok, used_pool, parts = True, False, []
-        for key, u in unl.groupby(keys):
-            key = key if isinstance(key, tuple) else (key,)
-            mask = np.ones(len(cell), dtype=bool)
-            pmask = np.ones(len(pooled), dtype=bool)
-            for k, v in zip(keys, key, strict=True):
-                mask &= (cell[k] == v).to_numpy()
-                pmask &= (pooled[k] == v).to_numpy()
-            lab = cell[mask & cell["labelled"].to_numpy()]
-            if lab.empty:
-                lab = pooled[pmask & pooled["labelled"].to_numpy()]
-                used_pool = True
-            if lab.empty:
-                ok = False
-                break
-            parts.append((len(u), len(lab), int(lab["human"].astype(bool).sum())))
-        if ok:
-            break
-    if not ok:
-        return np.nan, np.nan, used_pool
-    theta, var = stratified_mean(*zip(*parts, strict=True), z=z)
-    return theta, var, used_pool
+def _swap_pooled(own: ModelAccuracy, pooled: ModelAccuracy, se_ok: bool, sp_ok: bool) -> ModelAccuracy:
+    """The model's draws with Se (Sp) taken from all models pooled where its own labels hold no
+    human-true (human-false) definition, as the point estimate does."""
+    if own.se_draws is None or pooled.se_draws is None:
+        return own if own.se_draws is None else pooled
+    se = own.se_draws if se_ok else pooled.se_draws
+    sp = own.sp_draws if sp_ok else pooled.sp_draws
+    return ModelAccuracy(own.acc, se, sp)
 
 
 def _rg_shares(
-    data: pd.DataFrame, by: Sequence[str], acc_by_model: Mapping[str, JudgeAccuracy]
+    data: pd.DataFrame, by: Sequence[str], acc_by_model: Mapping[str, ModelAccuracy]
 ) -> dict[tuple, tuple[float, float]]:
     """Per cell: its estimated share of its model's true and of its false definitions
     (Rogan–Gladen counts θ̂ n and (1 − θ̂) n over the model's cells)."""
@@ -152,13 +171,10 @@ def _rg_shares(
     for key, cell in data.groupby(list(by), sort=True, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
         model = dict(zip(by, key, strict=True))["model"]
-        acc = acc_by_model.get(model)
-        theta = rogan_gladen(float(cell["judge"].mean()), acc, len(cell))[0] if acc is not None else np.nan
-        counts[key] = (
-            (model, theta * len(cell), (1 - theta) * len(cell))
-            if np.isfinite(theta)
-            else (model, np.nan, np.nan)
-        )
+        found = acc_by_model.get(model)
+        theta = rogan_gladen(float(cell["judge"].mean()), found.acc, len(cell))[0] if found else np.nan
+        ok = np.isfinite(theta)
+        counts[key] = (model, theta * len(cell) if ok else np.nan, (1 - theta) * len(cell) if ok else np.nan)
     totals: dict[str, list[float]] = {}
     for model, pos, neg in counts.values():
         total = totals.setdefault(model, [0.0, 0.0])
@@ -167,8 +183,19 @@ def _rg_shares(
     out = {}
     for key, (model, pos, neg) in counts.items():
         tp, tn = totals[model]
-        out[key] = (pos / tp if tp > 0 else 1.0, neg / tn if tn > 0 else 1.0)
-        out[key] = tuple(float(v) if np.isfinite(v) else 0.0 for v in out[key])
+        shares = (pos / tp if tp > 0 else 1.0, neg / tn if tn > 0 else 1.0)
+        out[key] = tuple(float(v) if np.isfinite(v) else 0.0 for v in shares)
+    return out
+
+
+def _given_accuracy(given: Mapping, opts: CorrectionOptions) -> dict[str, ModelAccuracy]:
+    """Accuracy passed in: :class:`ModelAccuracy` as is, :class:`JudgeAccuracy` as assumed."""
+    out = {}
+    for model, value in given.items():
+        if isinstance(value, ModelAccuracy):
+            out[model] = value
+        else:
+            out[model] = ModelAccuracy.assumed(value, opts.draws, seeded_rng(opts.seed, "assumed", model))
     return out
 
 
@@ -180,10 +207,10 @@ def corrected_rates(
     by: Sequence[str] = ("model", "deck"),
     design: str = "stratified",
     confidence: float = 0.95,
-    accuracy: Mapping[str, Mapping[str, JudgeAccuracy]] | None = None,
-    strata: Sequence[str] = ("deck",),
+    accuracy: Mapping[str, Mapping[str, JudgeAccuracy | ModelAccuracy]] | None = None,
+    options: CorrectionOptions | None = None,
 ) -> pd.DataFrame:
-    """Corrected LKR and TDR per ``by`` cell with Rogan–Gladen and PPI++ intervals.
+    """Corrected LKR and TDR per ``by`` cell with Rogan–Gladen and PPI intervals.
 
     Parameters
     ----------
@@ -197,51 +224,78 @@ def corrected_rates(
     design
         ``"stratified"`` (people labelled a sample within judge-verdict strata) or ``"random"``.
     accuracy
-        ``{metric: {model: JudgeAccuracy}}`` to use instead of estimating it from ``labels``
-        (e.g. assumed values with zero variance).
+        ``{metric: {model: JudgeAccuracy | ModelAccuracy}}`` to use instead of estimating it from
+        ``labels`` (e.g. assumed values with zero variance).
+    options
+        :class:`CorrectionOptions`: sampling strata (default ``("deck",)``), interval method
+        (``"exact"`` default, or ``"normal"``), ``min_labels`` (5), posterior ``draws``, ``seed``.
 
     Returns
     -------
     DataFrame, one row per cell and metric: ``metric``, the ``by`` columns, ``n`` definitions,
-    ``n_labelled``, ``judge`` (the judge's rate), ``replaced`` (human where labelled, judge
-    elsewhere), ``se``, ``sp`` of the judge for the model, ``rg``, ``rg_low``, ``rg_high``,
-    ``ppi``, ``ppi_low``, ``ppi_high``, ``ppi_lambda`` (nan for the stratified design) and
-    ``ppi_pooled`` (True when a verdict stratum of the cell had no label and the model's
-    pooled stratum share was used) and ``accuracy_pooled`` (True when the model's labels could
-    not estimate Se or Sp – e.g. people called none of its definitions false – and the value of
-    all models pooled was used).
+    ``n_labelled``, ``judge`` (the judge's rate), ``se``, ``sp`` of the judge for the model,
+    ``rg``, ``rg_unclipped`` (before clipping to [0, 1]), ``rg_low``, ``rg_high``, ``rg_reason``,
+    ``ppi``, ``ppi_low``, ``ppi_high``, ``ppi_lambda`` (nan for the stratified design),
+    ``ppi_pooled``, ``ppi_reason`` and ``accuracy_pooled``. A value that cannot be computed is nan
+    with the reason in ``*_reason`` (e.g. "needs any_sense labels"); the flags ``ppi_pooled``
+    (a verdict stratum of the cell had no label and the model's share was used) and
+    ``accuracy_pooled`` (the model's labels could not estimate Se or Sp and all models pooled
+    were used) are None where nothing was computed.
     """
     by = _check_corrected_args(obs, labels, accuracy, by=by, design=design, metrics=metrics)
-    needed = list(
-        dict.fromkeys(
-            [*by, "item_id", "model", "true_def", "knows", *[c for c in strata if c in obs.columns]]
-        )
-    )
-    obs = obs[needed]
+    opts = options or CorrectionOptions()
+    strata = [c for c in opts.strata if c in obs.columns]
+    obs = obs[list(dict.fromkeys([*by, "item_id", "model", "true_def", "knows", *strata]))]
     checked = labels_for(obs, labels) if labels is not None else None
-    z = z_value(confidence)
+    z_value(confidence)
     rows = []
     for metric in metrics:
         frame = _question_frame(obs, checked, metric)
         if accuracy is not None and metric in accuracy:
-            acc_by_model = dict(accuracy[metric])
+            acc_by_model = _given_accuracy(accuracy[metric], opts)
         else:
-            acc_by_model = _accuracy_by_model(frame, strata)
-        pooled_by_model = dict(iter(frame.data.groupby("model", sort=True)))
-        shares = _rg_shares(frame.data, by, acc_by_model)
-        for key, cell in frame.data.groupby(by, sort=True, dropna=False):
-            key = key if isinstance(key, tuple) else (key,)
-            row = dict(zip(by, key, strict=True))
-            model = row["model"]
-            acc = acc_by_model.get(model, JudgeAccuracy.unknown())
-            row.update(metric=metric, **_rg_estimate(cell, acc, shares.get(key, (0.0, 0.0)), z))
-            ppi_design = None if checked is None else design
-            row.update(_ppi_estimate(cell, pooled_by_model[model], frame.other_col, ppi_design, z))
-            row["accuracy_pooled"] = any(str(t).startswith("pooled") for t in acc.strata)
-            rows.append(row)
-    columns = ["metric", *by, "n", "n_labelled", "judge", "replaced", "se", "sp", "rg", "rg_low", "rg_high",
-               "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "accuracy_pooled"]  # fmt: skip
-    return pd.DataFrame(rows, columns=columns)
+            acc_by_model = _accuracy_by_model(frame, strata, opts)
+        rows += _metric_rows(
+            frame, metric, by, acc_by_model, None if checked is None else design, confidence, opts
+        )
+    return pd.DataFrame(rows, columns=_COLUMNS_HEAD + by + _COLUMNS_TAIL)
+
+
+_COLUMNS_HEAD = ["metric"]
+_COLUMNS_TAIL = ["n", "n_labelled", "judge", "se", "sp", "rg", "rg_unclipped", "rg_low", "rg_high", "rg_reason",
+                 "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "accuracy_pooled"]  # fmt: skip
+
+
+def _metric_rows(frame: _Frame, metric: str, by, acc_by_model, design, confidence: float, opts) -> list[dict]:
+    pooled_by_model = dict(iter(frame.data.groupby("model", sort=True)))
+    shares = _rg_shares(frame.data, by, acc_by_model)
+    why = missing_reason(frame.question, frame.has_question)
+    rows = []
+    for key, cell in frame.data.groupby(by, sort=True, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        row = dict(zip(by, key, strict=True))
+        model_acc = acc_by_model.get(row["model"], ModelAccuracy(JudgeAccuracy.unknown()))
+        row.update(
+            metric=metric,
+            n=len(cell),
+            n_labelled=int(cell["labelled"].sum()),
+            judge=float(cell["judge"].mean()),
+        )
+        row.update(rg_cell(cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why))
+        if design is None or not frame.has_question:
+            reason = why if design is not None else "needs human labels"
+            row.update(ppi=np.nan, ppi_low=np.nan, ppi_high=np.nan, ppi_lambda=np.nan, ppi_pooled=None,
+                       ppi_reason=reason)  # fmt: skip
+        else:
+            row.update(
+                ppi_cell(cell, pooled_by_model[row["model"]], frame.other_col, design, confidence, opts)
+            )
+        computed = np.isfinite(row["rg"])
+        row["accuracy_pooled"] = (
+            any(str(t).startswith("pooled") for t in model_acc.acc.strata) if computed else None
+        )
+        rows.append(row)
+    return rows
 
 
 def _check_corrected_args(obs, labels, accuracy, *, by, design, metrics) -> list[str]:
@@ -257,55 +311,3 @@ def _check_corrected_args(obs, labels, accuracy, *, by, design, metrics) -> list
     if labels is None and accuracy is None:
         raise ParameterError("corrected_rates needs human labels or assumed judge accuracy")
     return by
-
-
-def _clip(value: float) -> float:
-    return float(np.clip(value, 0, 1)) if np.isfinite(value) else np.nan
-
-
-def _rg_estimate(cell: pd.DataFrame, acc: JudgeAccuracy, shares: tuple[float, float], z: float) -> dict:
-    """Rogan–Gladen on the whole cell (the unlabelled rest is selected on the judge's verdict
-    when sampling is stratified, which breaks p = Se θ + (1 − Sp)(1 − θ) there), with the
-    cell's counts and its replaced rate."""
-    n = len(cell)
-    labelled = cell["labelled"].to_numpy(bool)
-    pos_lab = float(cell.loc[labelled, "human"].astype(bool).sum()) if labelled.any() else 0.0
-    judge_rate = float(cell["judge"].mean())
-    rg, var_rg = rogan_gladen(judge_rate, acc, n, share_pos=shares[0], share_neg=shares[1])
-    half = z * np.sqrt(var_rg)
-    return {
-        "n": n,
-        "n_labelled": int(labelled.sum()),
-        "judge": judge_rate,
-        "replaced": (pos_lab + float(cell.loc[~labelled, "judge"].sum())) / n,
-        "se": acc.se,
-        "sp": acc.sp,
-        "rg": float(np.clip(rg, 0, 1)),
-        "rg_low": float(np.clip(rg - half, 0, 1)),
-        "rg_high": float(np.clip(rg + half, 0, 1)),
-    }
-
-
-def _ppi_estimate(
-    cell: pd.DataFrame, pooled: pd.DataFrame, other_col: str, design: str | None, z: float
-) -> dict:
-    """PPI++ (random design) or the stratified double-sampling estimate of the cell's rate;
-    human labels where present, the estimate for the unlabelled rest."""
-    out = {"ppi": np.nan, "ppi_low": np.nan, "ppi_high": np.nan, "ppi_lambda": np.nan, "ppi_pooled": False}
-    if design is None:
-        return out
-    lab, unl = cell[cell["labelled"]], cell[~cell["labelled"]]
-    n, n_u = len(cell), len(unl)
-    pos_lab = float(lab["human"].astype(bool).sum()) if len(lab) else 0.0
-    if design == "random":
-        y, f = lab["human"].astype(bool).to_numpy(float), lab["judge"].to_numpy(float)
-        th_p, var_p, out["ppi_lambda"] = ppi_mean(y, f, unl["judge"].to_numpy(float))
-        ppi = (pos_lab + n_u * th_p) / n if n_u else pos_lab / n
-    else:
-        th_p, var_p, out["ppi_pooled"] = _ppi_stratified(cell, pooled, other_col, z)
-        ppi = (pos_lab + n_u * th_p) / n
-    half = z * (n_u / n) * np.sqrt(var_p)
-    out["ppi"] = _clip(ppi)
-    if np.isfinite(half):
-        out["ppi_low"], out["ppi_high"] = float(np.clip(ppi - half, 0, 1)), float(np.clip(ppi + half, 0, 1))
-    return out

@@ -144,3 +144,36 @@ def replaced_round_metrics(rescored: pd.DataFrame, *, keep: Sequence[str] = DEFA
     rounds = rounds.merge(flag, on=["game_id", "round_id"], how="left")
     rounds.loc[rounds["needs_replay"], ["dr", "cgr", "as"]] = np.nan
     return rounds
+
+
+REPLACED_NOTE = (
+    "sensitivity view, not an estimate: the judge's verdicts with only the labelled definitions "
+    "swapped for people's; biased toward the judge's rate when few definitions are labelled"
+)
+
+
+def replaced_rates(
+    obs: pd.DataFrame, labels: pd.DataFrame, *, by: Sequence[str] = ("model", "deck")
+) -> pd.DataFrame:
+    """LKR and TDR per ``by`` cell under replaced labels (:func:`replace_labels`), beside the
+    judge's rate: ``metric``, the ``by`` columns, ``n``, ``n_labelled`` (definitions people
+    labelled for the metric's question), ``judge``, ``replaced``. A sensitivity view
+    (:data:`REPLACED_NOTE`); the corrected estimates are
+    :func:`~wordplay_audit.analysis.balderdash.corrected.corrected_rates`."""
+    replaced = replace_labels(obs, labels)
+    rows = []
+    for metric, (column, human, judge) in {
+        "lkr": ("knows", "human_any", "knows_judge"),
+        "tdr": ("true_def", "human_ref", "true_def_judge"),
+    }.items():
+        grouped = replaced.groupby(list(by), sort=True, dropna=False)
+        table = grouped.agg(
+            n=(column, "size"),
+            n_labelled=(human, lambda s: int(s.notna().sum())),
+            judge=(judge, "mean"),
+            replaced=(column, "mean"),
+        ).reset_index()
+        rows.append(table.assign(metric=metric))
+    out = pd.concat(rows, ignore_index=True)
+    out.attrs["note"] = REPLACED_NOTE
+    return out[["metric", *by, "n", "n_labelled", "judge", "replaced"]]

@@ -269,7 +269,9 @@ def _check_trend_args(se_sp, by: tuple[str, ...], draws: int, seed: int) -> dict
     return counts_by_model
 
 
-def _cells(clean: pd.DataFrame, by: tuple[str, ...], pooled: bool) -> list[tuple[dict[str, str], pd.DataFrame]]:
+def _cells(
+    clean: pd.DataFrame, by: tuple[str, ...], pooled: bool
+) -> list[tuple[dict[str, str], pd.DataFrame]]:
     """(labels, rows) of every cell of ``by``, and per model the pooled cell when asked."""
     cells = []
     for first, block in clean.groupby(by[0], sort=True):

@@ -12,19 +12,19 @@ Inputs are plain arrays or a frame with ``judge``, ``labelled``, ``human`` colum
 Wheel of Fortune and Connections build those from their own tables.
 """
 
-from wordplay_audit.analysis.correction.poststratify import (
-    JudgeAccuracy,
-    accuracy_counts,
-    post_strata_counts,
-    poststratified_accuracy,
-    variance_share,
-)
 from wordplay_audit.analysis.correction.intervals import (
     MIN_LABELS,
     accuracy_draws,
     rogan_gladen_interval,
     seeded_rng,
     stratified_share_interval,
+)
+from wordplay_audit.analysis.correction.poststratify import (
+    JudgeAccuracy,
+    accuracy_counts,
+    post_strata_counts,
+    poststratified_accuracy,
+    variance_share,
 )
 from wordplay_audit.analysis.correction.ppi import ppi_mean, stratified_mean
 from wordplay_audit.analysis.correction.rogan_gladen import rogan_gladen

@@ -78,13 +78,13 @@ def stratified_share_interval(
     confidence: float = 0.95,
     draws: int = DEFAULT_DRAWS,
     rng: np.random.Generator | None = None,
-    min_labels: int = MIN_LABELS,
 ) -> tuple[float, float]:
     """Interval for the realised share (known_true + Σ_s Y_s)/n_total, Y_s the true items among
     the ``unlabelled[s]`` of post-stratum s, from ``labelled_true[s]`` of ``labelled[s]``.
 
     ``n_total`` defaults to Σ unlabelled (the share among the unlabelled items). Returns
-    (nan, nan) when a post-stratum with unlabelled items has fewer than ``min_labels`` labels.
+    (nan, nan) when a post-stratum with unlabelled items has no label; callers refuse
+    post-strata with fewer than :data:`MIN_LABELS` labels (not calibrated).
 
     >>> lo, hi = stratified_share_interval([50], [10], [5], rng=seeded_rng(0))
     >>> 0.2 < lo < 0.35 and 0.65 < hi < 0.8
@@ -97,7 +97,7 @@ def stratified_share_interval(
     total = float(u.sum()) if n_total is None else float(n_total)
     if total <= 0:
         return np.nan, np.nan
-    if np.any((u > 0) & (n < min_labels)):
+    if np.any((u > 0) & (n < 1)):
         return np.nan, np.nan
     keep = u > 0
     if not keep.any():
@@ -112,7 +112,11 @@ def stratified_share_interval(
 
 
 def accuracy_draws(
-    counts: pd.DataFrame, *, draws: int = DEFAULT_DRAWS, rng: np.random.Generator | None = None
+    counts: pd.DataFrame,
+    *,
+    draws: int = DEFAULT_DRAWS,
+    rng: np.random.Generator | None = None,
+    fallback: tuple[float, float] = (np.nan, np.nan),
 ) -> tuple[np.ndarray, np.ndarray]:
     """Draws of the judge's realised Se and Sp over the items of ``counts``.
 
@@ -120,7 +124,9 @@ def accuracy_draws(
     ``xq`` human-true (as :func:`.poststratify.poststratified_accuracy` builds them, borrowed
     from coarser strata where a post-stratum has no label). T_s = x_s + Y_s true items with Y_s
     the posterior-predictive true items among the N_s − n_s unlabelled;
-    Se = Σ_{f=1} T_s / Σ T_s, Sp = Σ_{f=0} (N_s − T_s) / Σ (N_s − T_s).
+    Se = Σ_{f=1} T_s / Σ T_s, Sp = Σ_{f=0} (N_s − T_s) / Σ (N_s − T_s). A draw without a true
+    (false) item has no Se (Sp); it gets ``fallback`` (e.g. the pooled point estimate) — with no
+    true item the rate is 0 whatever Se is, with no false item it is 1 whatever Sp is.
     """
     rng = rng if rng is not None else seeded_rng(0)
     big_n = counts["N"].to_numpy(float)
@@ -135,6 +141,8 @@ def accuracy_draws(
     with np.errstate(divide="ignore", invalid="ignore"):
         se = true[:, f].sum(axis=1) / true.sum(axis=1)
         sp = false[:, ~f].sum(axis=1) / false.sum(axis=1)
+    se = np.where(np.isfinite(se), se, fallback[0])
+    sp = np.where(np.isfinite(sp), sp, fallback[1])
     return se, sp
 
 

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["JudgeAccuracy", "accuracy_counts", "post_strata_counts", "poststratified_accuracy", "variance_share"]
+__all__ = [
+    "JudgeAccuracy",
+    "accuracy_counts",
+    "post_strata_counts",
+    "poststratified_accuracy",
+    "variance_share",
+]
 
 
 @dataclass(frozen=True)

@@ -86,8 +86,8 @@ def _letter_flags(letters: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """Per move: is it a letter move, does it name a vowel (computed once per distinct value)."""
     cat = letters.astype("category")
     names = cat.cat.categories.astype(str)
-    is_letter = np.append(np.asarray([n in _LETTERS for n in names]), False)
-    is_vowel = np.append(np.asarray([n in VOWELS for n in names]), False)
+    is_letter = np.append(np.asarray([n in _LETTERS for n in names], dtype=bool), False)
+    is_vowel = np.append(np.asarray([n in VOWELS for n in names], dtype=bool), False)
     codes = cat.cat.codes.to_numpy()
     return is_letter[codes], is_vowel[codes]
 

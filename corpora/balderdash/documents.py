@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,8 @@ class Doc:
         value = self.get(name) if value is _MISSING else value
         if isinstance(value, bool) or not isinstance(value, int | str | float):
             raise self.fail(f"field {name!r} must be an id (integer or string), got {shown(value)}")
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            raise self.fail(f"field {name!r} must be an integer id, got {value!r}")
         if not isinstance(value, str):
             value = check_number(value, f"{at_line(self.source, self.line)}field {name!r}", integer=True)
         text = str(value).strip()
@@ -82,7 +85,11 @@ class Doc:
         value = self.get(name, default)
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
             value = value.strip()
-        elif isinstance(value, bool) or not isinstance(value, int | float):
+        elif (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or (isinstance(value, float) and not (math.isfinite(value) and value.is_integer()))
+        ):
             raise self.fail(f"field {name!r} must be an integer, got {shown(value)}")
         number = check_number(value, f"{at_line(self.source, self.line)}field {name!r}", integer=True)
         if low is not None and number < low:

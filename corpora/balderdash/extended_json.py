@@ -30,7 +30,11 @@ _FLOAT_WRAPPERS = ("$numberDouble", "$numberDecimal")
 
 
 class ExtendedJsonError(ValueError):
-    """A malformed Extended JSON wrapper, or a key named twice in one object."""
+    """A malformed Extended JSON wrapper."""
+
+
+class DuplicateKeyError(ValueError):
+    """An object that names the same key twice (JSON leaves the meaning open; we refuse it)."""
 
 
 # --------------------------------------------------------------------------- Extended JSON
@@ -89,14 +93,17 @@ def _object_from_pairs(pairs: list[tuple[str, Any]]) -> Any:
     """The parser's hook for every object: refuse a repeated key, unwrap Extended JSON."""
     if len(pairs) == 1:
         key, inner = pairs[0]
-        if key in _WRAPPERS:
+        if key not in _WRAPPERS:
+            return {key: inner}
+        try:
             return _unwrap(key, inner)
-        return {key: inner}
+        except (ValueError, OverflowError) as exc:
+            raise ExtendedJsonError(str(exc).split(";")[0]) from None
     obj = dict(pairs)
     if len(obj) < len(pairs):
         seen: set[str] = set()
         twice = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise ExtendedJsonError(f"key {twice!r} appears twice in one object (keep one)")
+        raise DuplicateKeyError(f"key {twice!r} appears twice in one object (keep one of them)")
     return obj
 
 
@@ -113,32 +120,36 @@ def _skip_ws(text: str, pos: int) -> int:
     return pos
 
 
-def _decode_one(decoder: json.JSONDecoder, text: str, pos: int, source: str, start_line: int):
-    """``decoder.raw_decode(text, pos)`` with every failure turned into one InputError line."""
-    try:
-        return decoder.raw_decode(text, pos)
-    except json.JSONDecodeError as exc:
-        where = "" if exc.lineno == start_line else f", found at line {exc.lineno}"
-        raise InputError(f"{source} line {start_line}: not valid JSON ({exc.msg}{where})") from None
-    except ExtendedJsonError as exc:
-        raise InputError(f"{source} line {start_line}: bad Extended JSON value ({exc})") from None
-    except RecursionError:
-        raise InputError(f"{source} line {start_line}: not valid JSON (nested too deeply)") from None
-    except (ValueError, OverflowError) as exc:
-        first = str(exc).split(";")[0]
-        raise InputError(f"{source} line {start_line}: not valid JSON ({first})") from None
-
-
 class _Lines:
     """Line numbers of positions in ``text``, counted forward once (positions only grow)."""
 
     def __init__(self, text: str, first_line: int) -> None:
-        self.text, self.line, self.counted = text, first_line, 0
+        self.text, self.line, self.counted, self.first = text, first_line, 0, first_line
 
     def at(self, pos: int) -> int:
         self.line += self.text.count("\n", self.counted, pos)
         self.counted = pos
         return self.line
+
+
+def _decode_one(decoder: json.JSONDecoder, text: str, pos: int, source: str, lines: _Lines):
+    """``decoder.raw_decode(text, pos)`` with every failure turned into one InputError line."""
+    start_line = lines.at(pos)
+    try:
+        return decoder.raw_decode(text, pos)
+    except json.JSONDecodeError as exc:
+        found = exc.lineno + lines.first - 1
+        where = "" if found == start_line else f", found at line {found}"
+        raise InputError(f"{source} line {start_line}: not valid JSON ({exc.msg}{where})") from None
+    except ExtendedJsonError as exc:
+        raise InputError(f"{source} line {start_line}: bad Extended JSON value ({exc})") from None
+    except DuplicateKeyError as exc:
+        raise InputError(f"{source} line {start_line}: {exc}") from None
+    except RecursionError:
+        raise InputError(f"{source} line {start_line}: not valid JSON (nested too deeply)") from None
+    except (ValueError, OverflowError) as exc:
+        first = str(exc).split(";")[0]
+        raise InputError(f"{source} line {start_line}: not valid JSON ({first})") from None
 
 
 def _after_array_item(text: str, pos: int, source: str, lines: _Lines) -> int | None:
@@ -170,7 +181,7 @@ def _iter_text(
             return
     while pos is not None and pos < len(text):
         start_line = lines.at(pos)
-        document, end = _decode_one(decoder, text, pos, source, start_line)
+        document, end = _decode_one(decoder, text, pos, source, lines)
         yield start_line, document
         pos = _skip_ws(text, end)
         if in_array:

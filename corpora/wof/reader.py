@@ -67,7 +67,8 @@ class WofLog:
     (0-based within the game), ``line`` (the file's line number, from 1), the seven keys of a
     move (``wheel_reward`` and ``letter_occurences`` as nullable integers, ``"/"`` → NA).
     ``skipped``: counts (``broken_lines``, ``games_dropped``, ``lines_dropped`` — every line of
-    a dropped game —, ``extra_blank_lines``, ``unterminated_last_game``). ``problems``: the first messages of what was skipped.
+    a dropped game —, ``extra_blank_lines``, ``unterminated_last_game``, ``empty_files``).
+    ``problems``: the first messages of what was skipped.
     """
 
     moves: pd.DataFrame
@@ -208,8 +209,11 @@ def read_report(path: str | Path, *, model: str | None = None, on_error: OnError
     if fast is not None:
         data, counts = fast
         skipped = {"broken_lines": 0, "games_dropped": 0, "lines_dropped": 0, **counts}
-        return WofLog(_frame(data, model), skipped, [], {model: str(path)})
-    return _read_line_by_line(path, model, on_error)
+        log = WofLog(_frame(data, model), skipped, [], {model: str(path)})
+    else:
+        log = _read_line_by_line(path, model, on_error)
+    log.skipped["empty_files"] = int(log.moves.empty and log.skipped["games_dropped"] == 0)
+    return log
 
 
 def _read_line_by_line(path: Path, model: str, on_error: OnError) -> WofLog:
@@ -293,14 +297,19 @@ def read_reports(paths: str | Path | Iterable[str | Path], *, on_error: OnError 
                 earlier = next(lg.files[name] for lg in logs if name in lg.files)
                 raise InputError(f"{file}: model {name!r} already read from {earlier}; rename one file")
             logs.append(log)
-    return _concat(logs)
+    joined = _concat(logs)
+    if joined.moves.empty:
+        why = f"; first problem: {joined.problems[0]}" if joined.problems else ""
+        raise InputError(f"{', '.join(joined.files.values())}: no game to read (empty report files){why}")
+    return joined
 
 
 def _concat(logs: list[WofLog]) -> WofLog:
     if len(logs) == 1:
         return logs[0]
-    categorical = {c: union_categoricals([lg.moves[c] for lg in logs]) for c in ("model", "letter")}
-    moves = pd.concat([lg.moves.drop(columns=list(categorical)) for lg in logs], ignore_index=True)
+    frames = [lg.moves for lg in logs if not lg.moves.empty] or [logs[0].moves]
+    categorical = {c: union_categoricals([f[c] for f in frames]) for c in ("model", "letter")}
+    moves = pd.concat([f.drop(columns=list(categorical)) for f in frames], ignore_index=True)
     for column, values in categorical.items():
         moves.insert(0 if column == "model" else 4, column, values)
     skipped = {k: sum(lg.skipped[k] for lg in logs) for k in logs[0].skipped}

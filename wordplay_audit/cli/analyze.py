@@ -38,7 +38,7 @@ def _load(
     from wordplay_audit.corpora.contract import read_items, read_labels, validate_labels
 
     items = read_items(items_path) if items_path is not None else None
-    labels = read_labels(labels_path, items=items)
+    labels = read_labels(labels_path, items=items, categorical=True)
     if categories is not None:
         validate_labels(labels, allowed=categories, source=str(labels_path))
     if kind is None:

@@ -109,6 +109,52 @@ def metrics_command(export: ExportArg, words: WordsOpt = None, as_json: bool = J
     emit(payload, as_json=as_json, lines=lines)
 
 
+_AUDIT_W = ["player_model", "n_labelled", "recall_w", "fnr_w", "fnr_w_low", "fnr_w_high", "specificity_w",
+            "specificity_w_low", "specificity_w_high", "precision_w"]  # fmt: skip
+_AUDIT_RAW = [
+    "player_model",
+    "tp",
+    "fp",
+    "fn",
+    "tn",
+    "precision",
+    "recall",
+    "f1",
+    "fnr",
+    "fnr_low",
+    "fnr_high",
+]
+_CORRECTED = ["metric", "model", "deck", "n", "n_labelled", "judge", "rg", "rg_low", "rg_high", "ppi", "ppi_low",
+              "ppi_high"]  # fmt: skip
+
+
+def _reason_lines(corrected: pd.DataFrame) -> list[str]:
+    """One line per distinct reason a corrected value or interval is missing."""
+    lines = []
+    for column in ("rg_reason", "ppi_reason"):
+        for reason, part in corrected[corrected[column].notna()].groupby(column):
+            cells = ", ".join(f"{r.metric}/{r.model}/{r.deck}" for r in part.itertuples())
+            lines.append(f"  {column.split('_')[0]} not shown for {cells}: {reason}")
+    return lines
+
+
+def _recompute_lines(audits: dict, status: dict, corrected, replaced) -> list[str]:
+    from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
+
+    lines = []
+    for question, table in audits.items():
+        lines += _lines(table, _AUDIT_W, f"judge accuracy ({question}), re-weighted to all judged definitions "
+                        "(95 % intervals):")  # fmt: skip
+        lines += _lines(
+            table, _AUDIT_RAW, f"  raw, on the labelled items only ({question}; Wilson intervals):"
+        )
+    lines.append(f"rounds: {status}")
+    lines += _lines(corrected, _CORRECTED, "corrected rates (95 % intervals; exact for the binomial pieces):")
+    lines += _reason_lines(corrected)
+    lines += _lines(replaced, list(replaced.columns), f"replaced labels — {REPLACED_NOTE}:")
+    return lines
+
+
 @app.command("recompute")
 def recompute_command(
     export: ExportArg,
@@ -117,16 +163,21 @@ def recompute_command(
     design: DesignOpt = "stratified",
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Judge audit per model, metrics under replaced labels, corrected LKR/TDR with intervals."""
+    """Judge audit per model (re-weighted first), corrected LKR/TDR with intervals, and metrics
+    under replaced labels (a sensitivity view)."""
     from wordplay_audit.analysis.balderdash.corrected import corrected_rates
     from wordplay_audit.analysis.balderdash.metrics import game_metrics, setting_metrics
     from wordplay_audit.analysis.balderdash.recompute import (
+        REPLACED_NOTE,
         recompute_scores,
         replace_labels,
+        replaced_rates,
         replaced_round_metrics,
     )
     from wordplay_audit.analysis.balderdash.summary import judge_audit_tables
+    from wordplay_audit.errors import check_choice
 
+    check_choice("--design", design, ("stratified", "random"))
     data, obs = _load(export, words)
     labels = _labels(human, obs)
     if labels is None or labels.empty:
@@ -134,9 +185,9 @@ def recompute_command(
     audits = judge_audit_tables(obs, labels)
     replaced = replace_labels(obs, labels)
     rescored = recompute_scores(replaced)
-    rounds = replaced_round_metrics(rescored)
-    settings = setting_metrics(game_metrics(rounds))
+    settings = setting_metrics(game_metrics(replaced_round_metrics(rescored)))
     corrected = corrected_rates(obs, labels, design=design)
+    replaced_view = replaced_rates(obs, labels)
     status = rescored.drop_duplicates(["game_id", "round_id"])["round_status"].value_counts().to_dict()
     payload = {
         "export": str(export),
@@ -148,52 +199,13 @@ def recompute_command(
             "knows_undetermined": int(replaced["knows_undetermined"].sum()),
         },
         "judge_audit": {q: _records(t) for q, t in audits.items()},
-        "round_status": status,
-        "replaced_settings": _records(settings),
         "corrected": _records(corrected),
+        "round_status": status,
+        "replaced_note": REPLACED_NOTE,
+        "replaced_rates": _records(replaced_view),
+        "replaced_settings": _records(settings),
     }
-    lines = []
-    for question, table in audits.items():
-        lines += _lines(
-            table,
-            [
-                "player_model",
-                "n_labelled",
-                "tp",
-                "fp",
-                "fn",
-                "tn",
-                "precision",
-                "recall",
-                "f1",
-                "fnr",
-                "fnr_low",
-                "fnr_high",
-                "fnr_w",
-            ],
-            f"judge vs people ({question}):",
-        )
-    lines.append(f"rounds: {status}")
-    lines += _lines(
-        corrected,
-        [
-            "metric",
-            "model",
-            "deck",
-            "n",
-            "n_labelled",
-            "judge",
-            "replaced",
-            "rg",
-            "rg_low",
-            "rg_high",
-            "ppi",
-            "ppi_low",
-            "ppi_high",
-        ],
-        "corrected rates (95 % intervals):",
-    )
-    emit(payload, as_json=as_json, lines=lines)
+    emit(payload, as_json=as_json, lines=_recompute_lines(audits, status, corrected, replaced_view))
 
 
 def _parse_eps(values: list[str] | None) -> tuple[float, ...]:
@@ -259,25 +271,23 @@ def convergence_command(
         "window": window,
         "convergence": _records(table),
     }
-    lines = _lines(
-        table,
-        [
-            "deck",
-            "model",
-            "eps",
-            "converged_judge",
-            "T_judge",
-            "converged_replaced",
-            "converged_corrected",
-            "se",
-            "tau",
-            "judge_unreachable",
-            "window_lower",
-            "converged_window",
-        ],
-        "convergence of LKR (T nan = never):",
-    )
+    lines = _lines(table, _CONVERGENCE, "convergence of LKR (T nan = never; None = cannot tell, see below):")
+    lines += _verdict_reasons(table)
     emit(payload, as_json=as_json, lines=lines)
+
+
+_CONVERGENCE = ["deck", "model", "eps", "converged_judge", "T_judge", "converged_replaced", "se", "tau",
+                "judge_unreachable", "window_estimate", "window_lower", "converged_window"]  # fmt: skip
+
+
+def _verdict_reasons(table: pd.DataFrame) -> list[str]:
+    """One line per verdict column and distinct reason it could not be decided."""
+    lines = []
+    for column in [c for c in table.columns if c.endswith("_reason")]:
+        for reason in table[column].dropna().unique():
+            rows = int((table[column] == reason).sum())
+            lines.append(f"  {column.removesuffix('_reason')} = None in {rows} rows: {reason}")
+    return lines
 
 
 @app.command("trend")

@@ -1,0 +1,221 @@
+"""One cell of :func:`~wordplay_audit.analysis.balderdash.corrected.corrected_rates`: the
+Rogan–Gladen and PPI estimates, their intervals, and the reason where there is none.
+
+Two interval methods (``CorrectionOptions.method``):
+
+* ``"exact"`` (default): exact for the binomial pieces — Jeffreys posterior-predictive draws
+  (:mod:`wordplay_audit.analysis.correction.intervals`); a post-stratum with fewer than
+  ``min_labels`` labels gets no interval (``*_reason`` says so).
+* ``"normal"``: the earlier delta-method intervals (point ± z·SE), kept for comparison.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from wordplay_audit.analysis.correction import (
+    MIN_LABELS,
+    JudgeAccuracy,
+    accuracy_counts,
+    accuracy_draws,
+    ppi_mean,
+    rogan_gladen,
+    rogan_gladen_interval,
+    seeded_rng,
+    stratified_mean,
+    stratified_share_interval,
+)
+from wordplay_audit.analysis.correction.intervals import TOO_FEW
+from wordplay_audit.analysis.proportions import z_value
+from wordplay_audit.errors import ParameterError, check_choice
+
+IntervalMethod = Literal["exact", "normal"]
+INTERVAL_METHODS = ("exact", "normal")
+NO_INFORMATION = "Se + Sp ≤ 1: the judge's verdict carries no information about this rate"
+BORROWED = "a judge-verdict stratum of this cell has no label (the model's share was borrowed): no calibrated interval"
+
+
+@dataclass(frozen=True)
+class CorrectionOptions:
+    """Options of :func:`corrected_rates`: sampling ``strata`` (besides the judge's verdicts),
+    interval ``method``, fewest labels per post-stratum for an interval, posterior ``draws``
+    and the ``seed`` of the draws."""
+
+    strata: tuple[str, ...] = ("deck",)
+    method: IntervalMethod = "exact"
+    min_labels: int = MIN_LABELS
+    draws: int = 4000
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        check_choice("method", self.method, INTERVAL_METHODS)
+        if self.min_labels < 1:
+            raise ParameterError(f"min_labels must be at least 1, got {self.min_labels}")
+        if self.draws < 100:
+            raise ParameterError(f"draws must be at least 100, got {self.draws}")
+
+
+@dataclass(frozen=True)
+class ModelAccuracy:
+    """The judge's accuracy for one model: the point estimate, posterior draws of the realised
+    Se and Sp (None with ``reason`` when no calibrated interval is possible)."""
+
+    acc: JudgeAccuracy
+    se_draws: np.ndarray | None = None
+    sp_draws: np.ndarray | None = None
+    reason: str | None = None
+
+    @classmethod
+    def assumed(cls, acc: JudgeAccuracy, draws: int, rng: np.random.Generator) -> ModelAccuracy:
+        """Given accuracy: constant draws when its variance is 0, normal draws otherwise."""
+        se = acc.se + np.sqrt(max(acc.var_se, 0.0)) * rng.standard_normal(draws)
+        sp = acc.sp + np.sqrt(max(acc.var_sp, 0.0)) * rng.standard_normal(draws)
+        return cls(acc, np.clip(se, 0, 1), np.clip(sp, 0, 1))
+
+
+def draws_for_model(part: pd.DataFrame, acc: JudgeAccuracy, levels: list[list[str]], opts) -> ModelAccuracy:
+    """Posterior draws of the model's realised Se and Sp on the finest strata ``levels`` whose
+    every post-stratum holds ``min_labels`` labels; no draws (reason) when none does."""
+    model = str(part["model"].iloc[0]) if len(part) else ""
+    for strata in levels:
+        counts = accuracy_counts(part, strata)
+        if counts is not None and (counts["n"] >= opts.min_labels).all():
+            rng = seeded_rng(opts.seed, model, *strata)
+            se, sp = accuracy_draws(counts, draws=opts.draws, rng=rng, fallback=(acc.se, acc.sp))
+            return ModelAccuracy(acc, se, sp)
+    return ModelAccuracy(acc, reason=TOO_FEW.format(k=opts.min_labels))
+
+
+def missing_reason(question: str, has_question: bool) -> str:
+    if not has_question:
+        return f"needs {question} labels"
+    return "the judge's accuracy could not be estimated for this model (no labelled definition)"
+
+
+def rg_cell(
+    cell: pd.DataFrame, model_acc: ModelAccuracy, shares, confidence: float, opts, why_missing: str
+) -> dict:
+    """Rogan–Gladen on the whole cell with its interval, or None values and ``rg_reason``."""
+    acc, z = model_acc.acc, z_value(confidence)
+    n, p = len(cell), float(cell["judge"].mean())
+    out = {"se": acc.se, "sp": acc.sp, "rg": np.nan, "rg_unclipped": np.nan, "rg_low": np.nan,
+           "rg_high": np.nan, "rg_reason": None}  # fmt: skip
+    if not (np.isfinite(acc.se) and np.isfinite(acc.sp)):
+        return {**out, "rg_reason": why_missing}
+    j = acc.se + acc.sp - 1
+    if j <= 0:
+        return {**out, "rg_reason": NO_INFORMATION}
+    rg, var_rg = rogan_gladen(p, acc, n, share_pos=shares[0], share_neg=shares[1])
+    out.update(rg=rg, rg_unclipped=float((p + acc.sp - 1) / j))
+    if opts.method == "normal":
+        half = z * np.sqrt(var_rg)
+        out.update(rg_low=float(np.clip(rg - half, 0, 1)), rg_high=float(np.clip(rg + half, 0, 1)))
+        return out
+    if model_acc.se_draws is None:
+        return {**out, "rg_reason": model_acc.reason}
+    spread = rg * acc.se * (1 - acc.se) * (1 - shares[0]) + (1 - rg) * acc.sp * (1 - acc.sp) * (1 - shares[1])
+    low, high = rogan_gladen_interval(
+        p, model_acc.se_draws, model_acc.sp_draws, noise_var=max(spread, 0.0) / (n * j**2),
+        confidence=confidence, rng=seeded_rng(opts.seed, "rg", *cell["item_id"].iloc[:1]),
+    )  # fmt: skip
+    if not np.isfinite(low):
+        return {
+            **out,
+            "rg_reason": "Se + Sp ≤ 1 in more than 1 % of the posterior draws: no calibrated interval",
+        }
+    out.update(rg_low=min(low, rg), rg_high=max(high, rg))
+    return out
+
+
+def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:
+    """(unlabelled, labelled, labelled true) per ``keys`` stratum of the cell's unlabelled rows;
+    a stratum without a label in the cell borrows the model's (``pooled``) labels."""
+    unl = cell[~cell["labelled"]]
+    parts, used_pool = [], False
+    for key, u in unl.groupby(keys):
+        key = key if isinstance(key, tuple) else (key,)
+        match = np.logical_and.reduce([(cell[k] == v).to_numpy() for k, v in zip(keys, key, strict=True)])
+        lab = cell[match & cell["labelled"].to_numpy()]
+        if lab.empty:
+            pmatch = np.logical_and.reduce(
+                [(pooled[k] == v).to_numpy() for k, v in zip(keys, key, strict=True)]
+            )
+            lab = pooled[pmatch & pooled["labelled"].to_numpy()]
+            used_pool = True
+        if lab.empty:
+            return [], used_pool
+        parts.append((len(u), len(lab), int(lab["human"].astype(bool).sum())))
+    return parts, used_pool
+
+
+def _exact_parts(cell: pd.DataFrame, levels: list[list[str]], min_labels: int) -> list | None:
+    """The finest post-strata of the cell (no borrowing) whose every stratum with unlabelled
+    items holds ``min_labels`` labels of the cell; None when none does."""
+    for keys in levels:
+        parts, used_pool = _strata_parts(cell, cell, keys) if keys else (_whole(cell), False)
+        if parts and not used_pool and all(n >= min_labels for _, n, _ in parts):
+            return parts
+    return None
+
+
+def _whole(cell: pd.DataFrame) -> list:
+    lab = cell[cell["labelled"]]
+    return [(int((~cell["labelled"]).sum()), len(lab), int(lab["human"].astype(bool).sum()))]
+
+
+def ppi_cell(
+    cell: pd.DataFrame, pooled: pd.DataFrame, other_col: str, design: str, confidence: float, opts
+) -> dict:
+    """PPI++ (random design) or the stratified double-sampling estimate of the cell's realised
+    share, human labels where present; the interval by ``opts.method``."""
+    out = {"ppi": np.nan, "ppi_low": np.nan, "ppi_high": np.nan, "ppi_lambda": np.nan, "ppi_pooled": None,
+           "ppi_reason": None}  # fmt: skip
+    lab, unl = cell[cell["labelled"]], cell[~cell["labelled"]]
+    n, n_u, z = len(cell), len(unl), z_value(confidence)
+    pos_lab = float(lab["human"].astype(bool).sum()) if len(lab) else 0.0
+    if design == "random":
+        y, f = lab["human"].astype(bool).to_numpy(float), lab["judge"].to_numpy(float)
+        th_p, var_p, out["ppi_lambda"] = ppi_mean(y, f, unl["judge"].to_numpy(float))
+        used_pool, levels = False, [["judge"], []]
+    else:
+        th_p, var_p, used_pool = _ppi_stratified(cell, pooled, other_col, z)
+        levels = [["judge", other_col], ["judge"]]
+    if not np.isfinite(th_p):
+        return {**out, "ppi_reason": "no labelled item in a judge-verdict stratum of this model"}
+    ppi = (pos_lab + n_u * th_p) / n if n_u else pos_lab / n
+    out.update(ppi=float(np.clip(ppi, 0, 1)), ppi_pooled=bool(used_pool))
+    if opts.method == "normal":
+        half = z * (n_u / n) * np.sqrt(var_p)
+        out.update(ppi_low=float(np.clip(ppi - half, 0, 1)), ppi_high=float(np.clip(ppi + half, 0, 1)))
+        return out
+    if used_pool:
+        return {**out, "ppi_reason": BORROWED}
+    parts = _exact_parts(cell, levels, opts.min_labels)
+    if parts is None:
+        return {**out, "ppi_reason": TOO_FEW.format(k=opts.min_labels)}
+    low, high = stratified_share_interval(
+        *zip(*parts, strict=True), known_true=pos_lab, n_total=n, confidence=confidence, draws=opts.draws,
+        rng=seeded_rng(opts.seed, "ppi", *cell["item_id"].iloc[:1]),
+    )  # fmt: skip
+    out.update(ppi_low=min(low, out["ppi"]), ppi_high=max(high, out["ppi"]))
+    return out
+
+
+def _ppi_stratified(
+    cell: pd.DataFrame, pooled: pd.DataFrame, other_col: str, z: float
+) -> tuple[float, float, bool]:
+    """Σ_s W_s q_s over post-strata (judge, other judge decision) of the cell's unlabelled rows,
+    coarsened to the judge's decision when a finer stratum has no label in cell or model."""
+    if not (~cell["labelled"]).any():
+        return 0.0, 0.0, False
+    used_pool = False
+    for keys in (["judge", other_col], ["judge"]):
+        parts, used_pool = _strata_parts(cell, pooled, keys)
+        if parts:
+            theta, var = stratified_mean(*zip(*parts, strict=True), z=z)
+            return theta, var, used_pool
+    return np.nan, np.nan, used_pool
