@@ -29,7 +29,7 @@ import statsmodels.formula.api as smf
 from scipy import special, stats
 from statsmodels.genmod.families import links
 
-from wordplay_audit.errors import ParameterError
+from wordplay_audit.errors import ParameterError, check_choice
 
 _EPS = 1e-10
 
@@ -206,10 +206,41 @@ class MixedFit:
     pvalue: float
     converged: bool
     messages: tuple[str, ...]
+    structure: str = "game+player"
+
+
+MIXED_STRUCTURES = ("game+player", "game")
+"""Random-intercept structures tried in order by :func:`mixed_linear_slope_fallback`."""
+
+
+def mixed_linear_slope_fallback(
+    endog: np.ndarray, x: np.ndarray, game: np.ndarray, player: np.ndarray
+) -> tuple[MixedFit | None, str]:
+    """:func:`mixed_linear_slope` with random intercepts for game and player; where that fit is
+    singular (``LinAlgError``, e.g. one player per game makes the two intercepts the same), does
+    not converge or gives a non-finite slope, the simpler model with a random intercept per game
+    only. Returns ``(fit, note)``: the fit (``structure`` says which) or None when neither
+    structure could be fitted, and a note saying what happened ('' for the full structure)."""
+    failures = []
+    for structure in MIXED_STRUCTURES:
+        try:
+            fit = mixed_linear_slope(endog, x, game, player, structure=structure)
+        except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
+            failures.append(f"{structure}: {type(exc).__name__}")
+            continue
+        if fit.converged and np.isfinite(fit.slope) and np.isfinite(fit.pvalue):
+            note = (
+                ""
+                if not failures
+                else f"mixed model fell back to {structure} intercepts ({'; '.join(failures)})"
+            )
+            return fit, note
+        failures.append(f"{structure}: did not converge")
+    return None, f"mixed model not estimable ({'; '.join(failures)}); the GEE and two-stage tests stand"
 
 
 def mixed_linear_slope(
-    endog: np.ndarray, x: np.ndarray, game: np.ndarray, player: np.ndarray
+    endog: np.ndarray, x: np.ndarray, game: np.ndarray, player: np.ndarray, *, structure: str = "game+player"
 ) -> MixedFit:
     r"""REML fit of :math:`y_{gpr} = \beta_0 + \beta_1 x_r + u_g + v_{gp} + e_{gpr}`.
 
@@ -219,8 +250,9 @@ def mixed_linear_slope(
     probability scale. Laird & Ware (1982), *Biometrics* 38:963–974. The test of
     :math:`\beta_1 = 0` is a Wald z-test; it assumes the slope is common to all games, so it is
     a valid test only of "no trend in any game". ``player`` must be unique across games
-    (e.g. ``game:player``). Shapes: all (n,).
+    (e.g. ``game:player``). ``structure="game"`` drops the player intercept. Shapes: all (n,).
     """
+    check_choice("structure", structure, MIXED_STRUCTURES)
     data = pd.DataFrame(
         {
             "y": np.asarray(endog, dtype=float),
@@ -236,7 +268,7 @@ def mixed_linear_slope(
             data,
             groups="game",
             re_formula="1",
-            vc_formula={"player": "0 + C(player)"},
+            vc_formula={"player": "0 + C(player)"} if structure == "game+player" else None,
         )
         result = model.fit(reml=True, method=["powell", "lbfgs"])
         slope = float(result.fe_params.iloc[1])
@@ -249,6 +281,7 @@ def mixed_linear_slope(
         pvalue=pvalue,
         converged=bool(result.converged),
         messages=_messages(caught),
+        structure=structure,
     )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import pytest
 
 from wordplay_audit.analysis.balderdash.convergence import (
@@ -55,3 +57,60 @@ def test_bad_eps_is_refused():
     campaign = simulate_campaign(SimConfig(games_per_deck=1, n_rounds=3, labels_per_stratum=2), seed=0)
     with pytest.raises(ParameterError, match="ε"):
         convergence_table(campaign.obs, eps=(1.2,))
+
+
+VERDICTS = ("converged_judge", "converged_replaced", "converged_corrected", "judge_unreachable", "converged_window")
+
+
+@pytest.fixture(scope="module")
+def small_campaign():
+    config = SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=8)
+    return simulate_campaign(config, seed=3)
+
+
+def _only(labels, question):
+    return labels[labels["question"] == question].reset_index(drop=True)
+
+
+def _check_three_valued(table):
+    for column in VERDICTS:
+        values = table[column].tolist()
+        reasons = table[f"{column}_reason"].tolist()
+        for value, reason in zip(values, reasons, strict=True):
+            assert value is None or isinstance(value, bool | np.bool_), (column, value)
+            # None ⇔ a reason; a decided verdict carries none
+            assert (value is None) == (isinstance(reason, str) and len(reason) > 0), (column, value, reason)
+
+
+def test_reference_only_labels_cannot_tell_lkr_verdicts(small_campaign):
+    labels = _only(small_campaign.labels, "reference")
+    table = convergence_table(small_campaign.obs, labels, eps=(0.05, 0.3), window=3)
+    _check_three_valued(table)
+    # LKR needs the any_sense question: every verdict built on the judge's LKR accuracy is None
+    for column in ("converged_corrected", "judge_unreachable", "converged_window"):
+        assert table[column].isna().all()
+        assert table[f"{column}_reason"].str.contains("needs any_sense labels").all()
+    assert table["tau"].isna().all() and table["window_lower"].isna().all()
+    assert table["converged_judge"].map(lambda v: isinstance(v, bool | np.bool_)).all()
+    # replaced labels exist (reference labels change knows), so that verdict is decided
+    assert table["converged_replaced"].notna().all()
+
+
+def test_any_sense_only_labels_decide_what_they_can(small_campaign):
+    labels = _only(small_campaign.labels, "any_sense")
+    table = convergence_table(small_campaign.obs, labels, eps=(0.05, 0.3), window=3)
+    _check_three_valued(table)
+    assert table["judge_unreachable"].notna().all()
+    assert (table["judge_unreachable"] == ((1 - table["eps"]) >= table["se"])).all()
+    # Eq. 6 on per-round corrected rates is never offered as a verdict
+    assert table["converged_corrected"].isna().all()
+    assert table["converged_corrected_reason"].str.startswith("not a verdict").all()
+    decided = table["converged_window"].notna()
+    assert (table.loc[decided, "converged_window"] == (table.loc[decided, "window_lower"] > 1 - table.loc[decided, "eps"])).all()
+
+
+def test_no_labels_leaves_every_label_verdict_open(small_campaign):
+    table = convergence_table(small_campaign.obs, None, eps=(0.1,))
+    _check_three_valued(table)
+    for column in ("converged_replaced", "converged_corrected", "judge_unreachable", "converged_window"):
+        assert table[column].isna().all()

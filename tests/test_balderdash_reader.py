@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wordplay_audit.corpora.balderdash import (
     PLAYER_ROUND_COLUMNS,
+    BalderdashExport,
     decode_extended_json,
     judge_labels,
     player_round_table,
@@ -248,3 +251,211 @@ def test_junk_input_errors_cleanly(tmp_path_factory, junk, which):
         read_export(folder)
     except InputError as exc:
         assert "\n" not in str(exc)
+
+
+# --------------------------------------------------------------------------- issue 8: hostile input
+
+
+def write_lines(folder: Path, name: str, lines: list[str] | list[bytes]) -> None:
+    data = b"".join((x if isinstance(x, bytes) else x.encode("utf-8")) + b"\n" for x in lines)
+    (folder / f"{name}.jsonl").write_bytes(data)
+
+
+def test_deep_nesting_is_one_line_error_not_recursion(tmp_path):
+    folder = write(tmp_path / "e", documents())
+    first = json.dumps(documents()["rounds"][0])
+    write_lines(folder, "rounds", [first, "[" * 100_000])
+    with pytest.raises(InputError, match=r"^.*rounds\.jsonl line 2: not valid JSON \(nested too deeply\)$"):
+        read_export(folder)
+    write_lines(folder, "rounds", ['{"word": ' + "[" * 100_000])
+    with pytest.raises(InputError, match=r"rounds\.jsonl line 1: not valid JSON \(nested too deeply\)$"):
+        read_export(folder)
+
+
+@pytest.mark.parametrize(
+    ("raw_round_id", "message"),
+    [
+        ("1" + "0" * 30, r"rounds\.jsonl line 2: field 'round_id': expected a finite number, got 10{30}$"),
+        ("1" * 5001, r"rounds\.jsonl line 2: not valid JSON \(Exceeds the limit \(4300 digits\).*5001 digits\)$"),
+        ('{"$numberLong": "' + "1" * 5001 + '"}', r"rounds\.jsonl line 2: bad Extended JSON value \(Exceeds"),
+        ('"' + "9" * 40 + '"', r"rounds\.jsonl line 2: field 'round_id': expected a number in \[.*\], got \d{41}$"),
+        ("1e30", r"rounds\.jsonl line 2: field 'round_id': expected a number in \[.*\], got \d{31}$"),
+    ],
+)
+def test_huge_round_id_is_one_line_error(tmp_path, raw_round_id, message):
+    folder = write(tmp_path / "e", documents())
+    lines = [json.dumps(r) for r in documents()["rounds"]]
+    lines[1] = lines[1].replace('"round_id": 2', f'"round_id": {raw_round_id}')
+    write_lines(folder, "rounds", lines)
+    with pytest.raises(InputError, match=message) as caught:
+        read_export(folder)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("bad", ["NaN", "Infinity", "-Infinity", "1e400", '{"$numberDouble": "NaN"}'])
+def test_non_finite_score_is_refused_not_dropped(tmp_path, bad):
+    folder = write(tmp_path / "e", documents())
+    lines = [json.dumps(r) for r in documents()["rounds"]]
+    lines[1] = lines[1].replace('"scores": {"11": 0', f'"scores": {{"11": {bad}')
+    write_lines(folder, "rounds", lines)
+    with pytest.raises(InputError, match=r"rounds\.jsonl line 2: field 'scores\.11': expected a finite number"):
+        read_export(folder)
+
+
+@pytest.mark.parametrize("bad", ["NaN", "Infinity", "1e400", '{"$numberDouble": "-Infinity"}'])
+def test_non_finite_point_value_is_refused_not_a_setting_of_its_own(tmp_path, bad):
+    folder = write(tmp_path / "e", documents())
+    line = json.dumps(documents()["games"][0]).replace('"correct_vote_points": 2', f'"correct_vote_points": {bad}')
+    write_lines(folder, "games", [line])
+    with pytest.raises(InputError, match=r"games\.jsonl line 1: field 'correct_vote_points': expected a finite"):
+        read_export(folder)
+
+
+def test_non_finite_player_score_is_refused(tmp_path):
+    folder = write(tmp_path / "e", documents())
+    lines = [json.dumps(p) for p in documents()["players"]]
+    lines[2] = lines[2].replace('"score": 0', '"score": NaN')
+    write_lines(folder, "players", lines)
+    with pytest.raises(InputError, match=r"players\.jsonl line 3: field 'score': expected a finite number, got nan"):
+        read_export(folder)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('"scores": {"11": 0,', '"scores": {"11": 0, "11": 5,'),  # same player's score twice
+        ('"votes": {"11": 12,', '"votes": {"11": 12, "11": -1,'),  # two votes of one player
+        ('"word": "fard",', '"word": "fard", "word": "quire",'),
+    ],
+)
+def test_duplicate_keys_are_refused_not_last_one_wins(tmp_path, old, new):
+    folder = write(tmp_path / "e", documents())
+    lines = [json.dumps(r) for r in documents()["rounds"]]
+    assert old in lines[1]
+    lines[1] = lines[1].replace(old, new)
+    write_lines(folder, "rounds", lines)
+    with pytest.raises(InputError, match=r"rounds\.jsonl line 2: key '(11|word)' appears twice in one object"):
+        read_export(folder)
+
+
+def test_duplicate_key_in_pretty_printed_document_names_the_line_it_starts_on(tmp_path):
+    folder = write(tmp_path / "e", documents())
+    first, second = documents()["rounds"]
+    text = json.dumps(first) + "\n" + json.dumps(second, indent=2).replace('"pos": "verb"', '"pos": "verb", "pos": "x"')
+    (folder / "rounds.jsonl").write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"rounds\.jsonl line 2: key 'pos' appears twice"):
+        read_export(folder)
+
+
+def test_latin1_byte_names_its_line(tmp_path):
+    folder = write(tmp_path / "e", documents())
+    lines = [json.dumps(r).encode("utf-8") for r in documents()["rounds"]]
+    lines[1] = lines[1].replace(b"make-up", "maquillé".encode("latin-1"))
+    write_lines(folder, "rounds", lines)
+    with pytest.raises(InputError, match=r"rounds\.jsonl line 2: not UTF-8 text"):
+        read_export(folder)
+
+
+def test_byte_order_marks_are_accepted(tmp_path):
+    reference = player_round_table(read_export(write(tmp_path / "ref", documents())))
+    folder = write(tmp_path / "bom", documents())
+    for name in ("games", "players", "rounds"):
+        path = folder / f"{name}.jsonl"
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    (folder / "rare_words.csv").write_bytes(b"\xef\xbb\xbfwords,def,POS\nQuire,\"['a', 'b']\",noun\n")
+    export = read_export(folder)
+    pd.testing.assert_frame_equal(player_round_table(export), reference)
+    assert export.items.set_index("item_id").loc["bd:7:1:11", "senses"] == "a | b"
+
+
+def test_errors_found_after_parsing_name_the_file_line_of_the_second_occurrence(tmp_path):
+    folder = write(tmp_path / "e", documents())
+    first, second = documents()["rounds"]
+    second["round_id"] = 1
+    (folder / "rounds.jsonl").write_text(json.dumps(first) + "\n\n\n\n\n\n" + json.dumps(second) + "\n")
+    with pytest.raises(InputError, match=r"rounds\.jsonl line 7: round 1 of game 7 appears twice \(first on line 1\)$"):
+        read_export(folder)
+    players = documents()["players"]
+    pretty = json.dumps(players[1], indent=2)  # 14 lines: the repeated player is on line 16
+    assert pretty.count("\n") == 13
+    write_lines(folder, "players", [json.dumps(players[0]), pretty, json.dumps(players[2]), json.dumps(players[0])])
+    with pytest.raises(InputError, match=r"players\.jsonl line 17: player_id 11 appears twice \(first on line 1\)$"):
+        read_export(folder)
+
+
+def test_counted_findings_show_in_skipped(tmp_path):
+    docs = documents()
+    del docs["rounds"][1]["scores"]["12"]  # a missing score: nan, counted, left out of AS
+    docs["rounds"][0]["player_definitions"]["13"]["judge_decision"] = True  # judge true, knows false
+    del docs["rounds"][0]["votes"]["13"]  # … and so it does not vote
+    export = read_export(write(tmp_path / "e", docs))
+    assert export.skipped == {"knows_false_but_judge_true": 1, "missing_scores": 1}
+    table = player_round_table(export).set_index("item_id")
+    assert np.isnan(table.loc["bd:7:2:12", "score"]) and table.loc["bd:7:1:13", "vote"] == ""
+
+
+def test_json_lines_then_pretty_printed_documents_keep_their_lines(tmp_path):
+    """Line-by-line reading falls back to the whole-text parser from the first multi-line document."""
+    folder = write(tmp_path / "e", documents())
+    first, second = documents()["rounds"]
+    broken = dict(second)
+    del broken["word"]
+    text = json.dumps(first) + "\n" + json.dumps(broken, indent=2) + "\n"
+    (folder / "rounds.jsonl").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=r"rounds\.jsonl line 2: field 'word' is missing$"):
+        read_export(folder)
+    text = json.dumps(first, indent=2) + "\n" + json.dumps(broken) + "\n"
+    (folder / "rounds.jsonl").write_text(text, encoding="utf-8")
+    n_lines = json.dumps(first, indent=2).count("\n") + 1
+    with pytest.raises(InputError, match=rf"rounds\.jsonl line {n_lines + 1}: field 'word' is missing$"):
+        read_export(folder)
+
+
+def test_ids_sort_naturally(tmp_path):
+    docs = documents()
+    docs["rounds"][1]["round_id"] = 10
+    docs["games"][0]["number_of_rounds"] = 10
+    for p in docs["players"]:
+        p["player_id"] += 90  # 101, 102, 103
+    for r in docs["rounds"]:
+        r["players"] = [p + 90 for p in r["players"]]
+        for key in ("player_definitions", "votes", "scores"):
+            r[key] = {str(int(k) + 90): v for k, v in r[key].items()}
+        r["votes"] = {k: (v + 90 if v != -1 else v) for k, v in r["votes"].items()}
+    docs["players"][0]["player_id"] = 9  # player 9 sorts before 102 and 103
+    for r in docs["rounds"]:
+        r["players"][0] = 9
+        for key in ("player_definitions", "votes", "scores"):
+            if "101" in r[key]:
+                r[key]["9"] = r[key].pop("101")
+        r["votes"] = {k: (9 if v == 101 else v) for k, v in r["votes"].items()}
+    table = player_round_table(read_export(write(tmp_path / "e", docs)))
+    assert table["round_id"].tolist() == [1, 1, 1, 10, 10, 10]
+    assert table["player_id"].tolist() == ["9", "102", "103"] * 2
+
+
+def test_table_read_once_equals_the_table_joined_from_the_tables(tmp_path):
+    """The player-round table gathered while reading equals the one joined from the tables."""
+    folder = write(tmp_path / "e", documents())
+    (folder / "rare_words.csv").write_text("words,def,POS,zipf\nquire,\"['x']\",noun,1.0\n", encoding="utf-8")
+    export = read_export(folder)
+    by_hand = BalderdashExport(
+        games=export.games, players=export.players, rounds=export.rounds,
+        definitions=export.definitions, words=export.words, source=export.source,
+    )
+    pd.testing.assert_frame_equal(player_round_table(by_hand), player_round_table(export))
+    pd.testing.assert_frame_equal(by_hand.items, export.items)
+    assert export.items.set_index("item_id").loc["bd:7:1:12", "frequency_band"] == "rare"
+
+
+def test_words_file_nan_zipf_and_duplicate_header_are_refused(tmp_path):
+    path = tmp_path / "w.csv"
+    path.write_text("words,def,POS,zipf\nfard,\"['x']\",verb,nan\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"w\.csv line 2: column 'zipf' must be a number"):
+        read_words_file(path)
+    path.write_text("words,def,def\nfard,x,y\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"w\.csv line 1: column 'def' appears twice in the header"):
+        read_words_file(path)
+    path.write_bytes(b"words,def\nfard,x\ncaf\xe9,y\n")
+    with pytest.raises(InputError, match=r"w\.csv line 3: not UTF-8 text \(byte 0xe9\)"):
+        read_words_file(path)

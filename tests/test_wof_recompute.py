@@ -170,3 +170,13 @@ def test_cli_recompute_bad_labels(run_cli, tmp_path):
     maybe.write_text("item_id,rater,rater_type,label\nwof:alpha:4,ann,human,maybe\n", encoding="utf-8")
     code, out, err = run_cli("wof", "recompute", str(logs), "--human", str(maybe))
     assert code == 2 and f"{maybe} line 2:" in err
+
+
+def test_completion_at_win_under_both_labelings():
+    items, judge = _items_and_judge()
+    shown = {"wof:a:0": 50.0, "wof:a:1": 100.0, "wof:a:5": 30.0, "wof:a:6": 70.0}
+    completion = pd.Series({i: shown.get(i, 10.0) for i in items["item_id"]})
+    rates = recompute_wins(items, judge, _people(), completion=completion).rates.set_index("model")
+    assert rates.loc["a", "completion_judge"] == pytest.approx((50 + 100) / 2)  # exact wins r0, r1
+    assert rates.loc["a", "completion_replaced"] == pytest.approx((50 + 100 + 30 + 70) / 4)  # + r5, r6
+    assert rates.loc["b", "completion_replaced"] == pytest.approx(10.0)

@@ -94,6 +94,10 @@ class BootstrapOptions:
     ``draws``
         ``"multinomial"`` (fast, default) or ``"indices"`` (same draws as a naive loop or
         ``scipy.stats.bootstrap``); see the module docstring.
+    ``max_memory_gb``
+        Cap on the memory the resampled statistics may take (8 bytes per statistic value per
+        resample, twice for the interval computations); a larger ``n_boot`` is refused before
+        any work with a message that states the cap and how to raise it.
 
     Raises :class:`~wordplay_audit.errors.ParameterError` for a value out of range.
     """
@@ -103,6 +107,7 @@ class BootstrapOptions:
     confidence: float = 0.95
     method: CIMethod = "bca"
     draws: Draws = "multinomial"
+    max_memory_gb: float = 4.0
 
     def __post_init__(self) -> None:
         n_boot = check_whole("n_boot", self.n_boot, low=0)
@@ -284,6 +289,18 @@ def _resample(block: _Features, pats: Patterns, options: BootstrapOptions) -> di
     return {s: np.concatenate(chunks[s], axis=0).reshape(options.n_boot, -1) for s in block.names}
 
 
+def _check_memory(options: BootstrapOptions, n_values: int) -> None:
+    """Refuse a number of resamples whose statistics would not fit in ``max_memory_gb``."""
+    per_resample = 16 * max(n_values, 1)
+    cap = int(options.max_memory_gb * 2**30 // per_resample)
+    if options.n_boot > cap:
+        raise ParameterError(
+            f"n_boot: {options.n_boot} resamples would hold about "
+            f"{options.n_boot * per_resample / 2**30:.3g} GB of resampled statistics; the cap at "
+            f"{options.max_memory_gb:g} GB is {cap}: lower n_boot or raise max_memory_gb"
+        )
+
+
 def bootstrap_intervals(
     data: object,
     *,
@@ -333,6 +350,7 @@ def bootstrap_intervals(
             s: _point_only(s, np.atleast_1d(point[s]).astype(float), pats, options, labels)
             for s in statistics
         }
+    _check_memory(options, sum(np.atleast_1d(point[s]).size for s in statistics))
     resampled = _resample(block, pats, options)
     jack = block.evaluate(full[None, :] - block.features)  # one item of each pattern left out
     return {

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING
+from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
 from wordplay_audit.analysis.balderdash.summary import BalderdashAnalysis, TrendAnalysis
 from wordplay_audit.analysis.balderdash.trend import MIXED_NOTE
 from wordplay_audit.analysis.balderdash.trend_inputs import check_frame
@@ -129,44 +130,54 @@ def _metrics_blocks(result: BalderdashAnalysis) -> list:
     return blocks
 
 
-_AUDIT_COLUMNS = [
-    "player_model", "n_labelled", "tp", "fp", "fn", "tn", "precision", "recall", "f1",
-    "fnr", "fnr_low", "fnr_high", "fnr_w", "fnr_w_low", "fnr_w_high",
+_AUDIT_W = [
+    "player_model", "n_labelled", "recall_w", "fnr_w", "fnr_w_low", "fnr_w_high", "specificity_w",
+    "specificity_w_low", "specificity_w_high", "precision_w",
 ]  # fmt: skip
+_AUDIT_RAW = ["player_model", "tp", "fp", "fn", "tn", "precision", "recall", "fnr", "fnr_low", "fnr_high"]
 _CORRECTED_COLUMNS = [
-    "metric", "model", "deck", "n", "n_labelled", "judge", "replaced", "rg", "rg_low", "rg_high",
-    "ppi", "ppi_low", "ppi_high",
+    "metric", "model", "deck", "n", "n_labelled", "judge", "rg", "rg_low", "rg_high",
+    "ppi", "ppi_low", "ppi_high", "rg_reason", "ppi_reason",
 ]  # fmt: skip
 
 
-def _human_blocks(result: BalderdashAnalysis) -> list:
+def _audit_blocks(result: BalderdashAnalysis) -> list:
     blocks: list = []
     for question, table in result.audits.items():
         caption = (
-            f"Judge vs human consensus per model, question {question!r} "
-            "(Wilson 95 % intervals; _w = re-weighted to all judged definitions)"
+            f"Judge accuracy per model, question {question!r}, re-weighted to all judged definitions (95 %)"
         )
-        blocks.append(Table(table[_AUDIT_COLUMNS], caption=caption))
-    status = result.replaced.drop_duplicates(["game_id", "round_id"])["round_status"].value_counts()
-    rm, judged = result.replaced_rounds, result.metrics["rounds"]
-    blocks.append(
-        Paragraph(
-            "Rounds after replacing the judge's verdicts by the human consensus: "
-            + ", ".join(f"{k} {v}" for k, v in status.items())
-            + f". LKR/TDR under replaced labels: mean LKR {rm['lkr'].mean():.3f}, TDR {rm['tdr'].mean():.3f} "
-            + f"(judge: {judged['lkr'].mean():.3f}, {judged['tdr'].mean():.3f})."
-        )
-    )
+        blocks.append(Table(table[_AUDIT_W], caption=caption))
+        caption = f"Raw counts and rates on the labelled items only ({question!r}; Wilson 95 %)"
+        blocks.append(Table(table[_AUDIT_RAW], caption=caption))
+    return blocks
+
+
+def _human_blocks(result: BalderdashAnalysis) -> list:
+    blocks = _audit_blocks(result)
     blocks.append(
         Table(
-            result.corrected[_CORRECTED_COLUMNS],
-            caption="Corrected LKR and TDR per model and deck (95 % intervals: Rogan–Gladen and PPI++)",
+            result.corrected[[c for c in _CORRECTED_COLUMNS if c in result.corrected.columns]],
+            caption="Corrected LKR and TDR per model and deck (95 % intervals: Rogan–Gladen and PPI; "
+            "a missing interval says why in *_reason)",
         )
     )
+    status = result.replaced.drop_duplicates(["game_id", "round_id"])["round_status"].value_counts()
+    blocks.append(
+        Paragraph(
+            f"Replaced labels — {REPLACED_NOTE}. Rounds after replacing: "
+            + ", ".join(f"{k} {v}" for k, v in status.items())
+            + "."
+        )
+    )
+    if result.replaced_rates is not None:
+        blocks.append(
+            Table(result.replaced_rates, caption="Replaced labels (sensitivity view, not an estimate)")
+        )
     for metric in ("lkr", "tdr"):
         png = _round_figure(result.obs, result.corrected_round, result.replaced, metric)
         caption = (
-            f"{metric.upper()} per round: judge (dashed), replaced (dotted), "
+            f"{metric.upper()} per round: judge (dashed), replaced (dotted; a sensitivity view), "
             "corrected with 95 % Rogan–Gladen band (solid)"
         )
         blocks.append(Figure(png, caption=caption))
@@ -176,11 +187,24 @@ def _human_blocks(result: BalderdashAnalysis) -> list:
 def _convergence_blocks(conv: pd.DataFrame) -> list:
     keys = [c for c in DEFAULT_SETTING if c in conv.columns and conv[c].nunique() > 1]
     cols = [
-        *keys, "model", "eps", "converged_judge", "T_judge", "converged_replaced", "converged_corrected",
-        "se", "tau", "judge_unreachable", "window_lower", "converged_window",
+        *keys, "model", "eps", "converged_judge", "T_judge", "converged_replaced", "se", "tau",
+        "judge_unreachable", "window_lower", "converged_window",
     ]  # fmt: skip
     cols = [c for c in cols if c in conv.columns]
-    return [Table(conv[cols], caption="Convergence (Eq. 6: LKR_n > 1 − ε for all n > T) per ε")]
+    blocks: list = [
+        Table(
+            conv[cols], caption="Convergence (Eq. 6: LKR_n > 1 − ε for all n > T) per ε; empty = cannot tell"
+        )
+    ]
+    reasons = []
+    for column in [c for c in conv.columns if c.endswith("_reason")]:
+        for reason in conv[column].dropna().unique():
+            reasons.append(
+                f"{column.removesuffix('_reason')} cannot be told in {int((conv[column] == reason).sum())} rows: {reason}"
+            )
+    if reasons:
+        blocks.append(Bullets(reasons))
+    return blocks
 
 
 def balderdash_section(

@@ -19,8 +19,10 @@ from wordplay_audit.analysis.balderdash.corrected import corrected_rates
 from wordplay_audit.analysis.balderdash.drift import DriftWarning, se_sp_drift
 from wordplay_audit.analysis.balderdash.metrics import balderdash_metrics
 from wordplay_audit.analysis.balderdash.recompute import (
+    REPLACED_NOTE,
     recompute_scores,
     replace_labels,
+    replaced_rates,
     replaced_round_metrics,
 )
 from wordplay_audit.analysis.balderdash.trend import trend_tests
@@ -152,6 +154,7 @@ class BalderdashAnalysis:
     replaced_rounds: pd.DataFrame | None = None
     corrected: pd.DataFrame | None = None
     corrected_round: pd.DataFrame | None = None
+    replaced_rates: pd.DataFrame | None = None
 
     def to_dict(self) -> dict:
         records = lambda f: None if f is None else f.to_dict(orient="records")  # noqa: E731
@@ -160,6 +163,8 @@ class BalderdashAnalysis:
             "skipped": self.skipped,
             "judge_audit": {q: records(t) for q, t in self.audits.items()},
             "corrected": records(self.corrected),
+            "replaced_note": REPLACED_NOTE,
+            "replaced_rates": records(self.replaced_rates),
             "convergence": records(self.convergence),
             **self.trend.to_dict(),
         }
@@ -190,5 +195,6 @@ def analyze_balderdash(
         result.replaced_rounds = replaced_round_metrics(result.replaced)
         result.corrected = corrected_rates(obs, labels, design=design)
         result.corrected_round = corrected_rates(obs, labels, by=("model", "deck", "round_id"), design=design)
+        result.replaced_rates = replaced_rates(obs, labels)
     result.trend = trend_analysis(obs, labels if has_labels else None, seed=seed, audits=result.audits)
     return result

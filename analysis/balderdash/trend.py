@@ -158,16 +158,14 @@ def _gee(out: dict, y: np.ndarray, exog: np.ndarray, games: np.ndarray, df: int)
 
 
 def _mixed(out: dict, cell: pd.DataFrame, y: np.ndarray, x: np.ndarray, games: np.ndarray) -> str:
-    """The secondary mixed model into ``out``; returns a note ('' when it fitted)."""
+    """The secondary mixed model into ``out`` (``mixed_structure`` says which random intercepts
+    were fitted, "none" when neither); returns a note ('' when the full structure fitted)."""
     players = (cell["game_id"] + "\x1f" + cell["player_id"]).to_numpy()
-    try:
-        mfit = stats_models.mixed_linear_slope(y, x, games, players)
-    except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
-        return f"mixed model failed ({type(exc).__name__})"
-    if mfit.converged and np.isfinite(mfit.slope) and np.isfinite(mfit.pvalue):
+    mfit, note = stats_models.mixed_linear_slope_fallback(y, x, games, players)
+    out["mixed_structure"] = mfit.structure if mfit is not None else "none"
+    if mfit is not None:
         out.update(mixed_slope=mfit.slope, mixed_p=mfit.pvalue)
-        return ""
-    return "mixed model did not converge"
+    return note
 
 
 def _analyse_cell(
@@ -188,6 +186,7 @@ def _analyse_cell(
     }  # fmt: skip
     out = {**summary, **_nan_result(adjust is not None)}
     out["mixed_note"] = MIXED_NOTE
+    out["mixed_structure"] = "not fitted"
     out["note"] = _undefined(n_rounds, n_games, rate)
     if out["note"]:
         return out
@@ -318,7 +317,8 @@ def trend_tests(
     (95 %, t), ``gee_p_z`` (same SE, normal: what statsmodels reports), ``gee_p_z_robust``
     (ordinary sandwich, normal); two-stage: ``twostage_slope`` (mean per-game slope,
     proportion scale), ``twostage_games``, ``twostage_p``; mixed: ``mixed_slope``
-    (proportion scale), ``mixed_p``, ``mixed_note``; with ``se_sp``: ``adj_slope`` (logit
+    (proportion scale), ``mixed_p``, ``mixed_structure`` (``game+player``, or ``game`` after a
+    singular fit, ``none`` when neither fitted: see ``note``), ``mixed_note``; with ``se_sp``: ``adj_slope`` (logit
     scale), ``adj_se``, ``adj_df`` (Barnard–Rubin, at most G − 1), ``adj_p``,
     ``adj_ci_low``/``adj_ci_high``, ``adj_draws`` (draws that fitted); and ``note``, empty
     unless something is undefined. References are in the module docstring.
@@ -341,7 +341,7 @@ def trend_tests(
             result = {
                 "games": int(cell["game_id"].nunique()), "rounds": int(cell["round_id"].nunique()),
                 "n_obs": len(cell), "rate": float(cell["y"].mean()),
-                **_nan_result(adjust is not None), "mixed_note": MIXED_NOTE,
+                **_nan_result(adjust is not None), "mixed_note": MIXED_NOTE, "mixed_structure": "not fitted",
                 "note": "pooling counts a (game, round, player) twice: not tested",
             }  # fmt: skip
         else:
@@ -351,7 +351,7 @@ def trend_tests(
         *by, "outcome", "games", "rounds", "n_obs", "rate",
         "slope", "gee_se", "gee_df", "gee_p_t", "gee_ci_low", "gee_ci_high", "gee_p_z",
         "gee_p_z_robust", "twostage_slope", "twostage_games", "twostage_p",
-        "mixed_slope", "mixed_p", "mixed_note",
+        "mixed_slope", "mixed_p", "mixed_structure", "mixed_note",
     ]  # fmt: skip
     if counts_by_model is not None:
         columns += [

@@ -5,7 +5,8 @@ Inputs are the contract's tables: ``items`` (one ``guess`` item per game, with `
 and ``reference``), the game master's verdicts (rater ``wof-exact-match``) and people's labels
 (``true`` = the final guess names the solution). Per model, over its N games:
 
-* ``judge`` — the exact-match win rate (the study's number);
+* ``judge`` — the exact-match win rate (the study's number); with ``completion``, also the
+  mean completion at a win under the judge's and the replaced labels;
 * ``replaced`` — people's consensus where labelled, the verdict elsewhere;
 * ``rg`` — Rogan–Gladen θ = (p + Sp − 1)/(Se + Sp − 1), Se and Sp post-stratified on the
   verdict (:mod:`wordplay_audit.analysis.correction`), with a normal interval;
@@ -200,8 +201,13 @@ def recompute_wins(
     design: Design = "stratified",
     exact_is_true: bool = True,
     confidence: float = 0.95,
+    completion: pd.Series | None = None,
 ) -> WinRecompute:
-    """Audit the exact-match judge and recompute win rates per model (module docstring)."""
+    """Audit the exact-match judge and recompute win rates per model (module docstring).
+
+    ``completion`` (item_id → percent of the riddle shown at the final guess, e.g.
+    :func:`wordplay_audit.analysis.wof.metrics.per_game`'s ``completion``) adds the completion at
+    a win under the judge's and under the replaced labels."""
     check_choice("design", design, DESIGNS)
     z = z_value(confidence)
     require_columns(items, ("item_id", "player_model", "reference"), "items")
@@ -216,4 +222,20 @@ def recompute_wins(
     rows = [
         {"model": m, **_model_rates(cell, design, z)} for m, cell in frame.groupby("player_model", sort=True)
     ]
-    return WinRecompute(audit, pd.DataFrame(rows), mcnemar_tests(frame), design, confidence, skipped)
+    rates = pd.DataFrame(rows)
+    if completion is not None:
+        rates = rates.merge(_completion_at_win(frame, completion), on="model", how="left")
+    return WinRecompute(audit, rates, mcnemar_tests(frame), design, confidence, skipped)
+
+
+def _completion_at_win(frame: pd.DataFrame, completion: pd.Series) -> pd.DataFrame:
+    """Mean completion (percent of letters shown at the final guess) over the games won by exact
+    match (``completion_judge``) and over those won under the replaced labels."""
+    shown = frame["item_id"].map(completion).astype(float)
+    won_replaced = frame["human"].astype(object).where(frame["labelled"], frame["judge"]).astype(bool)
+    table = pd.DataFrame({
+        "model": frame["player_model"],
+        "completion_judge": shown.where(frame["judge"].astype(bool)),
+        "completion_replaced": shown.where(won_replaced),
+    })  # fmt: skip
+    return table.groupby("model", sort=True).mean().reset_index()

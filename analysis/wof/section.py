@@ -37,7 +37,7 @@ def _recompute_blocks(result: WinRecompute) -> list:
         ),
         Table(result.audit[[c for c in AUDIT_COLUMNS if c in result.audit.columns]],
               caption=f"Exact-match judge vs people per model (FNR re-weighted on the verdict, {level} % interval)"),
-        Table(result.rates[RATE_COLUMNS],
+        Table(result.rates[[c for c in RATE_COLUMNS if c in result.rates.columns]],
               caption=f"Win rates: exact match, replaced where labelled, Rogan–Gladen and "
                       f"{result.design} PPI corrected ({level} % intervals)"),
         Table(result.mcnemar, caption="Win-rate differences between models, exact McNemar on paired riddles"),

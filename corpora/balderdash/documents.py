@@ -42,6 +42,8 @@ def read_collection(folder: Path, name: str) -> tuple[str, list[tuple[int, dict]
 # --------------------------------------------------------------------------- field access
 
 _MISSING = object()
+ID_LIMIT = 10**18 - 1
+"""Largest integer (id, round number) accepted; :data:`corpora.values.MAX_INT_DIGITS` digits."""
 
 
 def shown(value: Any) -> str:
@@ -74,11 +76,16 @@ class Doc:
         if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
             raise self.fail(f"field {name!r} must be an integer id, got {value!r}")
         if not isinstance(value, str):
-            value = check_number(value, f"{at_line(self.source, self.line)}field {name!r}", integer=True)
+            value = self._whole(name, value)
         text = str(value).strip()
         if not text:
             raise self.fail(f"field {name!r} is empty")
         return text
+
+    def _whole(self, name: str, value: Any) -> int:
+        """A whole number of fewer than 19 digits (a bigger id is a parser trap, not an id)."""
+        where = f"{at_line(self.source, self.line)}field {name!r}"
+        return int(check_number(value, where, integer=True, low=-ID_LIMIT, high=ID_LIMIT))
 
     def integer(self, name: str, default: Any = _MISSING, *, low: int | None = None) -> int:
         """An integer field (a whole float or a string of digits too), below 10^18 in size."""
@@ -91,7 +98,7 @@ class Doc:
             or (isinstance(value, float) and not (math.isfinite(value) and value.is_integer()))
         ):
             raise self.fail(f"field {name!r} must be an integer, got {shown(value)}")
-        number = check_number(value, f"{at_line(self.source, self.line)}field {name!r}", integer=True)
+        number = self._whole(name, value)
         if low is not None and number < low:
             raise self.fail(f"field {name!r} must be {low} or more, got {number}")
         return int(number)

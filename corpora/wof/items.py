@@ -16,7 +16,8 @@ from wordplay_audit.corpora.wof.reader import JUDGE_NAME, SPECIAL_LETTERS
 
 
 def game_table(moves: pd.DataFrame) -> pd.DataFrame:
-    """One row per game: its last move's fields, ``n_moves``, ``won`` and ``outcome``.
+    """One row per game: ``item_id`` (``wof:<model>:<game index>``), its last move's fields,
+    ``n_moves``, ``won`` and ``outcome``.
 
     ``outcome`` is ``"win"`` when the last ``guess`` equals ``solution``; else the loss class:
     a special letter's class (:data:`SPECIAL_LETTERS`), ``missing_letter`` for a last move whose
@@ -34,6 +35,7 @@ def game_table(moves: pd.DataFrame) -> pd.DataFrame:
     missing = games["letter_occurences"].fillna(-1).to_numpy() == 0
     outcome = np.where(special.notna(), special, np.where(missing, "missing_letter", "wrong_guess"))
     games["outcome"] = np.where(games["won"], "win", outcome)
+    games.insert(0, "item_id", "wof:" + games["model"].astype(str) + ":" + games["game"].astype(str))
     return games
 
 
@@ -49,7 +51,7 @@ def guess_items(
     final guess equals the solution.
     """
     games = game_table(moves)
-    ids = "wof:" + games["model"].astype(str) + ":" + games["game"].astype(str)
+    ids = games["item_id"]
     lookup = dict(categories or {})
     category = pd.Series([lookup.get(s, "") for s in games["solution"]], index=games.index, dtype=object)
     context = games["masked"].where(category == "", games["masked"] + " (category: " + category + ")")

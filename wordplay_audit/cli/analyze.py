@@ -6,13 +6,16 @@ else from ``--items ITEMS.csv`` (the contract items table, joined on ``item_id``
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from wordplay_audit.cli.output import JSON_OPTION, emit
-from wordplay_audit.errors import InputError, ParameterError, check_choice
+from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, emit
+from wordplay_audit.errors import InputError, ParameterError, about, check_choice
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -69,23 +72,34 @@ def _categories(text: str | None) -> list[str] | None:
     return names
 
 
+LabelsArg = Annotated[Path, typer.Argument(help="Labels CSV (item_id, rater, rater_type, label).")]
+KindOpt = Annotated[str | None, typer.Option("--kind", help="Only items of this kind.")]
+ItemsOpt = Annotated[Path | None, typer.Option("--items", help="Items CSV giving each item's kind.")]
+RaterTypeOpt = Annotated[str, typer.Option("--rater-type", help="human, judge or all.")]
+
+
 @app.command("agreement")
 def agreement_command(
-    labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
-    kind: str | None = typer.Option(None, "--kind", help="Only items of this kind."),
-    items: Path | None = typer.Option(None, "--items", help="Items CSV giving each item's kind."),
-    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples (0: none)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
-    level: str = typer.Option(
-        "nominal", "--level", help="Krippendorff's α level: nominal, ordinal, interval, ratio."
-    ),
-    rater_type: str = typer.Option("human", "--rater-type", help="human, judge or all."),
-    categories: str | None = typer.Option(
-        None, "--categories", help="Declared labels in order, comma separated."
-    ),
-    confidence: float = typer.Option(0.95, "--confidence", help="Interval level."),
-    ci: str = typer.Option("bca", "--ci", help="Interval shown: bca or percentile."),
-    gold: Path | None = typer.Option(None, "--gold", help="CSV of honeypot answers (item_id, label)."),
+    labels: LabelsArg,
+    kind: KindOpt = None,
+    items: ItemsOpt = None,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples (0: none).")] = 1000,
+    seed: SeedOpt = 0,
+    level: Annotated[
+        str, typer.Option("--level", help="Krippendorff's α level: nominal, ordinal, interval, ratio.")
+    ] = "nominal",
+    rater_type: RaterTypeOpt = "human",
+    categories: Annotated[
+        str | None, typer.Option("--categories", help="Declared labels in order, comma separated.")
+    ] = None,
+    confidence: Annotated[float, typer.Option("--confidence", help="Interval level.")] = 0.95,
+    ci: Annotated[str, typer.Option("--ci", help="Interval shown: bca or percentile.")] = "bca",
+    gold: Annotated[
+        Path | None, typer.Option("--gold", help="CSV of honeypot answers (item_id, label).")
+    ] = None,
+    max_memory_gb: Annotated[
+        float, typer.Option("--max-memory-gb", help="Cap on the bootstrap's memory.")
+    ] = 4.0,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Percent agreement, Fleiss' κ, Krippendorff's α and Gwet's AC1 with intervals,
@@ -98,22 +112,39 @@ def agreement_command(
     check_choice("--level", level, get_args(Level))
     check_choice("--ci", ci, get_args(CIMethod))
     who = _rater_type(rater_type)
-    options = _bootstrap_options(bootstrap, seed, confidence, ci)
+    options = _bootstrap_options(bootstrap, seed, confidence, ci, max_memory_gb)
     declared = _categories(categories)
     frame = _load(labels, kind, items, declared)
     gold_table = read_table(gold) if gold is not None else None
-    result = agreement(
-        frame,
-        categories=declared,
-        rater_type=who,
-        level=level,
-        bootstrap=options,
-        gold=gold_table,
-    )
+    with about(labels), _flags():
+        result = agreement(
+            frame, categories=declared, rater_type=who, level=level, bootstrap=options, gold=gold_table
+        )
     out = result.to_dict()
     if kind is not None:
         out["kind"] = kind
     emit(out, as_json=as_json, lines=_agreement_lines(out, level))
+
+
+_FLAGS = {
+    "n_boot": "--bootstrap",
+    "confidence": "--confidence",
+    "method": "--ci",
+    "max_memory_gb": "--max-memory-gb",
+}
+
+
+@contextmanager
+def _flags() -> Iterator[None]:
+    """Name the command-line flag in a ParameterError the library raised about its parameter."""
+    try:
+        yield
+    except ParameterError as exc:
+        name = str(exc).partition(":")[0]
+        if name not in _FLAGS:
+            raise
+        pattern = r"\b(" + "|".join(_FLAGS) + r")\b"
+        raise ParameterError(re.sub(pattern, lambda m: _FLAGS[m.group(1)], str(exc))) from None
 
 
 def _agreement_lines(out: dict, level: str) -> list[str]:
@@ -140,29 +171,29 @@ def _agreement_lines(out: dict, level: str) -> list[str]:
     ]
 
 
-def _bootstrap_options(n_boot: int, seed: int, confidence: float, ci: str):
+def _bootstrap_options(n_boot: int, seed: int, confidence: float, ci: str, max_memory_gb: float):
     """The library's BootstrapOptions, its ParameterErrors renamed to the options' flags."""
     from wordplay_audit.analysis.agreement import BootstrapOptions
 
-    try:
-        return BootstrapOptions(n_boot=n_boot, seed=seed, confidence=confidence, method=ci)
-    except ParameterError as exc:
-        flags = {"n_boot": "--bootstrap", "confidence": "--confidence", "method": "--ci"}
-        name, _, rest = str(exc).partition(":")
-        raise ParameterError(f"{flags.get(name, name)}:{rest}") from None
+    with _flags():
+        return BootstrapOptions(
+            n_boot=n_boot, seed=seed, confidence=confidence, method=ci, max_memory_gb=max_memory_gb
+        )
 
 
 @app.command("aggregate")
 def aggregate_command(
-    labels: Path = typer.Argument(..., help="Labels CSV (item_id, rater, rater_type, label)."),
-    out: Path = typer.Option(..., "--out", help="Where to write the consensus CSV."),
-    method: str = typer.Option("majority", "--method", help="majority or dawid-skene."),
-    tie: str = typer.Option("adjudicate", "--tie", help="Majority ties: adjudicate, first or random."),
-    seed: int = typer.Option(0, "--seed", help="Seed for --tie random."),
-    n_iter: int = typer.Option(100, "--n-iter", help="Dawid–Skene: most EM iterations."),
-    kind: str | None = typer.Option(None, "--kind", help="Only items of this kind."),
-    items: Path | None = typer.Option(None, "--items", help="Items CSV giving each item's kind."),
-    rater_type: str = typer.Option("human", "--rater-type", help="human, judge or all."),
+    labels: LabelsArg,
+    out: Annotated[Path, typer.Option("--out", help="Where to write the consensus CSV.")],
+    method: Annotated[str, typer.Option("--method", help="majority or dawid-skene.")] = "majority",
+    tie: Annotated[
+        str, typer.Option("--tie", help="Majority ties: adjudicate, first or random.")
+    ] = "adjudicate",
+    seed: SeedOpt = 0,
+    n_iter: Annotated[int, typer.Option("--n-iter", min=0, help="Dawid–Skene: most EM iterations.")] = 100,
+    kind: KindOpt = None,
+    items: ItemsOpt = None,
+    rater_type: RaterTypeOpt = "human",
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Consensus label of every item (majority vote or Dawid–Skene), written as CSV."""
@@ -174,19 +205,18 @@ def aggregate_command(
     check_choice("--method", method, _METHODS)
     check_choice("--tie", tie, get_args(TiePolicy))
     who = _rater_type(rater_type)
-    if n_iter < 0:
-        raise ParameterError(f"--n-iter: expected a whole number ≥ 0, got {n_iter}")
     frame = _load(labels, kind, items)
     summary: dict = {"method": method}
-    if method == "majority":
-        consensus = MajorityVote(tie, rater_type=who, seed=seed).fit(frame).consensus()
-        summary["ties"] = int(consensus["tie"].sum())
-        summary["tie_policy"] = tie
-    else:
-        model = DawidSkene(n_iter=n_iter, rater_type=who).fit(frame)
-        consensus = model.consensus()
-        summary["iterations"] = model.n_iter_
-        summary["priors"] = model.priors_.to_dict()
+    with about(labels):
+        if method == "majority":
+            consensus = MajorityVote(tie, rater_type=who, seed=seed).fit(frame).consensus()
+            summary["ties"] = int(consensus["tie"].sum())
+            summary["tie_policy"] = tie
+        else:
+            model = DawidSkene(n_iter=n_iter, rater_type=who).fit(frame)
+            consensus = model.consensus()
+            summary["iterations"] = model.n_iter_
+            summary["priors"] = model.priors_.to_dict()
     with output_file(out) as tmp:
         consensus.to_csv(tmp, index=False)
     summary["items"] = int(len(consensus))

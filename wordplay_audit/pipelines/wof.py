@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from wordplay_audit.analysis.report import Section, figure_png
-from wordplay_audit.analysis.wof.metrics import wof_metrics
+from wordplay_audit.analysis.wof.metrics import per_game, wof_metrics
 from wordplay_audit.analysis.wof.plots import first_consonant_figure, outcome_figure
 from wordplay_audit.corpora.io import output_folder
 from wordplay_audit.corpora.wof.demo_riddles import demo_riddles
@@ -125,9 +125,11 @@ def recompute_run(
     people = labels[labels["rater_type"] == "human"]
     if people.empty:
         raise InputError(f"{human}: holds no people's labels (rater_type 'human')")
+    completion = per_game(log.moves).set_index("item_id")["completion"]
     result = recompute_wins(
-        items, judge, people, design=design, exact_is_true=exact_is_true, confidence=confidence
-    )
+        items, judge, people, design=design, exact_is_true=exact_is_true, confidence=confidence,
+        completion=completion,
+    )  # fmt: skip
     skipped = {**log.skipped, **result.skipped, "judge_rows_in_human_file": int(len(labels) - len(people))}
     return {"reports": log.files, "human": str(human), **result.to_dict(), "skipped": skipped}
 
@@ -163,7 +165,7 @@ def run_demo_part(folder: str | Path, *, seed: int = 0, games: int = 48) -> tupl
         }
     )
     people.to_csv(folder / "labels.csv", index=False)
-    result = recompute_wins(items, judge, people)
+    result = recompute_wins(items, judge, people, completion=metrics.games.set_index("item_id")["completion"])
     section = wof_section(
         metrics, result, title="Wheel of Fortune (simulated LLMike runs)", skipped=log.skipped
     )

@@ -1,0 +1,149 @@
+"""Per-cell coverage of the corrected-rate intervals on a family of designs (issue 11).
+
+A small generic simulator, independent of the project's campaign simulator: each design has
+cells (model × deck) of N items with a true prevalence, a judge with its own Se/Sp per cell,
+people who label a sample stratified on the judge's verdict (``labels`` per cell × verdict,
+down to 5) or a simple random sample, and raters who flip a label with probability
+``rater_error``. The target is the realised share of people's answers over all items of the
+cell (= the truth when raters are perfect). Both interval methods of
+``corrected_rates`` (``exact``: Jeffreys posterior-predictive; ``normal``: delta method) are run
+on the same campaigns through the Balderdash code path.
+
+    PYTHONPATH=. python benchmarks/sim_correction_calibration.py --campaigns 500 --design A
+
+prints one line per cell: coverage ± binomial SE and mean width per method and estimator,
+and the share of campaigns in which the cell had no interval ("not calibratable").
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    sizes: dict  # (model, deck) → N items
+    prevalence: dict  # (model, deck) → true share
+    se: dict  # (model, deck) → judge sensitivity
+    sp: dict  # (model, deck) → judge specificity
+    labels: int  # labels per cell × judge verdict (stratified) or per cell (random)
+    design: str = "stratified"
+    rater_error: float = 0.0
+
+
+def _grid(models, decks, value):
+    return {(m, d): value(i, j) for i, m in enumerate(models) for j, d in enumerate(decks)}
+
+
+M3, D2 = ("m1", "m2", "m3"), ("rare", "basic")
+DESIGNS = {
+    # 5 labels per post-stratum; prevalence 0.05–0.95; Se 0.6–0.95
+    "A": Design("A: 5 labels/stratum, prevalence .05–.95, Se .6–.95", _grid(M3, D2, lambda i, j: 300),
+                _grid(M3, D2, lambda i, j: [[0.05, 0.5], [0.3, 0.95], [0.7, 0.15]][i][j]),
+                _grid(M3, D2, lambda i, j: (0.6, 0.8, 0.95)[i]), _grid(M3, D2, lambda i, j: 0.92), 5),
+    # 10 labels; Se differs by deck (the truth model the project's simulator has not)
+    "B": Design("B: 10 labels/stratum, Se by deck .6/.9, Sp .85/.97", _grid(M3, D2, lambda i, j: 240),
+                _grid(M3, D2, lambda i, j: [[0.1, 0.4], [0.6, 0.9], [0.25, 0.75]][i][j]),
+                _grid(M3, D2, lambda i, j: (0.6, 0.9)[j]), _grid(M3, D2, lambda i, j: (0.85, 0.97)[j]), 10),
+    # 20 labels, raters 92 % accurate, unequal cell sizes
+    "C": Design("C: 20 labels/stratum, raters 92 %, cells of 100/600", _grid(M3, D2, lambda i, j: (100, 600)[j]),
+                _grid(M3, D2, lambda i, j: [[0.2, 0.5], [0.8, 0.35], [0.05, 0.6]][i][j]),
+                _grid(M3, D2, lambda i, j: (0.74, 0.85, 0.95)[i]), _grid(M3, D2, lambda i, j: 0.97), 20,
+                rater_error=0.08),
+    # 6 labels, two models × two decks, large cells, extreme prevalences
+    "D": Design("D: 6 labels/stratum, prevalence .05/.95, Se .6/.95, N 800", _grid(M3[:2], D2, lambda i, j: 800),
+                _grid(M3[:2], D2, lambda i, j: [[0.05, 0.95], [0.95, 0.05]][i][j]),
+                _grid(M3[:2], D2, lambda i, j: (0.6, 0.95)[i]), _grid(M3[:2], D2, lambda i, j: 0.9), 6),
+    # a simple random sample of 40 per cell
+    "E": Design("E: random sample 40/cell, prevalence .1–.9, Se .7/.9", _grid(M3, D2, lambda i, j: 300),
+                _grid(M3, D2, lambda i, j: [[0.1, 0.5], [0.9, 0.3], [0.6, 0.2]][i][j]),
+                _grid(M3, D2, lambda i, j: (0.7, 0.9)[j]), _grid(M3, D2, lambda i, j: 0.95), 40, design="random"),
+}  # fmt: skip
+
+
+def simulate(design: Design, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """One campaign: the player-round-like table, people's labels and the target per cell."""
+    obs, labels, target = [], [], {}
+    for (model, deck), n in design.sizes.items():
+        truth = rng.random(n) < design.prevalence[(model, deck)]
+        judge = np.where(truth, rng.random(n) < design.se[(model, deck)], rng.random(n) > design.sp[(model, deck)])
+        human = truth ^ (rng.random(n) < design.rater_error)
+        ids = np.array([f"{model}:{deck}:{k}" for k in range(n)])
+        target[(model, deck)] = float(human.mean())
+        if design.design == "stratified":
+            chosen = [rng.choice(np.flatnonzero(judge == v), size=min(design.labels, int((judge == v).sum())),
+                                 replace=False) for v in (True, False) if (judge == v).any()]  # fmt: skip
+            chosen = np.concatenate(chosen)
+        else:
+            chosen = rng.choice(n, size=design.labels, replace=False)
+        obs.append(pd.DataFrame({"model": model, "deck": deck, "item_id": ids, "true_def": judge, "knows": judge}))
+        labels.append(pd.DataFrame({"item_id": ids[chosen], "rater": "r1", "rater_type": "human",
+                                    "label": np.where(human[chosen], "true", "false"), "question": "reference"}))  # fmt: skip
+    return pd.concat(obs, ignore_index=True), pd.concat(labels, ignore_index=True), target
+
+
+def run(design: Design, campaigns: int, seed: int, draws: int) -> pd.DataFrame:
+    rows = []
+    for c in range(campaigns):
+        obs, labels, target = simulate(design, np.random.default_rng([seed, c]))
+        for method in ("exact", "normal"):
+            opts = CorrectionOptions(method=method, draws=draws, seed=c)
+            table = corrected_rates(obs, labels, metrics=("tdr",), design=design.design, options=opts)
+            for r in table.itertuples():
+                truth = target[(r.model, r.deck)]
+                for est in ("rg", "ppi"):
+                    low, high = getattr(r, f"{est}_low"), getattr(r, f"{est}_high")
+                    rows.append({"model": r.model, "deck": r.deck, "method": method, "estimator": est,
+                                 "has": bool(np.isfinite(low)), "cover": bool(low <= truth <= high),
+                                 "width": high - low, "error": getattr(r, est) - truth})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def summarise(frame: pd.DataFrame) -> pd.DataFrame:
+    def agg(part: pd.DataFrame) -> pd.Series:
+        shown = part[part["has"]]
+        k = len(shown)
+        cov = shown["cover"].mean() if k else np.nan
+        return pd.Series({"coverage": cov, "se": np.sqrt(cov * (1 - cov) / k) if k else np.nan,
+                          "width": shown["width"].mean() if k else np.nan, "no_interval": 1 - k / len(part),
+                          "bias": part["error"].mean(), "n": k})  # fmt: skip
+
+    keys = ["method", "estimator", "model", "deck"]
+    return frame.groupby(keys).apply(agg, include_groups=False).reset_index()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--campaigns", type=int, default=50)
+    parser.add_argument("--design", choices=sorted(DESIGNS), action="append")
+    parser.add_argument("--seed", type=int, default=20261130)
+    parser.add_argument("--draws", type=int, default=2000)
+    parser.add_argument("--out", default=None, help="CSV of the per-cell table")
+    args = parser.parse_args()
+    tables = []
+    for key in args.design or sorted(DESIGNS):
+        design = DESIGNS[key]
+        start = time.time()
+        table = summarise(run(design, args.campaigns, args.seed, args.draws)).assign(design=key)
+        tables.append(table)
+        print(f"\n== {design.name} ({args.campaigns} campaigns, {time.time() - start:.0f} s)")
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        for method in ("exact", "normal"):
+            part = table[(table["method"] == method) & table["coverage"].notna()]
+            worst = part.loc[(part["coverage"] - 0.95).abs().idxmax()]
+            print(f"{method}: coverage {part['coverage'].min():.3f}–{part['coverage'].max():.3f}; worst "
+                  f"{worst['estimator']} {worst['model']}/{worst['deck']} {worst['coverage']:.3f} ± {worst['se']:.3f}")  # fmt: skip
+    if args.out:
+        pd.concat(tables, ignore_index=True).to_csv(args.out, index=False)
+
+
+if __name__ == "__main__":
+    main()
