@@ -65,7 +65,9 @@ def gold_column(kind: str, question: str) -> str:
     return f"gold_{question}" if question else "gold"
 
 
-def honeypot_gold(honeypots: pd.DataFrame, kind: str, source: str | None = None) -> dict[tuple[str, str], str]:
+def honeypot_gold(
+    honeypots: pd.DataFrame, kind: str, source: str | None = None
+) -> dict[tuple[str, str], str]:
     """Read the answers of honeypot items (see the module docstring); bool kinds normalised."""
     questions = question_labels(kind)
     out: dict[tuple[str, str], str] = {}
@@ -82,7 +84,9 @@ def honeypot_gold(honeypots: pd.DataFrame, kind: str, source: str | None = None)
                     text = normalize_bool_label(text)
                 except ValueError:
                     where = place(honeypots, pos, source)
-                    raise InputError(f"{where}{gold_column(kind, question)}: expected true/false, got {text!r}") from None
+                    raise InputError(
+                        f"{where}{gold_column(kind, question)}: expected true/false, got {text!r}"
+                    ) from None
             out[(str(row["item_id"]), question)] = text
     return out
 
@@ -92,12 +96,16 @@ def read_honeypots(path: Path, kind: str) -> pd.DataFrame:
     frame = validate_items(read_table(path), source=str(path))
     wrong = (frame["kind"] != kind).to_numpy().nonzero()[0]
     if len(wrong):
-        raise InputError(f"{place(frame, int(wrong[0]), str(path))}kind {frame['kind'].iloc[wrong[0]]!r}, "
-                         f"the campaign's is {kind!r}")
+        raise InputError(
+            f"{place(frame, int(wrong[0]), str(path))}kind {frame['kind'].iloc[wrong[0]]!r}, "
+            f"the campaign's is {kind!r}"
+        )
     gold = honeypot_gold(frame, kind, str(path))
     lacking = [i for i, item in enumerate(frame["item_id"]) if not any(k[0] == item for k in gold)]
     if lacking:
-        raise InputError(f"{place(frame, lacking[0], str(path))}honeypot has no answer (column gold or gold_<question>)")
+        raise InputError(
+            f"{place(frame, lacking[0], str(path))}honeypot has no answer (column gold or gold_<question>)"
+        )
     out = frame.reset_index(drop=True)
     out.attrs = {}
     return out

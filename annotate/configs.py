@@ -60,9 +60,11 @@ class Interface:
         return next(q for q in self.questions if q.name == name)
 
 
-_TAXONOMY_CHOICES = tuple((f"word form: {t}", t) for t in FORM_TYPES) + tuple(
-    (f"word meaning: {t}", t) for t in MEANING_TYPES
-) + (("word form + word meaning (choose the two below)", COMBINATION),)
+_TAXONOMY_CHOICES = (
+    tuple((f"word form: {t}", t) for t in FORM_TYPES)
+    + tuple((f"word meaning: {t}", t) for t in MEANING_TYPES)
+    + (("word form + word meaning (choose the two below)", COMBINATION),)
+)
 
 INTERFACES: dict[str, Interface] = {
     "knowledge_type": Interface(
@@ -98,7 +100,9 @@ INTERFACES: dict[str, Interface] = {
             ("candidate", "Player's definition", "candidate"),
         ),
         questions=(
-            Question("reference", "Same core meaning as the reference definition?", BOOL_CHOICES, "reference"),
+            Question(
+                "reference", "Same core meaning as the reference definition?", BOOL_CHOICES, "reference"
+            ),
             Question("any_sense", "Matches any listed sense of the word?", BOOL_CHOICES, "any_sense"),
         ),
     ),
@@ -124,12 +128,29 @@ def interface(kind: str) -> Interface:
 
 def _choices(question: Question, target: str) -> list[str]:
     lines = [
-        f'  <Header value={quoteattr(question.text)}/>',
+        f"  <Header value={quoteattr(question.text)}/>",
         f'  <Choices name={quoteattr(question.name)} toName={quoteattr("t_" + target)} choice="single-radio" required="true">',
     ]
-    lines += [f"    <Choice value={quoteattr(shown)} alias={quoteattr(stored)}/>" for shown, stored in question.choices]
+    lines += [
+        f"    <Choice value={quoteattr(shown)}/>"
+        if _plain(stored)
+        else f"    <Choice value={quoteattr(shown)} alias={quoteattr(stored)}/>"
+        for shown, stored in question.choices
+    ]
     lines.append("  </Choices>")
     return lines
+
+
+def _plain(stored: str) -> bool:
+    """Choices stored without an ``alias``: the labelling page reads ``alias="true"`` as a
+    boolean and fails to render, so yes/no choices store their shown text (Yes/No)."""
+    return stored in ("true", "false")
+
+
+def stored_value(question: Question, label: str) -> str:
+    """What Label Studio stores in a result for ``label`` (the alias, or the shown text)."""
+    shown = {s: v for v, s in question.choices}[label]
+    return shown if _plain(label) else label
 
 
 def label_config(kind: str, *, adjudication: bool = False) -> str:
@@ -137,10 +158,15 @@ def label_config(kind: str, *, adjudication: bool = False) -> str:
     ui = interface(kind)
     lines = ["<View>", f"  <Header value={quoteattr(ui.title)}/>"]
     for key, heading, _column in ui.fields:
-        lines += [f"  <Header value={quoteattr(heading)} size=\"6\"/>", f'  <Text name="t_{key}" value="$text_{key}"/>']
+        lines += [
+            f'  <Header value={quoteattr(heading)} size="6"/>',
+            f'  <Text name="t_{key}" value="$text_{key}"/>',
+        ]
     if adjudication:
-        lines += ['  <Header value="Earlier labels (adjudication)" size="6"/>',
-                  f'  <Text name="t_{ADJUDICATION_FIELD}" value="$text_{ADJUDICATION_FIELD}"/>']
+        lines += [
+            '  <Header value="Earlier labels (adjudication)" size="6"/>',
+            f'  <Text name="t_{ADJUDICATION_FIELD}" value="$text_{ADJUDICATION_FIELD}"/>',
+        ]
     for question in ui.questions:
         lines += _choices(question, ui.target)
     if "combination" in ui.extras:
@@ -195,10 +221,14 @@ def judge_prediction(kind: str, verdicts: Mapping[str, str], model_version: str)
         stored = {s: shown for shown, s in question.choices}
         if value is None or str(value) not in stored:
             continue
-        result.append({
-            "from_name": question.name, "to_name": f"t_{ui.target}", "type": "choices",
-            "value": {"choices": [str(value)]},
-        })
+        result.append(
+            {
+                "from_name": question.name,
+                "to_name": f"t_{ui.target}",
+                "type": "choices",
+                "value": {"choices": [stored_value(question, str(value))]},
+            }
+        )
     return {"model_version": model_version, "result": result} if result else None
 
 
@@ -227,7 +257,9 @@ def parse_result(kind: str, result: Sequence[Mapping[str, Any]], where: str) -> 
     known = {q.name for q in ui.questions} | set(ui.extras) | {"flags", "comment"}
     unknown = sorted(set(by_name) - known)
     if unknown:
-        raise InputError(f"{where}: control {unknown[0]!r} is not in the {kind} config ({', '.join(sorted(known))})")
+        raise InputError(
+            f"{where}: control {unknown[0]!r} is not in the {kind} config ({', '.join(sorted(known))})"
+        )
     labels: dict[str, str] = {}
     for question in ui.questions:
         values = by_name.get(question.name, [])
@@ -236,8 +268,10 @@ def parse_result(kind: str, result: Sequence[Mapping[str, Any]], where: str) -> 
         allowed = {stored for _shown, stored in question.choices} | {shown for shown, _ in question.choices}
         to_stored = {shown: stored for shown, stored in question.choices}
         if len(values) != 1 or values[0] not in allowed:
-            raise InputError(f"{where}: {question.name}: choice {values[0] if values else ''!r} is not one of "
-                             f"{', '.join(s for _, s in question.choices)}")
+            raise InputError(
+                f"{where}: {question.name}: choice {values[0] if values else ''!r} is not one of "
+                f"{', '.join(s for _, s in question.choices)}"
+            )
         labels[question.label] = to_stored.get(values[0], values[0])
     if labels.get("") == COMBINATION:
         labels[""] = _combination(by_name.get("combination", []), where)

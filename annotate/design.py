@@ -67,7 +67,10 @@ class Design:
             "overlap": self.overlap,
             "honeypot_rate": self.honeypot_rate,
             "strata": self.strata.to_dict(orient="records"),
-            "loads": self.assignments.groupby("rater").size().reindex(list(self.raters), fill_value=0).to_dict(),
+            "loads": self.assignments.groupby("rater")
+            .size()
+            .reindex(list(self.raters), fill_value=0)
+            .to_dict(),
             "pairs_sharing": pair_counts(self.assignments[~self.assignments["honeypot"]], self.raters),
             "notes": list(self.notes),
         }
@@ -125,17 +128,21 @@ def stratified_sample(
     counts = allocate(sizes, n, allocation)
     chosen, rows = [], []
     for name, size, count in zip(names, sizes, counts, strict=True):
-        picked = rng.choice(groups[name], size=int(count), replace=False) if count else np.array([], dtype=int)
+        picked = (
+            rng.choice(groups[name], size=int(count), replace=False) if count else np.array([], dtype=int)
+        )
         chosen.extend(sorted(int(i) for i in picked))
         first = frame.loc[groups[name][0]]
-        rows.append({
-            STRATUM_COLUMN: name,
-            **{col: str(first[col]) for col in strata},
-            "population": int(size),
-            "sampled": int(count),
-            "inclusion_probability": count / size if size else float("nan"),
-            "weight": size / count if count else float("nan"),
-        })
+        rows.append(
+            {
+                STRATUM_COLUMN: name,
+                **{col: str(first[col]) for col in strata},
+                "population": int(size),
+                "sampled": int(count),
+                "inclusion_probability": count / size if size else float("nan"),
+                "weight": size / count if count else float("nan"),
+            }
+        )
     table = pd.DataFrame(rows)
     sample = frame.loc[chosen].copy()
     pi = dict(zip(table[STRATUM_COLUMN], table["inclusion_probability"], strict=True))
@@ -144,7 +151,9 @@ def stratified_sample(
     return sample.reset_index(drop=True), table
 
 
-def assign_overlap(n_items: int, raters: Sequence[str], k: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
+def assign_overlap(
+    n_items: int, raters: Sequence[str], k: int, rng: np.random.Generator
+) -> list[tuple[int, ...]]:
     """For each item, the indices of the ``k`` raters it goes to (see the module docstring)."""
     r = len(raters)
     load = np.zeros(r, dtype=int)
@@ -202,41 +211,62 @@ def _honeypot_rows(loads: dict[str, int], honeypots: pd.DataFrame | None, rate: 
             raise ParameterError(
                 f"--honeypot-rate: rater {rater} needs {h} distinct honeypots, the file holds {len(pool)}"
             )
-        rows += [{"rater": rater, "item_id": str(i), "honeypot": True} for i in rng.choice(pool, size=h, replace=False)]
+        rows += [
+            {"rater": rater, "item_id": str(i), "honeypot": True}
+            for i in rng.choice(pool, size=h, replace=False)
+        ]
     return rows
+
+
+@dataclass(frozen=True)
+class DesignSpec:
+    """What the user asks for: ``n`` items stratified by ``strata`` with ``allocation``, each to
+    ``overlap`` of ``raters``, honeypots a share ``honeypot_rate`` of each queue, from ``seed``."""
+
+    n: int
+    raters: Sequence[str]
+    strata: Sequence[str] = ()
+    allocation: Allocation = "proportional"
+    overlap: int = 2
+    honeypot_rate: float = 0.0
+    seed: int = 0
 
 
 def design_campaign(
     items: pd.DataFrame,
+    spec: DesignSpec,
     *,
-    n: int,
-    strata: Sequence[str] = (),
-    allocation: Allocation = "proportional",
-    raters: Sequence[str],
-    overlap: int = 2,
     honeypots: pd.DataFrame | None = None,
-    honeypot_rate: float = 0.0,
-    seed: int = 0,
     campaign: str = "campaign",
 ) -> Design:
     """Draw a whole campaign (sample, assignment, honeypots, shuffled queues) from one seed."""
+    n, strata, allocation, overlap = spec.n, tuple(spec.strata), spec.allocation, spec.overlap
+    honeypot_rate, seed = spec.honeypot_rate, spec.seed
+    raters = spec.raters
     check_choice("--allocation", allocation, ALLOCATIONS)
     raters = tuple(str(r).strip() for r in raters)
     _check(n, raters, overlap, honeypot_rate, len(items))
     missing = [c for c in strata if c not in items.columns]
     if missing:
-        raise ParameterError(f"--strata: column {missing[0]!r} is not in the items table "
-                             f"(has {', '.join(map(str, items.columns))})")
+        raise ParameterError(
+            f"--strata: column {missing[0]!r} is not in the items table "
+            f"(has {', '.join(map(str, items.columns))})"
+        )
     rng = np.random.default_rng(seed)
     sample, table = stratified_sample(items, n, strata, allocation, rng)
     sets = assign_overlap(len(sample), raters, overlap, rng)
-    rows = [{"rater": raters[j], "item_id": item_id, "honeypot": False}
-            for item_id, members in zip(sample["item_id"], sets, strict=True) for j in members]
+    rows = [
+        {"rater": raters[j], "item_id": item_id, "honeypot": False}
+        for item_id, members in zip(sample["item_id"], sets, strict=True)
+        for j in members
+    ]
     loads = {r: sum(1 for row in rows if row["rater"] == r) for r in raters}
     rows += _honeypot_rows(loads, honeypots, honeypot_rate, rng)
     assignments = _shuffle_queues(pd.DataFrame(rows, columns=["rater", "item_id", "honeypot"]), raters, rng)
     assignments["uid"] = [uid_of(campaign, i) for i in assignments["item_id"]]
-    design = Design(seed, n, tuple(strata), allocation, raters, overlap, honeypot_rate, table, sample, assignments)
+    design = Design(
+        seed, n, tuple(strata), allocation, raters, overlap, honeypot_rate, table, sample, assignments
+    )
     uncovered = [p for p, c in pair_counts(assignments[~assignments["honeypot"]], raters).items() if c == 0]
     if overlap >= 2 and uncovered:
         raise ParameterError(
@@ -244,10 +274,14 @@ def design_campaign(
             "(pairwise agreement needs them); sample more items or raise --overlap"
         )
     if overlap == 1 and len(raters) > 1:
-        design.notes.append("overlap 1: no item is rated twice, so agreement between raters cannot be estimated")
+        design.notes.append(
+            "overlap 1: no item is rated twice, so agreement between raters cannot be estimated"
+        )
     empty = table.loc[table["sampled"] == 0, STRATUM_COLUMN].tolist()
     if empty:
-        design.notes.append(f"{len(empty)} strata got no sampled item (weight undefined): {', '.join(empty[:5])}")
+        design.notes.append(
+            f"{len(empty)} strata got no sampled item (weight undefined): {', '.join(empty[:5])}"
+        )
     return design
 
 

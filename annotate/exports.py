@@ -52,15 +52,17 @@ def records_from_json(tasks: Any, source: str) -> tuple[list[dict], dict[str, in
         for a_index, ann in enumerate(task.get("annotations") or []):
             if not isinstance(ann, Mapping):
                 raise InputError(f"{where}.annotations[{a_index}]: expected an object")
-            records.append({
-                "uid": str(uid),
-                "annotation_id": ann.get("id"),
-                "annotator": _annotator(ann.get("completed_by")),
-                "cancelled": bool(ann.get("was_cancelled")),
-                "result": ann.get("result") or [],
-                "updated": str(ann.get("updated_at") or ann.get("created_at") or ""),
-                "where": f"{where}.annotations[{a_index}]",
-            })
+            records.append(
+                {
+                    "uid": str(uid),
+                    "annotation_id": ann.get("id"),
+                    "annotator": _annotator(ann.get("completed_by")),
+                    "cancelled": bool(ann.get("was_cancelled")),
+                    "result": ann.get("result") or [],
+                    "updated": str(ann.get("updated_at") or ann.get("created_at") or ""),
+                    "where": f"{where}.annotations[{a_index}]",
+                }
+            )
     return records, counts
 
 
@@ -80,7 +82,9 @@ def _min_value(name: str, raw: Any, where: str) -> dict:
     return {"from_name": name, "type": "choices", "value": {"choices": [str(raw)]}}
 
 
-def records_from_rows(rows: Iterable[tuple[str, Mapping[str, Any]]], kind: str) -> tuple[list[dict], dict[str, int]]:
+def records_from_rows(
+    rows: Iterable[tuple[str, Mapping[str, Any]]], kind: str
+) -> tuple[list[dict], dict[str, int]]:
     """Records from JSON_MIN objects or CSV rows (``(where, row)`` pairs)."""
     ui = interface(kind)
     controls = [q.name for q in ui.questions] + list(ui.extras) + ["flags", "comment"]
@@ -97,10 +101,17 @@ def records_from_rows(rows: Iterable[tuple[str, Mapping[str, Any]]], kind: str) 
         if row.get("annotation_id") in (None, ""):
             continue
         result = [_min_value(n, row[n], where) for n in controls if row.get(n) not in (None, "")]
-        records.append({
-            "uid": str(uid), "annotation_id": row.get("annotation_id"), "annotator": _annotator(row.get("annotator")),
-            "cancelled": False, "result": result, "updated": str(row.get("updated_at") or ""), "where": where,
-        })
+        records.append(
+            {
+                "uid": str(uid),
+                "annotation_id": row.get("annotation_id"),
+                "annotator": _annotator(row.get("annotator")),
+                "cancelled": False,
+                "result": result,
+                "updated": str(row.get("updated_at") or ""),
+                "where": where,
+            }
+        )
     return records, counts
 
 
@@ -108,7 +119,9 @@ def _load_json(text: str, source: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{at_line(source, exc.lineno)}not valid JSON ({exc.msg}; truncated export?)") from None
+        raise InputError(
+            f"{at_line(source, exc.lineno)}not valid JSON ({exc.msg}; truncated export?)"
+        ) from None
 
 
 def detect_format(path: Path, text: str) -> str:
@@ -116,13 +129,17 @@ def detect_format(path: Path, text: str) -> str:
         return "csv"
     data = _load_json(text, str(path))
     if not isinstance(data, list):
-        raise InputError(f"{path}: expected a JSON list of tasks (a JSON or JSON_MIN export), got {type(data).__name__}")
+        raise InputError(
+            f"{path}: expected a JSON list of tasks (a JSON or JSON_MIN export), got {type(data).__name__}"
+        )
     if data and isinstance(data[0], Mapping) and "annotations" in data[0]:
         return "json"
     return "json-min"
 
 
-def read_export_file(path: str | Path, kind: str, fmt: str = "auto") -> tuple[list[dict], dict[str, int], str]:
+def read_export_file(
+    path: str | Path, kind: str, fmt: str = "auto"
+) -> tuple[list[dict], dict[str, int], str]:
     """Records from an export file; returns (records, counts, the format read)."""
     path = Path(path)
     if not path.is_file():
@@ -130,7 +147,9 @@ def read_export_file(path: str | Path, kind: str, fmt: str = "auto") -> tuple[li
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text (expected a Label Studio JSON, JSON_MIN or CSV export)") from None
+        raise InputError(
+            f"{path}: not UTF-8 text (expected a Label Studio JSON, JSON_MIN or CSV export)"
+        ) from None
     if fmt == "auto":
         fmt = detect_format(path, text)
     if fmt == "json":
@@ -143,7 +162,9 @@ def read_export_file(path: str | Path, kind: str, fmt: str = "auto") -> tuple[li
     elif fmt == "csv":
         reader = csv.DictReader(io.StringIO(text))
         if not reader.fieldnames or "uid" not in reader.fieldnames:
-            raise InputError(f"{path} line 1: expected a header with 'uid', got {', '.join(reader.fieldnames or []) or 'nothing'}")
+            raise InputError(
+                f"{path} line 1: expected a header with 'uid', got {', '.join(reader.fieldnames or []) or 'nothing'}"
+            )
         records, counts = records_from_rows(((f"{path} line {reader.line_num}", r) for r in reader), kind)
     else:
         raise InputError(f"--format: expected one of {', '.join(EXPORT_FORMATS)}; got {fmt!r}")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from wordplay_audit.annotate.campaign import read_honeypots, write_campaign
 from wordplay_audit.annotate.configs import KINDS
-from wordplay_audit.annotate.design import design_campaign
+from wordplay_audit.annotate.design import DesignSpec, design_campaign
 from wordplay_audit.corpora.contract import read_items, read_labels
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
@@ -32,15 +31,9 @@ def select_kind(items: pd.DataFrame, kind: str | None, source: str) -> tuple[pd.
 def plan_campaign(
     items_file: Path,
     folder: Path,
+    spec: DesignSpec,
     *,
-    n: int,
-    raters: Sequence[str],
-    strata: Sequence[str] = (),
-    allocation: str = "proportional",
-    overlap: int = 2,
     honeypots_file: Path | None = None,
-    honeypot_rate: float = 0.0,
-    seed: int = 0,
     kind: str | None = None,
     judge_labels_file: Path | None = None,
     name: str = "campaign",
@@ -51,18 +44,23 @@ def plan_campaign(
     if honeypots is not None:
         clash = sorted(set(honeypots["item_id"]) & set(items["item_id"]))
         if clash:
-            raise InputError(f"{honeypots_file}: honeypot {clash[0]!r} is also an item to sample (keep them apart)")
-    design = design_campaign(
-        items, n=n, strata=strata, allocation=allocation, raters=raters, overlap=overlap,  # type: ignore[arg-type]
-        honeypots=honeypots, honeypot_rate=honeypot_rate, seed=seed, campaign=f"{name}:{seed}",
-    )
+            raise InputError(
+                f"{honeypots_file}: honeypot {clash[0]!r} is also an item to sample (keep them apart)"
+            )
+    design = design_campaign(items, spec, honeypots=honeypots, campaign=f"{name}:{spec.seed}")
     judge = None
     if judge_labels_file is not None:
         labels = read_labels(judge_labels_file)
-        judge = labels[(labels["rater_type"] == "judge") & labels["item_id"].isin(set(design.sample["item_id"]))]
+        judge = labels[
+            (labels["rater_type"] == "judge") & labels["item_id"].isin(set(design.sample["item_id"]))
+        ]
         if judge.empty:
             raise InputError(f"{judge_labels_file}: holds no judge label on a sampled item")
-    sources = {"items": str(items_file), "honeypots": str(honeypots_file) if honeypots_file else "",
-               "judge_labels": str(judge_labels_file) if judge_labels_file else ""}
-    return write_campaign(folder, name=name, kind=kind, design=design, honeypots=honeypots,
-                          judge_labels=judge, sources=sources)
+    sources = {
+        "items": str(items_file),
+        "honeypots": str(honeypots_file) if honeypots_file else "",
+        "judge_labels": str(judge_labels_file) if judge_labels_file else "",
+    }
+    return write_campaign(
+        folder, name=name, kind=kind, design=design, honeypots=honeypots, judge_labels=judge, sources=sources
+    )

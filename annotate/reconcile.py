@@ -42,7 +42,10 @@ class Reconciled:
 
     def to_dict(self) -> dict:
         per_rater = (
-            self.status.groupby(["rater", "status"]).size().unstack(fill_value=0).reindex(columns=list(STATUSES), fill_value=0)
+            self.status.groupby(["rater", "status"])
+            .size()
+            .unstack(fill_value=0)
+            .reindex(columns=list(STATUSES), fill_value=0)
         )
         return {
             "counts": dict(self.counts),
@@ -54,13 +57,6 @@ class Reconciled:
         }
 
 
-def _pick(records: list[dict], counts: dict[str, int]) -> dict[tuple[str, str], list[dict]]:
-    by_key: dict[tuple[str, str], list[dict]] = {}
-    for record in records:
-        by_key.setdefault((record["rater"], record["uid"]), []).append(record)
-    return by_key
-
-
 def _check_roster(record: dict, rater: str, roster: Mapping[str, str] | None, counts, warnings) -> bool:
     if roster is None or record["annotator"] is None:
         return True
@@ -69,8 +65,57 @@ def _check_roster(record: dict, rater: str, roster: Mapping[str, str] | None, co
         return True
     counts["foreign_annotator"] += 1
     what = "is not in the roster" if who is None else f"is rater {who!r}"
-    warnings.append(f"{record['where']}: annotator {record['annotator']!r} {what}, in the project of {rater!r}; left out")
+    warnings.append(
+        f"{record['where']}: annotator {record['annotator']!r} {what}, in the project of {rater!r}; left out"
+    )
     return False
+
+
+def _kept_records(records_by_rater, lookup, roster, counts, warnings) -> dict[tuple[str, str], list[dict]]:
+    """Records on assigned tasks by the project's rater, grouped by (rater, uid)."""
+    by_key: dict[tuple[str, str], list[dict]] = {}
+    for rater, records in records_by_rater.items():
+        for record in records:
+            if (rater, record["uid"]) not in lookup:
+                counts["unknown_task"] += 1
+                warnings.append(
+                    f"{record['where']}: task uid {record['uid']!r} is not assigned to {rater!r}; left out"
+                )
+            elif _check_roster(record, rater, roster, counts, warnings):
+                by_key.setdefault((rater, record["uid"]), []).append(record)
+    return by_key
+
+
+def _settle(
+    kind: str, rater: str, item_id: str, found: list[dict], counts, warnings
+) -> tuple[str, list[dict]]:
+    """The status of one assigned (item, rater) and its label rows."""
+    submitted = sorted((r for r in found if not r["cancelled"]), key=lambda r: r["updated"])
+    if len(submitted) > 1:
+        counts["duplicate_annotations"] += len(submitted) - 1
+        warnings.append(
+            f"{submitted[-1]['where']}: {len(submitted)} annotations by {rater!r} on {item_id!r}; kept the latest"
+        )
+    if not submitted:
+        return ("skipped" if found else "missing"), []
+    parsed = parse_result(kind, submitted[-1]["result"], submitted[-1]["where"])
+    if not parsed["labels"]:
+        return "empty", []
+    counts["unanswered_questions"] += len(set(question_labels(kind)) - set(parsed["labels"]))
+    unsure = "true" if parsed["unsure"] else "false"
+    rows = [
+        {
+            "item_id": item_id,
+            "rater": rater,
+            "rater_type": "human",
+            "label": label,
+            "question": question,
+            "comment": parsed["comment"],
+            "unsure": unsure,
+        }
+        for question, label in parsed["labels"].items()
+    ]
+    return "labelled", rows
 
 
 def reconcile(
@@ -86,50 +131,38 @@ def reconcile(
     total = {"unknown_task": 0, "foreign_annotator": 0, "duplicate_annotations": 0, "unanswered_questions": 0}
     total.update({k: int(v) for k, v in (counts or {}).items()})
     warnings: list[str] = []
-    lookup = {(r, u): (i, bool(h)) for r, u, i, h in zip(assignments["rater"], assignments["uid"],
-                                                          assignments["item_id"], assignments["honeypot"], strict=True)}
-    kept: list[dict] = []
-    for rater, records in records_by_rater.items():
-        for record in records:
-            if (rater, record["uid"]) not in lookup:
-                total["unknown_task"] += 1
-                warnings.append(f"{record['where']}: task uid {record['uid']!r} is not assigned to {rater!r}; left out")
-                continue
-            if _check_roster(record, rater, roster, total, warnings):
-                kept.append({**record, "rater": rater})
-    by_key = _pick(kept, total)
+    columns = (assignments[c] for c in ("rater", "uid", "item_id", "honeypot"))
+    lookup = {(r, u): (i, bool(h)) for r, u, i, h in zip(*columns, strict=True)}
+    by_key = _kept_records(records_by_rater, lookup, roster, total, warnings)
     rows, status_rows, honey = [], [], []
     for (rater, uid), (item_id, is_honeypot) in lookup.items():
-        found = by_key.get((rater, uid), [])
-        submitted = sorted((r for r in found if not r["cancelled"]), key=lambda r: r["updated"])
-        if len(submitted) > 1:
-            total["duplicate_annotations"] += len(submitted) - 1
-            warnings.append(f"{submitted[-1]['where']}: {len(submitted)} annotations by {rater!r} on {item_id!r}; kept the latest")
-        status = "skipped" if found and not submitted else "missing"
-        if submitted:
-            parsed = parse_result(kind, submitted[-1]["result"], submitted[-1]["where"])
-            status = "labelled" if parsed["labels"] else "empty"
-            total["unanswered_questions"] += len(set(question_labels(kind)) - set(parsed["labels"])) if parsed["labels"] else 0
-            for question, label in parsed["labels"].items():
-                row = {"item_id": item_id, "rater": rater, "rater_type": "human", "label": label, "question": question,
-                       "comment": parsed["comment"], "unsure": "true" if parsed["unsure"] else "false"}
-                (honey if is_honeypot else rows).append(row)
+        status, found = _settle(kind, rater, item_id, by_key.get((rater, uid), []), total, warnings)
+        (honey if is_honeypot else rows).extend(found)
         status_rows.append({"rater": rater, "item_id": item_id, "honeypot": is_honeypot, "status": status})
     status_frame = pd.DataFrame(status_rows, columns=["rater", "item_id", "honeypot", "status"])
     for name in STATUSES:
         total[name] = int((status_frame["status"] == name).sum())
     labels = pd.DataFrame(rows, columns=list(LABEL_OUTPUT_COLUMNS))
-    return Reconciled(labels, status_frame, honeypot_accuracy(honey, gold or {}, list(records_by_rater)), total, warnings)
+    accuracy = honeypot_accuracy(honey, gold or {}, list(records_by_rater))
+    return Reconciled(labels, status_frame, accuracy, total, warnings)
 
 
-def honeypot_accuracy(rows: list[dict], gold: Mapping[tuple[str, str], str], raters: Sequence[str]) -> pd.DataFrame:
+def honeypot_accuracy(
+    rows: list[dict], gold: Mapping[tuple[str, str], str], raters: Sequence[str]
+) -> pd.DataFrame:
     """Per rater: honeypot questions answered, answered as the gold answer, and the share."""
     out = []
     for rater in raters:
         mine = [r for r in rows if r["rater"] == rater and (r["item_id"], r["question"]) in gold]
         correct = sum(gold[(r["item_id"], r["question"])] == r["label"] for r in mine)
-        out.append({"rater": rater, "answered": len(mine), "correct": int(correct),
-                    "accuracy": correct / len(mine) if mine else float("nan")})
+        out.append(
+            {
+                "rater": rater,
+                "answered": len(mine),
+                "correct": int(correct),
+                "accuracy": correct / len(mine) if mine else float("nan"),
+            }
+        )
     return pd.DataFrame(out, columns=["rater", "answered", "correct", "accuracy"])
 
 
@@ -141,7 +174,12 @@ def final_labels(labels: pd.DataFrame, adjudicated: pd.DataFrame | None = None) 
     """
     adj = {}
     if adjudicated is not None and not adjudicated.empty:
-        adj = {(i, q): lab for i, q, lab in zip(adjudicated["item_id"], adjudicated["question"], adjudicated["label"], strict=True)}
+        adj = {
+            (i, q): lab
+            for i, q, lab in zip(
+                adjudicated["item_id"], adjudicated["question"], adjudicated["label"], strict=True
+            )
+        }
     rows = []
     for (item_id, question), group in labels.groupby(["item_id", "question"], sort=True):
         votes = group["label"].value_counts()
@@ -153,7 +191,15 @@ def final_labels(labels: pd.DataFrame, adjudicated: pd.DataFrame | None = None) 
             label, source = votes.index[0], "majority"
         else:
             label, source = "", "unresolved"
-        rows.append({"item_id": item_id, "question": question, "label": label, "source": source, "n_labels": int(votes.sum())})
+        rows.append(
+            {
+                "item_id": item_id,
+                "question": question,
+                "label": label,
+                "source": source,
+                "n_labels": int(votes.sum()),
+            }
+        )
     return pd.DataFrame(rows, columns=["item_id", "question", "label", "source", "n_labels"])
 
 

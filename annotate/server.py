@@ -21,7 +21,7 @@ import json
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -45,7 +45,9 @@ def api_errors(url: str, what: str) -> Iterator[None]:
     except ApiError as exc:
         code = exc.status_code
         if code in (401, 403):
-            raise InputError(f"{url}: {what}: the server refused the token in {KEY_ENV} (HTTP {code})") from None
+            raise InputError(
+                f"{url}: {what}: the server refused the token in {KEY_ENV} (HTTP {code})"
+            ) from None
         body = exc.body if isinstance(exc.body, str | dict) else ""
         detail = " ".join(json.dumps(body)[:200].split()) if body else ""
         raise InputError(f"{url}: {what}: HTTP {code} {detail}".rstrip()) from None
@@ -86,21 +88,27 @@ class Server:
             return found, False
         with self.calling(f"create project {title!r}"):
             project = self.client.projects.create(
-                title=title[:50], description=f"Created by wordplay-audit; do not edit the last line.\n{marker}",
-                label_config=config, maximum_annotations=1, show_skip_button=True,
-                show_collab_predictions=review, sampling="Sequential sampling",
+                title=title[:50],
+                description=f"Created by wordplay-audit; do not edit the last line.\n{marker}",
+                label_config=config,
+                maximum_annotations=1,
+                show_skip_button=True,
+                show_collab_predictions=review,
+                sampling="Sequential sampling",
             )
         return int(project.id), True
 
     def existing_uids(self, project_id: int) -> set[str]:
         with self.calling(f"list tasks of project {project_id}"):
-            tasks = self.client.tasks.list(project=project_id, page_size=1000, fields="task_only", include="id,data")
+            tasks = self.client.tasks.list(
+                project=project_id, page_size=1000, fields="task_only", include="id,data"
+            )
             return {str((t.data or {}).get("uid")) for t in tasks}
 
     def import_tasks(self, project_id: int, tasks: Sequence[dict]) -> int:
         done = 0
         for start in range(0, len(tasks), IMPORT_CHUNK):
-            chunk = list(tasks[start:start + IMPORT_CHUNK])
+            chunk = list(tasks[start : start + IMPORT_CHUNK])
             with self.calling(f"import tasks into project {project_id}"):
                 self.client.projects.import_tasks(project_id, request=chunk)
             done += len(chunk)
@@ -110,8 +118,12 @@ class Server:
         """Tasks done (a submitted annotation), skipped (only skipped ones) and left."""
         done = skipped = total = 0
         with self.calling(f"list tasks of project {project_id}"):
-            tasks = self.client.tasks.list(project=project_id, page_size=1000, fields="task_only",
-                                           include="id,total_annotations,cancelled_annotations")
+            tasks = self.client.tasks.list(
+                project=project_id,
+                page_size=1000,
+                fields="task_only",
+                include="id,total_annotations,cancelled_annotations",
+            )
             for task in tasks:
                 total += 1
                 if (task.total_annotations or 0) > 0:
@@ -125,14 +137,20 @@ class Server:
         exports = self.client.projects.exports
         with self.calling(f"export project {project_id}"):
             export = exports.create(
-                project_id, title="wordplay-audit pull",
-                serialization_options={"drafts": {"only_id": False}, "predictions": {"only_id": False},
-                                       "annotations__completed_by": {"only_id": False}},
+                project_id,
+                title="wordplay-audit pull",
+                serialization_options={
+                    "drafts": {"only_id": False},
+                    "predictions": {"only_id": False},
+                    "annotations__completed_by": {"only_id": False},
+                },
             )
             deadline = time.monotonic() + timeout
             while export.status not in ("completed", "failed"):
                 if time.monotonic() > deadline:
-                    raise InputError(f"{self.url}: export of project {project_id} not ready after {timeout:.0f} s")
+                    raise InputError(
+                        f"{self.url}: export of project {project_id} not ready after {timeout:.0f} s"
+                    )
                 time.sleep(0.5)
                 export = exports.get(project_id, export.id)
             if export.status == "failed":
@@ -166,12 +184,16 @@ def build_tasks(
     verdicts: dict[str, dict[str, Any]] = {}
     if judge is not None and not judge.empty:
         question = judge["question"] if "question" in judge.columns else pd.Series("", index=judge.index)
-        for item_id, rater, q, label in zip(judge["item_id"], judge["rater"], question.fillna(""), judge["label"], strict=True):
+        for item_id, rater, q, label in zip(
+            judge["item_id"], judge["rater"], question.fillna(""), judge["label"], strict=True
+        ):
             verdicts.setdefault(str(item_id), {"_judge": str(rater)})[str(q)] = str(label)
     tasks = []
     for item_id, uid in zip(queue["item_id"], queue["uid"], strict=True):
         item = by_id.loc[item_id].to_dict()
-        task: dict[str, Any] = {"data": task_data(item, uid, earlier=None if earlier is None else earlier.get(item_id, ""))}
+        task: dict[str, Any] = {
+            "data": task_data(item, uid, earlier=None if earlier is None else earlier.get(item_id, ""))
+        }
         if item_id in verdicts:
             found = verdicts[item_id]
             prediction = judge_prediction(kind, found, found["_judge"])
@@ -181,12 +203,18 @@ def build_tasks(
     return tasks
 
 
+class Target(NamedTuple):
+    """Which campaign a push belongs to: its id (in the project marker), name (in the title), kind."""
+
+    campaign_id: str
+    name: str
+    kind: str
+
+
 def push_queues(
     server: Server,
+    target: Target,
     *,
-    campaign_id: str,
-    name: str,
-    kind: str,
     items: pd.DataFrame,
     queues: Mapping[str, pd.DataFrame],
     judge: pd.DataFrame | None = None,
@@ -194,6 +222,7 @@ def push_queues(
     adjudicator: bool = False,
 ) -> list[dict]:
     """Ensure one project per queue owner and import the tasks not there yet; one row per project."""
+    campaign_id, name, kind = target
     config = label_config(kind, adjudication=earlier is not None)
     out = []
     for owner, queue in queues.items():
@@ -204,6 +233,13 @@ def push_queues(
         todo = queue[~queue["uid"].isin(existing)].sort_values("position")
         tasks = build_tasks(todo, items, kind, judge=judge, earlier=earlier)
         imported = server.import_tasks(project_id, tasks) if tasks else 0
-        out.append({"owner": owner, "project_id": project_id, "created": created,
-                    "already_there": int(queue["uid"].isin(existing).sum()), "imported": imported})
+        out.append(
+            {
+                "owner": owner,
+                "project_id": project_id,
+                "created": created,
+                "already_there": int(queue["uid"].isin(existing).sum()),
+                "imported": imported,
+            }
+        )
     return out

@@ -27,6 +27,7 @@ from wordplay_audit.annotate.exports import read_export_file, records_from_json
 from wordplay_audit.annotate.reconcile import Reconciled, disputed, final_labels, reconcile
 from wordplay_audit.annotate.server import (
     Server,
+    Target,
     adjudication_marker,
     build_tasks,
     push_queues,
@@ -48,8 +49,13 @@ def push_campaign(campaign: Campaign, server: Server, *, review: bool = False) -
     judge = campaign.judge_labels if review else None
     if review and judge is None:
         raise InputError(f"{campaign.folder}: --review needs judge labels (plan with --judge-labels)")
-    return push_queues(server, campaign_id=campaign.manifest["campaign_id"], name=campaign.name, kind=campaign.kind,
-                       items=campaign.items, queues=queues(campaign), judge=judge)
+    return push_queues(
+        server,
+        Target(campaign.manifest["campaign_id"], campaign.name, campaign.kind),
+        items=campaign.items,
+        queues=queues(campaign),
+        judge=judge,
+    )
 
 
 def read_roster(path: Path | None) -> dict[str, str] | None:
@@ -105,38 +111,58 @@ def pull_campaign(campaign: Campaign, server: Server, *, roster: Mapping[str, st
     for rater in campaign.raters:
         project = server.find_project(rater_marker(cid, rater))
         if project is None:
-            raise InputError(f"{server.url}: campaign {campaign.name!r} has no project for rater {rater!r} (push first)")
+            raise InputError(
+                f"{server.url}: campaign {campaign.name!r} has no project for rater {rater!r} (push first)"
+            )
         recs, c = records_from_json(server.snapshot(project), f"project {project} ({rater})")
         records[rater] = recs
         counts = {k: counts[k] + c[k] for k in counts}
-    main = reconcile(campaign.kind, campaign.assignments, records, gold=campaign.gold(), roster=roster, counts=counts)
+    main = reconcile(
+        campaign.kind, campaign.assignments, records, gold=campaign.gold(), roster=roster, counts=counts
+    )
     adjudication = None
     adj = read_adjudication(campaign)
     if adj is not None:
         project = server.find_project(adjudication_marker(cid, adj["adjudicator"]))
         if project is None:
-            raise InputError(f"{server.url}: no adjudication project for {adj['adjudicator']!r} (run adjudicate)")
+            raise InputError(
+                f"{server.url}: no adjudication project for {adj['adjudicator']!r} (run adjudicate)"
+            )
         recs, c = records_from_json(server.snapshot(project), f"project {project} (adjudication)")
-        adjudication = reconcile(campaign.kind, _adjudication_assignments(adj), {adj["adjudicator"]: recs},
-                                 roster=roster, counts=c)
+        adjudication = reconcile(
+            campaign.kind, _adjudication_assignments(adj), {adj["adjudicator"]: recs}, roster=roster, counts=c
+        )
     final = final_labels(main.labels, adjudication.labels if adjudication else None)
     return Pulled(main, adjudication, final)
 
 
-def import_files(campaign: Campaign, files: Mapping[str, Path], *, fmt: str = "auto",
-                 roster: Mapping[str, str] | None = None) -> Pulled:
+def import_files(
+    campaign: Campaign,
+    files: Mapping[str, Path],
+    *,
+    fmt: str = "auto",
+    roster: Mapping[str, str] | None = None,
+) -> Pulled:
     """File mode: reconcile exports downloaded by hand, one per rater (``{rater: file}``)."""
     unknown = [r for r in files if r not in campaign.raters]
     if unknown:
-        raise InputError(f"--export {unknown[0]}=…: {unknown[0]!r} is not a rater of the campaign ({', '.join(campaign.raters)})")
+        raise InputError(
+            f"--export {unknown[0]}=…: {unknown[0]!r} is not a rater of the campaign ({', '.join(campaign.raters)})"
+        )
     records, counts = {}, {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
     for rater, path in files.items():
         recs, c, _fmt = read_export_file(path, campaign.kind, fmt)
         records[rater] = recs
         counts = {k: counts[k] + c[k] for k in counts}
     a = campaign.assignments
-    main = reconcile(campaign.kind, a[a["rater"].isin(list(files))], records, gold=campaign.gold(),
-                     roster=roster, counts=counts)
+    main = reconcile(
+        campaign.kind,
+        a[a["rater"].isin(list(files))],
+        records,
+        gold=campaign.gold(),
+        roster=roster,
+        counts=counts,
+    )
     return Pulled(main, None, final_labels(main.labels))
 
 
@@ -154,7 +180,9 @@ def write_pulled(folder: Path, pulled: Pulled, kind: str) -> list[str]:
     pulled.main.status.to_csv(folder / "status.csv", index=False)
     pulled.main.honeypots.to_csv(folder / "honeypots.csv", index=False)
     pulled.final.to_csv(folder / "final.csv", index=False)
-    (folder / "summary.json").write_text(json.dumps(_plain(pulled.to_dict()), indent=1) + "\n", encoding="utf-8")
+    (folder / "summary.json").write_text(
+        json.dumps(_plain(pulled.to_dict()), indent=1) + "\n", encoding="utf-8"
+    )
     return written
 
 
@@ -176,8 +204,16 @@ def status_campaign(campaign: Campaign, server: Server) -> list[dict]:
     for rater in campaign.raters:
         project = server.find_project(rater_marker(campaign.manifest["campaign_id"], rater))
         if project is None:
-            out.append({"rater": rater, "project_id": None, "tasks": 0, "done": 0, "skipped": 0,
-                        "left": int((campaign.assignments["rater"] == rater).sum())})
+            out.append(
+                {
+                    "rater": rater,
+                    "project_id": None,
+                    "tasks": 0,
+                    "done": 0,
+                    "skipped": 0,
+                    "left": int((campaign.assignments["rater"] == rater).sum()),
+                }
+            )
             continue
         out.append({"rater": rater, "project_id": project, **server.task_counts(project)})
     return out
@@ -189,7 +225,9 @@ def progress_bar(done: int, total: int, width: int = 30) -> str:
     return f"[{'#' * filled}{'.' * (width - filled)}] {100 * share:5.1f} %"
 
 
-def adjudication_queue(campaign: Campaign, labels: pd.DataFrame, adjudicator: str) -> tuple[dict, dict[str, str]]:
+def adjudication_queue(
+    campaign: Campaign, labels: pd.DataFrame, adjudicator: str
+) -> tuple[dict, dict[str, str]]:
     """The adjudication file's content and, per item, the earlier labels as shown text."""
     human = labels[labels["rater_type"] == "human"] if "rater_type" in labels.columns else labels
     if "question" not in human.columns:
@@ -199,19 +237,42 @@ def adjudication_queue(campaign: Campaign, labels: pd.DataFrame, adjudicator: st
     items = sorted(set(pairs["item_id"]))
     earlier = {}
     for item_id, group in human[human["item_id"].isin(items)].groupby("item_id"):
-        parts = [f"{r}: " + ", ".join(f"{q or 'label'}={lab}" for q, lab in zip(g["question"], g["label"], strict=True))
-                 for r, g in group.groupby("rater")]
+        parts = [
+            f"{r}: "
+            + ", ".join(f"{q or 'label'}={lab}" for q, lab in zip(g["question"], g["label"], strict=True))
+            for r, g in group.groupby("rater")
+        ]
         earlier[item_id] = "; ".join(parts)
     key = f"{campaign.manifest['campaign_id']}:adjudication"
-    assignments = [{"rater": adjudicator, "position": i + 1, "item_id": item_id, "uid": uid_of(key, item_id),
-                    "honeypot": False} for i, item_id in enumerate(items)]
-    return {"adjudicator": adjudicator, "disputed": pairs.to_dict(orient="records"), "assignments": assignments}, earlier
+    assignments = [
+        {
+            "rater": adjudicator,
+            "position": i + 1,
+            "item_id": item_id,
+            "uid": uid_of(key, item_id),
+            "honeypot": False,
+        }
+        for i, item_id in enumerate(items)
+    ]
+    return {
+        "adjudicator": adjudicator,
+        "disputed": pairs.to_dict(orient="records"),
+        "assignments": assignments,
+    }, earlier
 
 
-def push_adjudication(campaign: Campaign, server: Server, adj: dict, earlier: Mapping[str, str]) -> list[dict]:
+def push_adjudication(
+    campaign: Campaign, server: Server, adj: dict, earlier: Mapping[str, str]
+) -> list[dict]:
     queue = _adjudication_assignments(adj)
-    return push_queues(server, campaign_id=campaign.manifest["campaign_id"], name=campaign.name, kind=campaign.kind,
-                       items=campaign.items, queues={adj["adjudicator"]: queue}, earlier=earlier, adjudicator=True)
+    return push_queues(
+        server,
+        Target(campaign.manifest["campaign_id"], campaign.name, campaign.kind),
+        items=campaign.items,
+        queues={adj["adjudicator"]: queue},
+        earlier=earlier,
+        adjudicator=True,
+    )
 
 
 def write_task_files(folder: Path, campaign: Campaign, *, review: bool = False) -> list[str]:

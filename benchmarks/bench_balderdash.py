@@ -67,12 +67,13 @@ def _round_document(rng: np.random.Generator, game_id: int, round_id: int, roste
         "game_id": game_id,
         "round_id": round_id,
         "word": word,
-        "correct_definition": f"the dictionary definition of the word {word}, first sense",
+        "correct_definition": f"the dictionary definition of the word {word}, first sense, as the deck gives it",
         "pos": "noun",
         "players": [pid for pid, _ in roster],
         "player_definitions": {
             str(pid): {
-                "definition": f"a definition of {word} written by player {pid} in round {round_id}",
+                "definition": f"a definition of {word} written by player {pid} in round {round_id}, "
+                "meant to fool the other players",
                 "judge_decision": bool(t),
                 "llm_knows_one_of_the_defs": bool(k),
             }
@@ -122,7 +123,8 @@ def _game_documents(rng: np.random.Generator, game_id: int, first_player: int):
     ]
     chosen = rng.choice(WORDS, size=ROUNDS, replace=False)
     rounds = [
-        _round_document(rng, game_id, r, roster, _word(deck, int(chosen[r - 1]))) for r in range(1, ROUNDS + 1)
+        _round_document(rng, game_id, r, roster, _word(deck, int(chosen[r - 1])))
+        for r in range(1, ROUNDS + 1)
     ]
     return game, players, rounds
 
@@ -133,7 +135,9 @@ def write_synthetic_export(folder: Path, player_rounds: int, *, seed: int = 0) -
     per_game = ROUNDS * PLAYERS_PER_MODEL * len(MODELS)
     n_games = max(1, -(-player_rounds // per_game))
     rng = np.random.default_rng(seed)
-    files = {name: open(folder / f"{name}.jsonl", "w", encoding="utf-8") for name in ("games", "players", "rounds")}
+    files = {
+        name: open(folder / f"{name}.jsonl", "w", encoding="utf-8") for name in ("games", "players", "rounds")
+    }
     try:
         for start in range(0, n_games, GAMES_PER_CHUNK):
             chunk = {"games": [], "players": [], "rounds": []}
@@ -149,7 +153,10 @@ def write_synthetic_export(folder: Path, player_rounds: int, *, seed: int = 0) -
             handle.close()
     for deck in DECKS:
         rows = ["words,def,POS,frequency_band"]
-        rows += [f"{_word(deck, k)},\"['first sense', 'second sense']\",\"['noun', 'noun']\",rare" for k in range(WORDS)]
+        rows += [
+            f"{_word(deck, k)},\"['first sense', 'second sense']\",\"['noun', 'noun']\",rare"
+            for k in range(WORDS)
+        ]
         (folder / f"{deck}.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     return n_games * per_game
 
@@ -164,7 +171,12 @@ def run_reader(folder: str) -> dict:
     table = player_round_table(export)
     grouped = table.groupby(["game_id", "round_id", "model"], sort=False)
     rates = grouped.agg(lkr=("knows", "mean"), tdr=("true_def", "mean"))
-    return {"rows": len(table), "rates": {"|".join(map(str, k)): [v[0], v[1]] for k, v in zip(rates.index, rates.to_numpy(), strict=True)}}
+    return {
+        "rows": len(table),
+        "rates": {
+            "|".join(map(str, k)): [v[0], v[1]] for k, v in zip(rates.index, rates.to_numpy(), strict=True)
+        },
+    }
 
 
 def run_loop(folder: str) -> dict:
@@ -239,7 +251,10 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 written = size
             megabytes = sum(p.stat().st_size for p in folder.glob("*.jsonl")) / 1e6
-            print(f"{written:,} player-rounds, {megabytes:.0f} MB written in {time.perf_counter() - start:.1f} s", flush=True)
+            print(
+                f"{written:,} player-rounds, {megabytes:.0f} MB written in {time.perf_counter() - start:.1f} s",
+                flush=True,
+            )
             reader = measure("reader", folder, Path(tmp))
             line = f"  reader   {reader['seconds']:7.2f} s  peak {reader['peak_mb']:7.0f} MB"
             if not args.no_loop:
@@ -247,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
                 same = loop["rates"].keys() == reader["rates"].keys() and all(
                     np.allclose(loop["rates"][k], reader["rates"][k]) for k in loop["rates"]
                 )
-                print(f"  loop     {loop['seconds']:7.2f} s  peak {loop['peak_mb']:7.0f} MB  (same LKR/TDR: {same})")
+                print(
+                    f"  loop     {loop['seconds']:7.2f} s  peak {loop['peak_mb']:7.0f} MB  (same LKR/TDR: {same})"
+                )
                 line += f"  loop/reader = {loop['seconds'] / reader['seconds']:.2f}x"
             print(line, flush=True)
             if args.cli:

@@ -50,18 +50,22 @@ def main() -> None:
         url = server.stdout.readline().strip()
         print(f"server {url}, latency {args.latency * 1000:.0f} ms")
         with tempfile.TemporaryDirectory() as tmp:
+            run_judge(OpenAIJudge("bench", base_url=url), _items(5, "warm-"), progress=False)  # imports, pool
             for c in (int(x) for x in args.concurrency.split(",")):
                 n = args.c1_items if c == 1 else args.items
                 items = _items(n, f"c{c}-")
                 judge = OpenAIJudge("bench", base_url=url)
                 with VerdictCache(Path(tmp) / f"c{c}") as cache:
-                    start = time.perf_counter()
+                    start, cpu = time.perf_counter(), time.process_time()
                     result = run_judge(judge, items, cache=cache, concurrency=c, progress=False)
-                    took = time.perf_counter() - start
+                    took, cpu = time.perf_counter() - start, time.process_time() - cpu
                     ideal = n * args.latency / c
                     assert result.stats.called == n and not result.failed_items
                     print(f"concurrency {c:>3}: {n} items in {took:7.2f} s; ideal {ideal:7.2f} s; "
                           f"share of ideal {ideal / took:6.1%}; {n / took:7.1f} items/s")  # fmt: skip
+                    print(f"                 client CPU {1000 * cpu / n:.2f} ms per call: one core allows "
+                          f"{n / cpu:.0f} calls/s, ideal needs {c / args.latency:.0f}/s; load average "
+                          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
                     start = time.perf_counter()
                     again = run_judge(judge, items, cache=cache, concurrency=c, progress=False)
                     print(f"                 cached rerun of {n} items: {time.perf_counter() - start:.2f} s "

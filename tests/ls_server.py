@@ -30,7 +30,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-LS_BIN = Path(os.environ.get("WORDPLAY_AUDIT_LABEL_STUDIO", REPO / "var" / "labelstudio-venv" / "bin" / "label-studio"))
+LS_BIN = Path(
+    os.environ.get("WORDPLAY_AUDIT_LABEL_STUDIO", REPO / "var" / "labelstudio-venv" / "bin" / "label-studio")
+)
 START_TIMEOUT = float(os.environ.get("WORDPLAY_AUDIT_LABEL_STUDIO_TIMEOUT", "240"))
 
 
@@ -68,7 +70,10 @@ def _require_server() -> None:
     if LS_BIN.exists():
         return
     message = f"Label Studio not installed at {LS_BIN} (run `make labelstudio-venv`)"
-    if "1" in (os.environ.get("WORDPLAY_AUDIT_REQUIRE_LABEL_STUDIO"), os.environ.get("WORDPLAY_AUDIT_REQUIRE_SHARED")):
+    if "1" in (
+        os.environ.get("WORDPLAY_AUDIT_REQUIRE_LABEL_STUDIO"),
+        os.environ.get("WORDPLAY_AUDIT_REQUIRE_SHARED"),
+    ):
         pytest.fail(message + "; a REQUIRE switch forbids skipping")
     pytest.skip(message)
 
@@ -88,11 +93,29 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen, LabelStudioServer]:
         "COLLECT_ANALYTICS": "false",
         "DJANGO_DB": "sqlite",
     }
-    for name in ("LABEL_STUDIO_URL", "LABEL_STUDIO_API_KEY", "LABEL_STUDIO_USERNAME", "LABEL_STUDIO_PASSWORD"):
+    for name in (
+        "LABEL_STUDIO_URL",
+        "LABEL_STUDIO_API_KEY",
+        "LABEL_STUDIO_USERNAME",
+        "LABEL_STUDIO_PASSWORD",
+    ):
         env.pop(name, None)
     args = [
-        str(LS_BIN), "start", "--no-browser", "--internal-host", "127.0.0.1", "--port", str(port),
-        "--data-dir", str(data_dir), "--username", username, "--password", password, "--user-token", token,
+        str(LS_BIN),
+        "start",
+        "--no-browser",
+        "--internal-host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+        "--username",
+        username,
+        "--password",
+        password,
+        "--user-token",
+        token,
     ]
     log = open(data_dir / "server.log", "wb")  # noqa: SIM115 (closed with the process)
     proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)

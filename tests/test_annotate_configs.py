@@ -20,14 +20,40 @@ from wordplay_audit.annotate.configs import (
 from wordplay_audit.errors import InputError, ParameterError
 
 ITEMS = {
-    "knowledge_type": {"item_id": "cxt:abc:0", "kind": "knowledge_type", "context": "A, B, C, D", "reference": "GOLD",
-                       "game_words": "A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P", "difficulty": "yellow",
-                       "knowledge_type": "semantic relations"},
-    "category_name": {"item_id": "cx:abc:gpt4o:0", "kind": "category_name", "context": "A, B, C, D",
-                      "reference": "GOLD", "candidate": "MODEL NAME", "player_model": "gpt4o"},
-    "definition": {"item_id": "bd:1:2:3", "kind": "definition", "context": "word", "reference": "ref",
-                   "candidate": "cand", "senses": "s1 | s2", "player_model": "llama", "judge_verdict": "true"},
-    "guess": {"item_id": "wof:1", "kind": "guess", "context": "PHRASE", "reference": "A B", "candidate": "A C"},
+    "knowledge_type": {
+        "item_id": "cxt:abc:0",
+        "kind": "knowledge_type",
+        "context": "A, B, C, D",
+        "reference": "GOLD",
+        "game_words": "A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P",
+        "difficulty": "yellow",
+        "knowledge_type": "semantic relations",
+    },
+    "category_name": {
+        "item_id": "cx:abc:gpt4o:0",
+        "kind": "category_name",
+        "context": "A, B, C, D",
+        "reference": "GOLD",
+        "candidate": "MODEL NAME",
+        "player_model": "gpt4o",
+    },
+    "definition": {
+        "item_id": "bd:1:2:3",
+        "kind": "definition",
+        "context": "word",
+        "reference": "ref",
+        "candidate": "cand",
+        "senses": "s1 | s2",
+        "player_model": "llama",
+        "judge_verdict": "true",
+    },
+    "guess": {
+        "item_id": "wof:1",
+        "kind": "guess",
+        "context": "PHRASE",
+        "reference": "A B",
+        "candidate": "A C",
+    },
 }
 
 
@@ -55,15 +81,25 @@ def test_task_data_is_blind(kind):
 
 
 def test_definition_result_lands_as_two_questions():
-    result = [_choice("reference", "true"), _choice("any_sense", "false"),
-              {"from_name": "comment", "type": "textarea", "value": {"text": ["close"]}}, _choice("flags", "unsure")]
+    result = [
+        _choice("reference", "true"),
+        _choice("any_sense", "false"),
+        {"from_name": "comment", "type": "textarea", "value": {"text": ["close"]}},
+        _choice("flags", "unsure"),
+    ]
     parsed = parse_result("definition", result, "x")
-    assert parsed == {"labels": {"reference": "true", "any_sense": "false"}, "unsure": True, "comment": "close"}
+    assert parsed == {
+        "labels": {"reference": "true", "any_sense": "false"},
+        "unsure": True,
+        "comment": "close",
+    }
 
 
 def test_taxonomy_combination_is_meaning_plus_form():
-    result = [_choice("knowledge_type", COMBINATION),
-              {"from_name": "combination", "type": "choices", "value": {"choices": ["phonology", "encyclopedic"]}}]
+    result = [
+        _choice("knowledge_type", COMBINATION),
+        {"from_name": "combination", "type": "choices", "value": {"choices": ["phonology", "encyclopedic"]}},
+    ]
     assert parse_result("knowledge_type", result, "x")["labels"] == {"": "encyclopedic + phonology"}
     with pytest.raises(InputError, match="one word-meaning and one word-form"):
         parse_result("knowledge_type", [_choice("knowledge_type", COMBINATION)], "task 3")
@@ -74,7 +110,9 @@ def test_taxonomy_labels_map_onto_table1():
 
     mapped = {taxonomy_column(label) for label in allowed_labels("knowledge_type")}
     assert mapped == set(TAXONOMY_COLUMNS)
-    assert len(allowed_labels("knowledge_type")) == len(FORM_TYPES) + len(MEANING_TYPES) * (1 + len(FORM_TYPES))
+    assert len(allowed_labels("knowledge_type")) == len(FORM_TYPES) + len(MEANING_TYPES) * (
+        1 + len(FORM_TYPES)
+    )
 
 
 def test_unknown_choice_and_control_are_one_line_errors():
@@ -90,8 +128,14 @@ def test_unknown_choice_and_control_are_one_line_errors():
 def test_judge_prediction_uses_stored_values():
     pred = judge_prediction("definition", {"reference": "false", "any_sense": "true"}, "judge-llm")
     assert pred["model_version"] == "judge-llm"
-    assert {r["from_name"]: r["value"]["choices"] for r in pred["result"]} == {"reference": ["false"], "any_sense": ["true"]}
-    assert parse_result("definition", pred["result"], "x")["labels"] == {"reference": "false", "any_sense": "true"}
+    assert {r["from_name"]: r["value"]["choices"] for r in pred["result"]} == {
+        "reference": ["No"],
+        "any_sense": ["Yes"],
+    }
+    assert parse_result("definition", pred["result"], "x")["labels"] == {
+        "reference": "false",
+        "any_sense": "true",
+    }
 
 
 @pytest.mark.slow
@@ -101,8 +145,12 @@ def test_server_accepts_every_config_and_its_tasks(label_studio, kind, adjudicat
     from label_studio_sdk import LabelStudio
 
     client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token)
-    project = client.projects.create(title=f"cfg {kind} {adjudication}", label_config=label_config(kind, adjudication=adjudication))
-    client.projects.validate_label_config(project.id, label_config=label_config(kind, adjudication=adjudication))
+    project = client.projects.create(
+        title=f"cfg {kind} {adjudication}", label_config=label_config(kind, adjudication=adjudication)
+    )
+    client.projects.validate_label_config(
+        project.id, label_config=label_config(kind, adjudication=adjudication)
+    )
     task = {"data": task_data(ITEMS[kind], "u1", earlier="a: true" if adjudication else None)}
     client.projects.import_tasks(project.id, request=[task])
     assert [t.data["uid"] for t in client.tasks.list(project=project.id)] == ["u1"]
@@ -117,4 +165,6 @@ def test_server_rejects_a_broken_config(label_studio):
 
     client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token)
     with pytest.raises(ApiError):
-        client.projects.create(title="broken", label_config='<View><Choices name="x" toName="nothing"/></View>')
+        client.projects.create(
+            title="broken", label_config='<View><Choices name="x" toName="nothing"/></View>'
+        )

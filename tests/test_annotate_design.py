@@ -16,19 +16,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wordplay_audit.annotate.design import allocate, assign_overlap, design_campaign, uid_of
+from wordplay_audit.annotate.design import DesignSpec, allocate, assign_overlap, design_campaign, uid_of
 from wordplay_audit.errors import ParameterError
+
+
+def draw(items: pd.DataFrame, honeypots: pd.DataFrame | None = None, **kwargs):
+    return design_campaign(items, DesignSpec(**kwargs), honeypots=honeypots)
 
 
 def _items(sizes: dict[str, int]) -> pd.DataFrame:
     rows = []
     for stratum, size in sizes.items():
-        rows += [{"item_id": f"{stratum}-{i}", "game": "demo", "kind": "guess", "model": stratum} for i in range(size)]
+        rows += [
+            {"item_id": f"{stratum}-{i}", "game": "demo", "kind": "guess", "model": stratum}
+            for i in range(size)
+        ]
     return pd.DataFrame(rows)
 
 
 def _honeypots(n: int) -> pd.DataFrame:
-    return pd.DataFrame({"item_id": [f"hp-{i}" for i in range(n)], "game": "demo", "kind": "guess", "gold": "true"})
+    return pd.DataFrame(
+        {"item_id": [f"hp-{i}" for i in range(n)], "game": "demo", "kind": "guess", "gold": "true"}
+    )
 
 
 def test_proportional_allocation_by_hand():
@@ -44,8 +53,9 @@ def test_equal_allocation_caps_small_strata():
 
 
 def test_strata_counts_and_weights_match_the_design():
-    design = design_campaign(_items({"a": 60, "b": 30, "c": 10}), n=20, strata=["model"], raters=["r1", "r2"],
-                             overlap=2, seed=1)
+    design = draw(
+        _items({"a": 60, "b": 30, "c": 10}), n=20, strata=["model"], raters=["r1", "r2"], overlap=2, seed=1
+    )
     table = design.strata.set_index("stratum")
     assert table["population"].to_dict() == {"a": 60, "b": 30, "c": 10}
     assert table["sampled"].to_dict() == {"a": 12, "b": 6, "c": 2}
@@ -58,18 +68,19 @@ def test_strata_counts_and_weights_match_the_design():
 
 def test_same_seed_same_campaign_and_another_seed_differs():
     items = _items({"a": 40, "b": 40})
-    kwargs = dict(n=30, strata=["model"], raters=["x", "y", "z"], overlap=2, honeypots=_honeypots(10),
-                  honeypot_rate=0.1)
-    one = design_campaign(items, seed=7, **kwargs)
-    two = design_campaign(items, seed=7, **kwargs)
-    three = design_campaign(items, seed=8, **kwargs)
+    kwargs = dict(
+        n=30, strata=["model"], raters=["x", "y", "z"], overlap=2, honeypots=_honeypots(10), honeypot_rate=0.1
+    )
+    one = draw(items, seed=7, **kwargs)
+    two = draw(items, seed=7, **kwargs)
+    three = draw(items, seed=8, **kwargs)
     assert one.assignments.equals(two.assignments)
     assert json.dumps(one.to_dict(), default=str) == json.dumps(two.to_dict(), default=str)
     assert not one.assignments.equals(three.assignments)
 
 
 def test_every_rater_pair_overlaps_and_loads_balance():
-    design = design_campaign(_items({"a": 100}), n=60, raters=["a", "b", "c", "d", "e"], overlap=2, seed=3)
+    design = draw(_items({"a": 100}), n=60, raters=["a", "b", "c", "d", "e"], overlap=2, seed=3)
     pairs = design.to_dict()["pairs_sharing"]
     assert len(pairs) == 10 and min(pairs.values()) > 0
     loads = design.assignments.groupby("rater").size()
@@ -77,8 +88,15 @@ def test_every_rater_pair_overlaps_and_loads_balance():
 
 
 def test_honeypot_rate_is_honoured():
-    design = design_campaign(_items({"a": 200}), n=100, raters=["a", "b", "c"], overlap=2,
-                             honeypots=_honeypots(30), honeypot_rate=0.2, seed=0)
+    design = draw(
+        _items({"a": 200}),
+        n=100,
+        raters=["a", "b", "c"],
+        overlap=2,
+        honeypots=_honeypots(30),
+        honeypot_rate=0.2,
+        seed=0,
+    )
     for _rater, queue in design.assignments.groupby("rater"):
         m = int((~queue["honeypot"]).sum())
         h = int(queue["honeypot"].sum())
@@ -88,11 +106,15 @@ def test_honeypot_rate_is_honoured():
 
 
 def test_queues_are_shuffled_per_rater():
-    design = design_campaign(_items({"a": 200}), n=100, raters=["a", "b"], overlap=2, seed=0)
+    design = draw(_items({"a": 200}), n=100, raters=["a", "b"], overlap=2, seed=0)
     a = design.assignments[design.assignments["rater"] == "a"]["item_id"].tolist()
     b = design.assignments[design.assignments["rater"] == "b"]["item_id"].tolist()
     assert sorted(a) == sorted(b) and a != b
-    assert design.assignments.groupby("rater")["position"].apply(lambda s: s.tolist() == list(range(1, len(s) + 1))).all()
+    assert (
+        design.assignments.groupby("rater")["position"]
+        .apply(lambda s: s.tolist() == list(range(1, len(s) + 1)))
+        .all()
+    )
 
 
 @pytest.mark.parametrize(
@@ -112,7 +134,7 @@ def test_bad_parameters_are_one_line_errors(kwargs, fragment):
     base = dict(n=10, raters=["a", "b", "c"], overlap=2, seed=0)
     base.update(kwargs)
     with pytest.raises(ParameterError, match=fragment) as info:
-        design_campaign(_items({"a": 20}), **base)
+        draw(_items({"a": 20}), **base)
     assert "\n" not in str(info.value)
 
 

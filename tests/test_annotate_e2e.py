@@ -22,9 +22,22 @@ RATERS = ("ann", "bob", "cyd")
 
 
 def _result(reference: str, any_sense: str) -> list[dict]:
+    """What the labelling page stores: the shown text of the choice (Yes / No)."""
+    shown = {"true": "Yes", "false": "No"}
+    reference, any_sense = shown[reference], shown[any_sense]
     return [
-        {"from_name": "reference", "to_name": "t_candidate", "type": "choices", "value": {"choices": [reference]}},
-        {"from_name": "any_sense", "to_name": "t_candidate", "type": "choices", "value": {"choices": [any_sense]}},
+        {
+            "from_name": "reference",
+            "to_name": "t_candidate",
+            "type": "choices",
+            "value": {"choices": [reference]},
+        },
+        {
+            "from_name": "any_sense",
+            "to_name": "t_candidate",
+            "type": "choices",
+            "value": {"choices": [any_sense]},
+        },
     ]
 
 
@@ -51,15 +64,40 @@ def campaign(tmp_path_factory, label_studio):
     honey.to_csv(tmp / "honeypots.csv", index=False)
     items[~items["item_id"].isin(honey["item_id"])].to_csv(tmp / "pool.csv", index=False)
     raters = [f"{r}{tag}" for r in RATERS]
-    code = main(["annotate", "plan", str(tmp / "pool.csv"), "--n", "300", "--strata", "player_model,deck,judge_verdict",
-                 "--raters", ",".join(raters), "--overlap", "2", "--honeypots", str(tmp / "honeypots.csv"),
-                 "--honeypot-rate", "0.05", "--seed", "11", "--judge-labels", str(tmp / "items" / "labels.csv"),
-                 "--name", f"e2e-{tag}", "--out", str(tmp / "camp")])
+    code = main(
+        [
+            "annotate",
+            "plan",
+            str(tmp / "pool.csv"),
+            "--n",
+            "300",
+            "--strata",
+            "player_model,deck,judge_verdict",
+            "--raters",
+            ",".join(raters),
+            "--overlap",
+            "2",
+            "--honeypots",
+            str(tmp / "honeypots.csv"),
+            "--honeypot-rate",
+            "0.05",
+            "--seed",
+            "11",
+            "--judge-labels",
+            str(tmp / "items" / "labels.csv"),
+            "--name",
+            f"e2e-{tag}",
+            "--out",
+            str(tmp / "camp"),
+        ]
+    )
     assert code == 0
     assert main(["annotate", "push", str(tmp / "camp")]) == 0
     client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token)
     script = play_raters(client, label_studio, tmp / "camp", raters, truth)
-    pd.DataFrame({"rater": raters, "email": [f"{r}@example.org" for r in raters]}).to_csv(tmp / "roster.csv", index=False)
+    pd.DataFrame({"rater": raters, "email": [f"{r}@example.org" for r in raters]}).to_csv(
+        tmp / "roster.csv", index=False
+    )
     yield {"tmp": tmp, "raters": raters, "script": script, "client": client, "truth": truth, "tag": tag}
     mp.undo()
 
@@ -71,8 +109,11 @@ def play_raters(client, server, camp, raters, truth) -> dict:
     rng = np.random.default_rng(2024)
     submitted, status, drafts = [], {}, 0
     marker = f"wordplay-audit campaign {manifest['campaign_id']} rater "
-    projects = {p.description.splitlines()[-1][len(marker):]: p.id for p in client.projects.list()
-                if (p.description or "").splitlines()[-1:] and p.description.splitlines()[-1].startswith(marker)}
+    projects = {
+        p.description.splitlines()[-1][len(marker) :]: p.id
+        for p in client.projects.list()
+        if (p.description or "").splitlines()[-1:] and p.description.splitlines()[-1].startswith(marker)
+    }
     for rater in raters:
         user = client.users.create(username=rater, email=f"{rater}@example.org", password=uuid.uuid4().hex)
         for task in client.tasks.list(project=projects[rater], page_size=1000):
@@ -88,8 +129,11 @@ def play_raters(client, server, camp, raters, truth) -> dict:
             ref = flip[ref] if rng.random() < 0.04 else ref
             anys = flip[anys] if rng.random() < 0.04 else anys
             if draw < 0.09:
-                response = httpx.post(f"{server.url}/api/tasks/{task.id}/drafts", json={"result": _result(ref, anys)},
-                                      headers={"Authorization": f"Token {server.token}"})
+                response = httpx.post(
+                    f"{server.url}/api/tasks/{task.id}/drafts",
+                    json={"result": _result(ref, anys)},
+                    headers={"Authorization": f"Token {server.token}"},
+                )
                 assert response.status_code == 201, response.text
                 drafts += 1
                 status[(rater, item)] = "missing"
@@ -99,7 +143,10 @@ def play_raters(client, server, camp, raters, truth) -> dict:
                 continue
             client.annotations.create(id=task.id, result=_result(ref, anys), completed_by=user.id)
             status[(rater, item)] = "labelled"
-            submitted += [(item, rater, ref, "reference", a["honeypot"]), (item, rater, anys, "any_sense", a["honeypot"])]
+            submitted += [
+                (item, rater, ref, "reference", a["honeypot"]),
+                (item, rater, anys, "any_sense", a["honeypot"]),
+            ]
     return {"submitted": submitted, "status": status, "drafts": drafts}
 
 
@@ -113,8 +160,16 @@ def test_second_push_adds_nothing(campaign, run_cli):
 
 def test_pull_returns_exactly_what_was_submitted(campaign, run_cli):
     tmp = campaign["tmp"]
-    code, out, err = run_cli("annotate", "pull", str(tmp / "camp"), "--roster", str(tmp / "roster.csv"),
-                             "--out", str(tmp / "pulled"), "--json")
+    code, out, err = run_cli(
+        "annotate",
+        "pull",
+        str(tmp / "camp"),
+        "--roster",
+        str(tmp / "roster.csv"),
+        "--out",
+        str(tmp / "pulled"),
+        "--json",
+    )
     assert code == 0, err
     result = json.loads(out)
     script = campaign["script"]
@@ -131,7 +186,9 @@ def test_pull_returns_exactly_what_was_submitted(campaign, run_cli):
     for row in result["honeypot_accuracy"]:
         mine = [s for s in script["submitted"] if s[1] == row["rater"] and s[4]]
         gold = campaign["truth"]
-        correct = sum(gold.loc[s[0], "true_ref" if s[3] == "reference" else "true_any"].lower() == s[2] for s in mine)
+        correct = sum(
+            gold.loc[s[0], "true_ref" if s[3] == "reference" else "true_any"].lower() == s[2] for s in mine
+        )
         assert (row["answered"], row["correct"]) == (len(mine), correct)
 
 
@@ -142,13 +199,17 @@ def test_agreement_and_recompute_on_pulled_labels(campaign, run_cli):
     code, out, err = run_cli("analyze", "agreement", str(tmp / "pulled" / "labels_reference.csv"), "--json")
     assert code == 0, err
     assert json.loads(out)
-    code, out, err = run_cli("balderdash", "recompute", str(tmp / "sim"), "--human", str(tmp / "pulled" / "labels.csv"), "--json")
+    code, out, err = run_cli(
+        "balderdash", "recompute", str(tmp / "sim"), "--human", str(tmp / "pulled" / "labels.csv"), "--json"
+    )
     assert code == 0, err
     truth = json.loads((tmp / "sim" / "truth.json").read_text())["true_rates"]
     true_lkr = {(t["model"], t["deck"]): t["lkr"] for t in truth}
     cells = [r for r in json.loads(out)["corrected"] if r["metric"] == "lkr" and r["rg_low"] is not None]
     inside = sum(r["rg_low"] <= true_lkr[(r["model"], r["deck"])] <= r["rg_high"] for r in cells)
-    assert len(cells) == 6 and inside >= 4, [(r["model"], r["deck"], r["rg_low"], r["rg_high"]) for r in cells]
+    assert len(cells) == 6 and inside >= 4, [
+        (r["model"], r["deck"], r["rg_low"], r["rg_high"]) for r in cells
+    ]
 
 
 def test_adjudication_round_trip(campaign, run_cli):
@@ -156,8 +217,16 @@ def test_adjudication_round_trip(campaign, run_cli):
     if not (tmp / "pulled" / "labels.csv").exists():
         pytest.skip("pull test did not run")
     adjudicator = f"judy{campaign['tag']}"
-    code, out, err = run_cli("annotate", "adjudicate", str(tmp / "camp"), "--labels", str(tmp / "pulled" / "labels.csv"),
-                             "--adjudicator", adjudicator, "--json")
+    code, out, err = run_cli(
+        "annotate",
+        "adjudicate",
+        str(tmp / "camp"),
+        "--labels",
+        str(tmp / "pulled" / "labels.csv"),
+        "--adjudicator",
+        adjudicator,
+        "--json",
+    )
     assert code == 0, err
     labels = pd.read_csv(tmp / "pulled" / "labels.csv", dtype=str, keep_default_na=False)
     spread = labels.groupby(["item_id", "question"])["label"].nunique()
@@ -166,24 +235,46 @@ def test_adjudication_round_trip(campaign, run_cli):
     client, truth = campaign["client"], campaign["truth"]
     adj = json.loads((tmp / "camp" / "adjudication.json").read_text())
     uid_item = {a["uid"]: a["item_id"] for a in adj["assignments"]}
-    project = next(p.id for p in client.projects.list() if (p.description or "").endswith(f"adjudication {adjudicator}"))
-    user = client.users.create(username=adjudicator, email=f"{adjudicator}@example.org", password=uuid.uuid4().hex)
+    project = next(
+        p.id for p in client.projects.list() if (p.description or "").endswith(f"adjudication {adjudicator}")
+    )
+    user = client.users.create(
+        username=adjudicator, email=f"{adjudicator}@example.org", password=uuid.uuid4().hex
+    )
     for task in client.tasks.list(project=project, page_size=1000):
-        assert "ann" in task.data["text_earlier_labels"] or "bob" in task.data["text_earlier_labels"] or "cyd" in task.data["text_earlier_labels"]
+        assert (
+            "ann" in task.data["text_earlier_labels"]
+            or "bob" in task.data["text_earlier_labels"]
+            or "cyd" in task.data["text_earlier_labels"]
+        )
         item = uid_item[task.data["uid"]]
-        client.annotations.create(id=task.id, completed_by=user.id,
-                                  result=_result(truth.loc[item, "true_ref"].lower(), truth.loc[item, "true_any"].lower()))
+        client.annotations.create(
+            id=task.id,
+            completed_by=user.id,
+            result=_result(truth.loc[item, "true_ref"].lower(), truth.loc[item, "true_any"].lower()),
+        )
     code, out, err = run_cli("annotate", "pull", str(tmp / "camp"), "--out", str(tmp / "pulled2"), "--json")
     assert code == 0, err
     final = pd.read_csv(tmp / "pulled2" / "final.csv", dtype=str, keep_default_na=False)
     adjudicated = final[final["source"] == "adjudicated"]
     assert sorted(set(adjudicated["item_id"])) == disputed_items
     for row in adjudicated.itertuples():
-        assert row.label == truth.loc[row.item_id, "true_ref" if row.question == "reference" else "true_any"].lower()
+        assert (
+            row.label
+            == truth.loc[row.item_id, "true_ref" if row.question == "reference" else "true_any"].lower()
+        )
     assert "unresolved" not in set(final["source"])
     # a second adjudicate pushes nothing new
-    code, out, err = run_cli("annotate", "adjudicate", str(tmp / "camp"), "--labels", str(tmp / "pulled" / "labels.csv"),
-                             "--adjudicator", adjudicator, "--json")
+    code, out, err = run_cli(
+        "annotate",
+        "adjudicate",
+        str(tmp / "camp"),
+        "--labels",
+        str(tmp / "pulled" / "labels.csv"),
+        "--adjudicator",
+        adjudicator,
+        "--json",
+    )
     assert code == 0, err
     assert json.loads(out)["projects"][0]["imported"] == 0
 

@@ -13,27 +13,69 @@ RATERS = "ann,bob"
 @pytest.fixture
 def camp(tmp_path, run_cli):
     """A small offline guess campaign: 6 items, 2 raters, overlap 2 (each rater gets all 6)."""
-    items = pd.DataFrame({"item_id": [f"g{i}" for i in range(6)], "game": "wof", "kind": "guess",
-                          "context": "PHRASE", "reference": "ANSWER", "candidate": [f"guess {i}" for i in range(6)]})
+    items = pd.DataFrame(
+        {
+            "item_id": [f"g{i}" for i in range(6)],
+            "game": "wof",
+            "kind": "guess",
+            "context": "PHRASE",
+            "reference": "ANSWER",
+            "candidate": [f"guess {i}" for i in range(6)],
+        }
+    )
     items.to_csv(tmp_path / "items.csv", index=False)
-    code, _out, err = run_cli("annotate", "plan", str(tmp_path / "items.csv"), "--n", "6", "--raters", RATERS,
-                              "--overlap", "2", "--seed", "1", "--out", str(tmp_path / "camp"))
+    code, _out, err = run_cli(
+        "annotate",
+        "plan",
+        str(tmp_path / "items.csv"),
+        "--n",
+        "6",
+        "--raters",
+        RATERS,
+        "--overlap",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        str(tmp_path / "camp"),
+    )
     assert code == 0, err
     manifest = json.loads((tmp_path / "camp" / "manifest.json").read_text())
     return tmp_path, manifest
 
 
 def _task(uid: str, annotations: list[dict], drafts: int = 0, predictions: int = 0) -> dict:
-    return {"id": 1, "data": {"uid": uid, "text_context": "x", "text_reference": "y", "text_candidate": "z"},
-            "annotations": annotations, "drafts": [{"id": i, "result": []} for i in range(drafts)],
-            "predictions": [{"id": i, "result": []} for i in range(predictions)]}
+    return {
+        "id": 1,
+        "data": {"uid": uid, "text_context": "x", "text_reference": "y", "text_candidate": "z"},
+        "annotations": annotations,
+        "drafts": [{"id": i, "result": []} for i in range(drafts)],
+        "predictions": [{"id": i, "result": []} for i in range(predictions)],
+    }
 
 
-def _ann(value: str | None, email: str = "ann@example.org", cancelled: bool = False, updated: str = "2026-01-01") -> dict:
-    result = [] if value is None else [{"from_name": "correct", "to_name": "t_candidate", "type": "choices",
-                                        "value": {"choices": [value]}}]
-    return {"id": 9, "completed_by": {"id": 2, "email": email}, "was_cancelled": cancelled, "result": result,
-            "updated_at": updated}
+def _ann(
+    value: str | None, email: str = "ann@example.org", cancelled: bool = False, updated: str = "2026-01-01"
+) -> dict:
+    result = (
+        []
+        if value is None
+        else [
+            {
+                "from_name": "correct",
+                "to_name": "t_candidate",
+                "type": "choices",
+                "value": {"choices": [value]},
+            }
+        ]
+    )
+    return {
+        "id": 9,
+        "completed_by": {"id": 2, "email": email},
+        "was_cancelled": cancelled,
+        "result": result,
+        "updated_at": updated,
+    }
 
 
 def _export(tmp_path, manifest, rater: str, build) -> str:
@@ -45,7 +87,8 @@ def _export(tmp_path, manifest, rater: str, build) -> str:
 
 def _import(run_cli, tmp_path, *exports: str, roster: bool = True):
     pd.DataFrame({"rater": ["ann", "bob"], "email": ["ann@example.org", "bob@example.org"]}).to_csv(
-        tmp_path / "roster.csv", index=False)
+        tmp_path / "roster.csv", index=False
+    )
     args = ["annotate", "import-file", str(tmp_path / "camp"), "--out", str(tmp_path / "pulled"), "--json"]
     for e in exports:
         args += ["--export", e]
@@ -58,8 +101,12 @@ def test_clean_export_with_skips_drafts_predictions(camp, run_cli):
     tmp_path, manifest = camp
 
     def build(uids):
-        return [_task(uids[0], [_ann("true")], drafts=1, predictions=1), _task(uids[1], [_ann(None, cancelled=True)]),
-                _task(uids[2], [_ann("false")]), _task(uids[3], [], drafts=2)] + [_task(u, []) for u in uids[4:]]
+        return [
+            _task(uids[0], [_ann("true")], drafts=1, predictions=1),
+            _task(uids[1], [_ann(None, cancelled=True)]),
+            _task(uids[2], [_ann("false")]),
+            _task(uids[3], [], drafts=2),
+        ] + [_task(u, []) for u in uids[4:]]
 
     code, out, err = _import(run_cli, tmp_path, "ann=" + _export(tmp_path, manifest, "ann", build))
     assert code == 0, err
@@ -84,12 +131,14 @@ def test_bad_exports_are_one_line_errors(camp, run_cli, case, expect):
     path = tmp_path / "bad.json"
     uids = [a["uid"] for a in manifest["assignments"] if a["rater"] == "ann"]
     good = json.dumps([_task(uids[0], [_ann("true")])])
-    path.write_text({
-        "truncated": good[: len(good) // 2],
-        "unknown_choice": json.dumps([_task(uids[0], [_ann("maybe")])]),
-        "not_a_list": json.dumps({"tasks": []}),
-        "no_uid": json.dumps([{"id": 1, "data": {"text": "x"}, "annotations": []}]),
-    }[case])
+    path.write_text(
+        {
+            "truncated": good[: len(good) // 2],
+            "unknown_choice": json.dumps([_task(uids[0], [_ann("maybe")])]),
+            "not_a_list": json.dumps({"tasks": []}),
+            "no_uid": json.dumps([{"id": 1, "data": {"text": "x"}, "annotations": []}]),
+        }[case]
+    )
     code, out, err = _import(run_cli, tmp_path, f"ann={path}")
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and expect in err and str(path) in err
@@ -101,7 +150,9 @@ def test_counted_warnings_nothing_silently_lost(camp, run_cli):
 
     def build(uids):
         return [
-            _task(uids[0], [_ann("true", updated="2026-01-01"), _ann("false", updated="2026-01-02")]),  # duplicate
+            _task(
+                uids[0], [_ann("true", updated="2026-01-01"), _ann("false", updated="2026-01-02")]
+            ),  # duplicate
             _task(uids[1], [_ann("true", email="mallory@example.org")]),  # not in the roster
             _task(uids[2], [_ann("true", email="bob@example.org")]),  # another rater of the roster
             _task("f" * 16, [_ann("true")]),  # a task not in the campaign
@@ -125,8 +176,17 @@ def test_unknown_rater_and_bad_format_option(camp, run_cli):
     tmp_path, _manifest = camp
     code, _out, err = _import(run_cli, tmp_path, f"eve={tmp_path / 'x.json'}")
     assert code == 2 and "'eve' is not a rater" in err
-    code, _out, err = run_cli("annotate", "import-file", str(tmp_path / "camp"), "--export", "ann=x.json",
-                              "--format", "xml", "--out", str(tmp_path / "o"))
+    code, _out, err = run_cli(
+        "annotate",
+        "import-file",
+        str(tmp_path / "camp"),
+        "--export",
+        "ann=x.json",
+        "--format",
+        "xml",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert code == 2 and "--format" in err and "json-min" in err
 
 

@@ -13,44 +13,99 @@ pytestmark = pytest.mark.slow
 
 
 def _result(ref: str, anys: str, comment: str | None = None) -> list[dict]:
-    out = [{"from_name": "reference", "to_name": "t_candidate", "type": "choices", "value": {"choices": [ref]}},
-           {"from_name": "any_sense", "to_name": "t_candidate", "type": "choices", "value": {"choices": [anys]}}]
+    shown = {"true": "Yes", "false": "No"}
+    ref, anys = shown[ref], shown[anys]
+    out = [
+        {"from_name": "reference", "to_name": "t_candidate", "type": "choices", "value": {"choices": [ref]}},
+        {"from_name": "any_sense", "to_name": "t_candidate", "type": "choices", "value": {"choices": [anys]}},
+    ]
     if comment:
-        out.append({"from_name": "comment", "to_name": "t_candidate", "type": "textarea", "value": {"text": [comment]}})
+        out.append(
+            {
+                "from_name": "comment",
+                "to_name": "t_candidate",
+                "type": "textarea",
+                "value": {"text": [comment]},
+            }
+        )
     return out
 
 
 def test_file_mode_round_trip_in_three_formats(tmp_path, run_cli, label_studio):
     from label_studio_sdk import LabelStudio
 
-    items = pd.DataFrame({"item_id": [f"bd:1:{i}:1" for i in range(5)], "game": "balderdash", "kind": "definition",
-                          "context": [f"word{i}" for i in range(5)], "reference": "ref, with a comma",
-                          "candidate": 'say "hi"', "senses": "s1 | s2", "player_model": "m"})
+    items = pd.DataFrame(
+        {
+            "item_id": [f"bd:1:{i}:1" for i in range(5)],
+            "game": "balderdash",
+            "kind": "definition",
+            "context": [f"word{i}" for i in range(5)],
+            "reference": "ref, with a comma",
+            "candidate": 'say "hi"',
+            "senses": "s1 | s2",
+            "player_model": "m",
+        }
+    )
     items.to_csv(tmp_path / "items.csv", index=False)
-    code, _o, err = run_cli("annotate", "plan", str(tmp_path / "items.csv"), "--n", "5", "--raters", "ann,bob",
-                            "--overlap", "2", "--name", f"files-{uuid.uuid4().hex[:6]}", "--out", str(tmp_path / "camp"))
+    code, _o, err = run_cli(
+        "annotate",
+        "plan",
+        str(tmp_path / "items.csv"),
+        "--n",
+        "5",
+        "--raters",
+        "ann,bob",
+        "--overlap",
+        "2",
+        "--name",
+        f"files-{uuid.uuid4().hex[:6]}",
+        "--out",
+        str(tmp_path / "camp"),
+    )
     assert code == 0, err
-    code, out, err = run_cli("annotate", "export-files", str(tmp_path / "camp"), "--out", str(tmp_path / "files"), "--json")
+    code, out, err = run_cli(
+        "annotate", "export-files", str(tmp_path / "camp"), "--out", str(tmp_path / "files"), "--json"
+    )
     assert code == 0, err
     assert set(json.loads(out)["files"]) == {"config.xml", "tasks_ann.json", "tasks_bob.json"}
     client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token)
-    project = client.projects.create(title="by hand", label_config=(tmp_path / "files" / "config.xml").read_text())
-    client.projects.import_tasks(project.id, request=json.loads((tmp_path / "files" / "tasks_ann.json").read_text()))
+    project = client.projects.create(
+        title="by hand", label_config=(tmp_path / "files" / "config.xml").read_text()
+    )
+    client.projects.import_tasks(
+        project.id, request=json.loads((tmp_path / "files" / "tasks_ann.json").read_text())
+    )
     tasks = list(client.tasks.list(project=project.id, page_size=100))
     manifest = json.loads((tmp_path / "camp" / "manifest.json").read_text())
     uid_item = {a["uid"]: a["item_id"] for a in manifest["assignments"] if a["rater"] == "ann"}
     assert sorted(uid_item) == sorted(t.data["uid"] for t in tasks)
-    client.annotations.create(id=tasks[0].id, result=_result("true", "false", "close, but \"no\""))
+    client.annotations.create(id=tasks[0].id, result=_result("true", "false", 'close, but "no"'))
     client.annotations.create(id=tasks[1].id, result=_result("false", "false"))
     client.annotations.create(id=tasks[2].id, result=[], was_cancelled=True)
-    expected = {(uid_item[tasks[0].data["uid"]], "reference", "true"), (uid_item[tasks[0].data["uid"]], "any_sense", "false"),
-                (uid_item[tasks[1].data["uid"]], "reference", "false"), (uid_item[tasks[1].data["uid"]], "any_sense", "false")}
+    expected = {
+        (uid_item[tasks[0].data["uid"]], "reference", "true"),
+        (uid_item[tasks[0].data["uid"]], "any_sense", "false"),
+        (uid_item[tasks[1].data["uid"]], "reference", "false"),
+        (uid_item[tasks[1].data["uid"]], "any_sense", "false"),
+    }
     for fmt, suffix in (("JSON", "json"), ("JSON_MIN", "json"), ("CSV", "csv")):
         path = tmp_path / f"export_{fmt}.{suffix}"
-        path.write_bytes(b"".join(client.projects.exports.download_sync(project.id, export_type=fmt, download_all_tasks=True)))
+        path.write_bytes(
+            b"".join(
+                client.projects.exports.download_sync(project.id, export_type=fmt, download_all_tasks=True)
+            )
+        )
         out_dir = tmp_path / f"pulled_{fmt}"
-        code, out, err = run_cli("annotate", "import-file", str(tmp_path / "camp"), "--export", f"ann={path}",
-                                 "--out", str(out_dir), "--json")
+        code, out, err = run_cli(
+            "annotate",
+            "import-file",
+            str(tmp_path / "camp"),
+            "--export",
+            f"ann={path}",
+            "--out",
+            str(out_dir),
+            "--json",
+        )
         assert code == 0, (fmt, err)
         counts = json.loads(out)["counts"]
         labels = pd.read_csv(out_dir / "labels.csv", dtype=str, keep_default_na=False)

@@ -19,10 +19,23 @@ SINGLE_FORM = {"phonological": "phonology", "orthographical": "orthography", "mo
 def _answer(study_label: str) -> list[dict]:
     """The result a linguist submits for a study label such as 'encyclopedic + orthographical'."""
     parts = [SINGLE_FORM.get(p.strip(), p.strip()) for p in study_label.split("+")]
-    res = [{"from_name": "knowledge_type", "to_name": "t_context", "type": "choices",
-            "value": {"choices": [parts[0] if len(parts) == 1 else "word meaning + word form"]}}]
+    res = [
+        {
+            "from_name": "knowledge_type",
+            "to_name": "t_context",
+            "type": "choices",
+            "value": {"choices": [parts[0] if len(parts) == 1 else "word meaning + word form"]},
+        }
+    ]
     if len(parts) == 2:
-        res.append({"from_name": "combination", "to_name": "t_context", "type": "choices", "value": {"choices": parts}})
+        res.append(
+            {
+                "from_name": "combination",
+                "to_name": "t_context",
+                "type": "choices",
+                "value": {"choices": parts},
+            }
+        )
     return res
 
 
@@ -34,20 +47,41 @@ def _study(label: str) -> str:
 def test_taxonomy_campaign_fleiss_kappa(tmp_path, run_cli, connections_dir, label_studio, monkeypatch):
     from label_studio_sdk import LabelStudio
     from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
     from wordplay_audit.analysis.connections import taxonomy_column
 
     monkeypatch.setenv("LABEL_STUDIO_URL", label_studio.url)
     monkeypatch.setenv("LABEL_STUDIO_API_KEY", label_studio.token)
-    code, _o, err = run_cli("connections", "score", "--data", str(connections_dir), "--out", str(tmp_path / "cx"))
+    code, _o, err = run_cli(
+        "connections", "score", "--data", str(connections_dir), "--out", str(tmp_path / "cx")
+    )
     assert code == 0, err
     items = pd.read_csv(tmp_path / "cx" / "items.csv", dtype=str, keep_default_na=False)
     items = items[(items["kind"] == "knowledge_type") & (items["knowledge_type"] != "")]
     items.to_csv(tmp_path / "taxonomy.csv", index=False)
     tag = uuid.uuid4().hex[:6]
     raters = [f"ling{i}{tag}" for i in range(3)]
-    code, _o, err = run_cli("annotate", "plan", str(tmp_path / "taxonomy.csv"), "--n", "45", "--strata", "difficulty",
-                            "--allocation", "equal", "--raters", ",".join(raters), "--overlap", "3", "--seed", "4",
-                            "--name", f"tax-{tag}", "--out", str(tmp_path / "camp"))
+    code, _o, err = run_cli(
+        "annotate",
+        "plan",
+        str(tmp_path / "taxonomy.csv"),
+        "--n",
+        "45",
+        "--strata",
+        "difficulty",
+        "--allocation",
+        "equal",
+        "--raters",
+        ",".join(raters),
+        "--overlap",
+        "3",
+        "--seed",
+        "4",
+        "--name",
+        f"tax-{tag}",
+        "--out",
+        str(tmp_path / "camp"),
+    )
     assert code == 0, err
     code, _o, err = run_cli("annotate", "push", str(tmp_path / "camp"))
     assert code == 0, err
@@ -63,14 +97,16 @@ def test_taxonomy_campaign_fleiss_kappa(tmp_path, run_cli, connections_dir, labe
         last = (project.description or "").splitlines()[-1:]
         if not last or not last[0].startswith(marker):
             continue
-        rater = last[0][len(marker):]
+        rater = last[0][len(marker) :]
         for task in client.tasks.list(project=project.id, page_size=1000):
             item = uid_item[(rater, task.data["uid"])]
             label = _study(gold[item]) if rng.random() < 0.8 else str(rng.choice(options))
             client.annotations.create(id=task.id, result=_answer(label))
             given.append((item, rater, label))
     assert len(given) == 45 * 3
-    code, out, err = run_cli("annotate", "pull", str(tmp_path / "camp"), "--out", str(tmp_path / "pulled"), "--json")
+    code, out, err = run_cli(
+        "annotate", "pull", str(tmp_path / "camp"), "--out", str(tmp_path / "pulled"), "--json"
+    )
     assert code == 0, err
     labels = pd.read_csv(tmp_path / "pulled" / "labels.csv", dtype=str, keep_default_na=False)
     assert set(zip(labels["item_id"], labels["rater"], labels["label"], strict=True)) == set(given)
@@ -80,7 +116,9 @@ def test_taxonomy_campaign_fleiss_kappa(tmp_path, run_cli, connections_dir, labe
     codes = {c: i for i, c in enumerate(sorted(set(labels["label"])))}
     counts, _ = aggregate_raters(wide.apply(lambda col: col.map(codes)).to_numpy())
     expected = fleiss_kappa(counts, method="fleiss")
-    code, out, err = run_cli("analyze", "agreement", str(tmp_path / "pulled" / "labels.csv"), "--bootstrap", "0", "--json")
+    code, out, err = run_cli(
+        "analyze", "agreement", str(tmp_path / "pulled" / "labels.csv"), "--bootstrap", "0", "--json"
+    )
     assert code == 0, err
     assert json.loads(out)["fleiss_kappa"]["value"] == pytest.approx(expected, abs=1e-12)
     assert 0.3 < expected < 0.95

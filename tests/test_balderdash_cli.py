@@ -39,7 +39,10 @@ def test_recompute_json(run_cli, export_dir):
     corrected = data["corrected"]
     assert {r["metric"] for r in corrected} == {"lkr", "tdr"}
     for r in corrected:
-        assert r["rg_low"] <= r["rg"] <= r["rg_high"] and r["ppi_low"] <= r["ppi"] <= r["ppi_high"]
+        if r["rg_low"] is not None:
+            assert r["rg_low"] <= r["rg"] <= r["rg_high"] and r["rg_reason"] is None
+        if r["ppi_low"] is not None:
+            assert r["ppi_low"] <= r["ppi"] <= r["ppi_high"] and r["ppi_reason"] is None
 
 
 def test_convergence_json(run_cli, export_dir):
@@ -110,3 +113,59 @@ def test_demo_part(tmp_path):
     report = Report("demo")
     report.add(section)
     assert "Convergence" in report.render()
+
+
+def _reference_only(export_dir, tmp_path):
+    import pandas as pd
+
+    labels = pd.read_csv(export_dir / "labels.csv")
+    path = tmp_path / "reference.csv"
+    labels[labels["question"] == "reference"].to_csv(path, index=False)
+    return path
+
+
+def test_convergence_json_reference_only_says_cannot_tell(run_cli, export_dir, tmp_path):
+    path = _reference_only(export_dir, tmp_path)
+    code, out, err = run_cli("balderdash", "convergence", str(export_dir), "--human", str(path), "--json")
+    assert code == 0, err
+    rows = json.loads(out)["convergence"]
+    for r in rows:
+        # every verdict and number that needs the judge's LKR accuracy is null, with a reason
+        for column in ("converged_corrected", "judge_unreachable", "converged_window"):
+            assert r[column] is None and "needs any_sense labels" in r[f"{column}_reason"]
+        for column in ("T_corrected", "tau", "se", "sp", "window_lower", "window_estimate"):
+            assert r[column] is None
+        assert isinstance(r["converged_judge"], bool) and r["converged_judge_reason"] is None
+
+
+def test_recompute_json_reference_only_has_no_pooled_flags_for_lkr(run_cli, export_dir, tmp_path):
+    path = _reference_only(export_dir, tmp_path)
+    code, out, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(path), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data["judge_audit"]) == {"reference"}
+    for r in data["corrected"]:
+        if r["metric"] == "lkr":
+            assert r["ppi_pooled"] is None and r["accuracy_pooled"] is None
+            assert r["rg_reason"] == r["ppi_reason"] == "needs any_sense labels"
+        else:
+            assert isinstance(r["accuracy_pooled"], bool) and r["rg"] is not None
+    assert "replaced" not in data["corrected"][0] and data["replaced_rates"] and "biased" in data["replaced_note"]
+
+
+def test_recompute_text_leads_with_the_reweighted_fnr_interval(run_cli, export_dir):
+    code, out, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"))
+    assert code == 0, err
+    code, js, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"),
+                            "--json")
+    audit = json.loads(js)["judge_audit"]["reference"]
+    lines = out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("judge accuracy (reference), re-weighted"))
+    raw = next(i for i, line in enumerate(lines) if "raw, on the labelled items only (reference" in line)
+    assert head < raw  # the re-weighted table comes first
+    header = lines[head + 1].split()
+    assert header[:6] == ["player_model", "n_labelled", "recall_w", "fnr_w", "fnr_w_low", "fnr_w_high"]
+    for r in audit:
+        row = next(line.split() for line in lines[head + 2 : raw] if line.split()[0] == r["player_model"])
+        assert [float(v) for v in row[3:6]] == pytest.approx([r["fnr_w"], r["fnr_w_low"], r["fnr_w_high"]], abs=5e-4)
+        assert r["fnr_w_low"] < r["fnr_w"] < r["fnr_w_high"]

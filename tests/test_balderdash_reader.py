@@ -376,10 +376,10 @@ def test_errors_found_after_parsing_name_the_file_line_of_the_second_occurrence(
     with pytest.raises(InputError, match=r"rounds\.jsonl line 7: round 1 of game 7 appears twice \(first on line 1\)$"):
         read_export(folder)
     players = documents()["players"]
-    pretty = json.dumps(players[1], indent=2)  # 14 lines: the repeated player is on line 16
-    assert pretty.count("\n") == 13
+    pretty = json.dumps(players[1], indent=2)  # lines 2-13; player 13 on line 14, player 11 again on 15
+    assert pretty.count("\n") == 11
     write_lines(folder, "players", [json.dumps(players[0]), pretty, json.dumps(players[2]), json.dumps(players[0])])
-    with pytest.raises(InputError, match=r"players\.jsonl line 17: player_id 11 appears twice \(first on line 1\)$"):
+    with pytest.raises(InputError, match=r"players\.jsonl line 15: player_id 11 appears twice \(first on line 1\)$"):
         read_export(folder)
 
 

@@ -152,3 +152,50 @@ def test_corrected_rates_cover_the_truth_in_seeded_campaigns(design):
         assert np.mean(hits[m]) >= 0.83
         assert abs(np.mean(errors[m])) < 0.025  # unbiased within Monte-Carlo error (SD ≈ .008)
     assert np.mean(errors["judge"]) < -0.05  # the judge's rate is biased low (Se .74)
+
+
+@pytest.fixture(scope="module")
+def small_campaign():
+    return simulate_campaign(SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=8), seed=3)
+
+
+@pytest.mark.parametrize(("question", "missing", "present"), [("reference", "lkr", "tdr"), ("any_sense", "tdr", "lkr")])
+def test_corrected_rates_say_why_a_metric_cannot_be_corrected(small_campaign, question, missing, present):
+    labels = small_campaign.labels[small_campaign.labels["question"] == question]
+    table = corrected_rates(small_campaign.obs, labels)
+    other = "any_sense" if question == "reference" else "reference"
+    gone, kept = table[table["metric"] == missing], table[table["metric"] == present]
+    for est in ("rg", "ppi"):
+        assert gone[[est, f"{est}_low", f"{est}_high"]].isna().all().all()
+        assert (gone[f"{est}_reason"] == f"needs {other} labels").all()
+        assert kept[est].notna().all()
+    # flags only where something was computed
+    assert gone["ppi_pooled"].isna().all() and gone["accuracy_pooled"].isna().all()
+    assert kept["ppi_pooled"].map(lambda v: isinstance(v, bool)).all()
+    assert kept["accuracy_pooled"].map(lambda v: isinstance(v, bool)).all()
+    # a shown interval has no reason; a missing one has
+    for est in ("rg", "ppi"):
+        shown = kept[f"{est}_low"].notna()
+        assert kept.loc[shown, f"{est}_reason"].isna().all()
+        assert kept.loc[~shown, f"{est}_reason"].notna().all()
+
+
+def test_too_few_labels_give_no_interval_but_a_reason(small_campaign):
+    # 2 labels per model × deck × verdict: below the 5 the intervals were calibrated for
+    campaign = simulate_campaign(SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=2), seed=4)
+    table = corrected_rates(campaign.obs, campaign.labels, metrics=("tdr",))
+    assert table["ppi"].notna().all()
+    assert table["ppi_low"].isna().all() and table["ppi_reason"].str.contains("no calibrated interval").all()
+    assert table["ppi_reason"].str.contains("fewer than 5 labels").any()
+
+
+def test_replaced_rates_are_a_separate_sensitivity_view(small_campaign):
+    from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE, replaced_rates
+
+    view = replaced_rates(small_campaign.obs, small_campaign.labels)
+    assert "biased" in REPLACED_NOTE and view.attrs["note"] == REPLACED_NOTE
+    replaced = replace_labels(small_campaign.obs, small_campaign.labels)
+    tdr = view[(view["metric"] == "tdr")].set_index(["model", "deck"])
+    by_hand = replaced.groupby(["model", "deck"])["true_def"].mean()
+    assert np.allclose(tdr["replaced"].loc[by_hand.index], by_hand.to_numpy())
+    assert "replaced" not in corrected_rates(small_campaign.obs, small_campaign.labels).columns

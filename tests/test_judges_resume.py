@@ -103,3 +103,31 @@ def test_sigkill_half_way_then_resume(tmp_path):
             assert KEY.encode() not in path.read_bytes(), path
     assert all(KEY not in t for t in texts)
     assert "sk-test" not in "".join(texts)
+
+
+@pytest.mark.slow
+def test_sigkill_at_unplanned_moments_loses_nothing(tmp_path):
+    # no freeze: the kill lands wherever the run is (calls in flight, a commit, between calls).
+    # Nothing is lost, and a kill can cost at most the calls in flight (≤ concurrency) again.
+    items = tmp_path / "items.csv"
+    _write_items(items)
+    out, cache = tmp_path / "labels.csv", tmp_path / "cache"
+    env = {**os.environ, "OPENAI_API_KEY": KEY}
+    kills = (12, 37)
+    with LocalServer(Script(rule="equal", latency=0.02)) as server:
+        for at in kills:
+            proc = subprocess.Popen(_cmd(items, out, cache, server.base_url, "--no-progress"), env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+            deadline = time.monotonic() + 60
+            while _cached_rows(cache) < at and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.005)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
+        done = subprocess.run(_cmd(items, out, cache, server.base_url, "--no-progress"), env=env,
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        answered = server.answered_by_pair
+    labels = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert len(labels) == N and _cached_rows(cache) == N
+    assert len(answered) == N and min(answered.values()) == 1
+    assert sum(answered.values()) - N <= 4 * len(kills)  # concurrency 4

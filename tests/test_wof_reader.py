@@ -208,3 +208,11 @@ def test_every_game_broken_is_refused_with_the_first_problem(tmp_path):
         InputError, match=r"no game to read.*first problem: .*m.jsonl line 1: expected a JSON object"
     ):
         read_reports(tmp_path, on_error="skip")
+
+
+def test_byte_order_mark_and_crlf_are_accepted(tmp_path):
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + report_text(ALPHA).replace("\n", "\r\n").encode("utf-8"))
+    plain = tmp_path / "p.jsonl"
+    plain.write_text(report_text(ALPHA), encoding="utf-8")
+    assert read_report(path, model="m").moves.equals(read_report(plain, model="m").moves)

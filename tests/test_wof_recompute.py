@@ -90,6 +90,8 @@ def test_mcnemar_by_hand(result):
     assert (judge["both"], judge["a_only"], judge["b_only"], judge["neither"]) == (1, 1, 3, 5)
     assert judge["p_value"] == pytest.approx(binomtest(1, 4, 0.5).pvalue)  # = 2 (1 + 4)/16 = 0.625
     assert judge["p_value"] == pytest.approx(0.625)
+    assert judge["difference"] == pytest.approx(-0.2)  # (1 − 3)/10
+    assert judge["difference_low"] <= judge["difference"] <= judge["difference_high"]
     replaced = tests.loc["replaced"]  # a also wins r5, r6
     assert (replaced["a_only"], replaced["b_only"]) == (3, 3) and replaced["p_value"] == pytest.approx(1.0)
     assert replaced["difference"] == pytest.approx(0.0)
@@ -180,3 +182,22 @@ def test_completion_at_win_under_both_labelings():
     assert rates.loc["a", "completion_judge"] == pytest.approx((50 + 100) / 2)  # exact wins r0, r1
     assert rates.loc["a", "completion_replaced"] == pytest.approx((50 + 100 + 30 + 70) / 4)  # + r5, r6
     assert rates.loc["b", "completion_replaced"] == pytest.approx(10.0)
+
+
+def test_paired_bootstrap_against_wald_and_resampled_pairs():
+    from wordplay_audit.analysis.wof.recompute import paired_bootstrap
+
+    table = [[10, 30], [10, 50]]  # n = 100, difference (30 − 10)/100 = 0.2
+    low, high = paired_bootstrap(table, confidence=0.95, n_resamples=20000, seed=1)
+    # Wald interval of a paired difference: d ± z √(((b + c)/n − d²)/n) = 0.2 ± 1.96·0.06
+    se = math.sqrt(((30 + 10) / 100 - 0.2**2) / 100)
+    assert low == pytest.approx(0.2 - 1.959964 * se, abs=0.012)
+    assert high == pytest.approx(0.2 + 1.959964 * se, abs=0.012)
+    # the same as resampling the 100 pairs themselves
+    rng = np.random.default_rng(2)
+    a = np.array([1] * 10 + [1] * 30 + [0] * 10 + [0] * 50)
+    b = np.array([1] * 10 + [0] * 30 + [1] * 10 + [0] * 50)
+    idx = rng.integers(0, 100, size=(20000, 100))
+    diffs = a[idx].mean(axis=1) - b[idx].mean(axis=1)
+    assert low == pytest.approx(np.quantile(diffs, 0.025), abs=0.012)
+    assert high == pytest.approx(np.quantile(diffs, 0.975), abs=0.012)

@@ -265,14 +265,19 @@ def rating_pairs(table: RatingTable) -> RatingPairs:
         item, rater, label = item[order], table.rater[order], table.label[order]
     else:
         rater, label = table.rater, table.label
-    sizes = np.bincount(item, minlength=table.n_items)
-    starts = np.cumsum(sizes) - sizes
-    partners = sizes[item] - 1 - (np.arange(len(item)) - starts[item])
-    ends = np.cumsum(partners)
-    first = np.repeat(np.arange(len(item)), partners)
+    # small integer types keep the pairs of millions of ratings within memory (issue 13)
+    rater = rater.astype(np.min_scalar_type(max(table.n_raters - 1, 0)))
+    label = label.astype(np.min_scalar_type(max(table.n_categories - 1, 0)))
+    index = np.int32 if len(item) < 2**31 - 1 else np.int64
+    sizes = np.bincount(item, minlength=table.n_items).astype(index)
+    starts = np.cumsum(sizes, dtype=np.int64) - sizes
+    partners = (sizes[item] - 1 - (np.arange(len(item), dtype=np.int64) - starts[item])).astype(index)
+    ends = np.cumsum(partners, dtype=np.int64)
     total = int(ends[-1]) if len(ends) else 0
-    within = np.arange(total) - np.repeat(ends - partners, partners)  # j-th later partner
-    second = first + 1 + within
+    index = np.int32 if total < 2**31 - 1 else np.int64
+    first = np.repeat(np.arange(len(item), dtype=index), partners)
+    second = first + 1
+    second += (np.arange(total, dtype=index) - np.repeat((ends - partners).astype(index), partners)).astype(index)
     return RatingPairs(rater[first], rater[second], label[first], label[second])
 
 
@@ -286,7 +291,11 @@ def _pair_confusion(table: RatingTable, pairs: RatingPairs) -> np.ndarray:
     """``(R, R, K, K)`` counts, each pair counted from both sides."""
     r, k = table.n_raters, table.n_categories
     ra, rb, la, lb = pairs
-    cells = np.bincount(((ra * r + rb) * k + la) * k + lb, minlength=r * r * k * k)
+    code = ra.astype(np.int64 if r * r * k * k >= 2**31 else np.int32)  # one array, updated in place
+    for factor, part in ((r, rb), (k, la), (k, lb)):
+        code *= factor
+        code += part
+    cells = np.bincount(code, minlength=r * r * k * k)
     confusion = cells.reshape(r, r, k, k)
     return confusion + confusion.transpose(1, 0, 3, 2)
 

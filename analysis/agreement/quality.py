@@ -62,15 +62,19 @@ def _versus_rest(table: RatingTable) -> np.ndarray:
     """``(R, K, K)`` counts: rater's label × the unique plurality label of the *other* raters of
     the item (items where the others have no unique plurality left out)."""
     r, k = table.n_raters, table.n_categories
-    others = table.counts.astype(np.int32)[table.item]
+    small = np.int8 if table.n_raters < 127 else np.int32  # counts per item ≤ raters (memory: issue 13)
+    others = table.counts.astype(small)[table.item]
     others[np.arange(len(table.label)), table.label] -= 1
     top = others.max(axis=1)
     unique_top = (others == top[:, None]).sum(axis=1) == 1
     usable = (top > 0) & unique_top
     rest = others.argmax(axis=1)
-    return np.bincount(
-        (table.rater[usable] * k + table.label[usable]) * k + rest[usable], minlength=r * k * k
-    ).reshape(r, k, k)
+    code = table.rater[usable].astype(np.int64)
+    code *= k
+    code += table.label[usable]
+    code *= k
+    code += rest[usable]
+    return np.bincount(code, minlength=r * k * k).reshape(r, k, k)
 
 
 def _honeypots(table: RatingTable, gold: object) -> tuple[np.ndarray, np.ndarray]:
@@ -150,6 +154,9 @@ def consensus_confusion(table: RatingTable, consensus: pd.DataFrame) -> np.ndarr
     cons_code = pd.Index(table.categories).get_indexer(pd.Series(cons_label).fillna("\0").to_numpy())
     code = cons_code[table.item]
     ok = code >= 0
-    return np.bincount(
-        (table.rater[ok] * k + code[ok]) * k + table.label[ok], minlength=table.n_raters * k * k
-    ).reshape(table.n_raters, k, k)
+    cell = table.rater[ok].astype(np.int64)
+    cell *= k
+    cell += code[ok]
+    cell *= k
+    cell += table.label[ok]
+    return np.bincount(cell, minlength=table.n_raters * k * k).reshape(table.n_raters, k, k)

@@ -21,15 +21,15 @@ from wordplay_audit.analysis.correction import (
     MIN_LABELS,
     JudgeAccuracy,
     accuracy_counts,
-    accuracy_draws,
     ppi_mean,
     rogan_gladen,
     rogan_gladen_interval,
+    se_sp_from_true,
     seeded_rng,
     stratified_mean,
     stratified_share_interval,
 )
-from wordplay_audit.analysis.correction.intervals import TOO_FEW
+from wordplay_audit.analysis.correction.intervals import TOO_FEW, true_count_draws
 from wordplay_audit.analysis.proportions import z_value
 from wordplay_audit.errors import ParameterError, check_choice
 
@@ -68,6 +68,8 @@ class ModelAccuracy:
     se_draws: np.ndarray | None = None
     sp_draws: np.ndarray | None = None
     reason: str | None = None
+    counts: pd.DataFrame | None = None
+    true_draws: np.ndarray | None = None
 
     @classmethod
     def assumed(cls, acc: JudgeAccuracy, draws: int, rng: np.random.Generator) -> ModelAccuracy:
@@ -84,9 +86,9 @@ def draws_for_model(part: pd.DataFrame, acc: JudgeAccuracy, levels: list[list[st
     for strata in levels:
         counts = accuracy_counts(part, strata)
         if counts is not None and (counts["n"] >= opts.min_labels).all():
-            rng = seeded_rng(opts.seed, model, *strata)
-            se, sp = accuracy_draws(counts, draws=opts.draws, rng=rng, fallback=(acc.se, acc.sp))
-            return ModelAccuracy(acc, se, sp)
+            true = true_count_draws(counts, draws=opts.draws, rng=seeded_rng(opts.seed, model, *strata))
+            se, sp = se_sp_from_true(counts, true, fallback=(acc.se, acc.sp))
+            return ModelAccuracy(acc, se, sp, counts=counts[[*strata, "judge", "N"]], true_draws=true)
     return ModelAccuracy(acc, reason=TOO_FEW.format(k=opts.min_labels))
 
 
@@ -115,20 +117,48 @@ def rg_cell(
         half = z * np.sqrt(var_rg)
         out.update(rg_low=float(np.clip(rg - half, 0, 1)), rg_high=float(np.clip(rg + half, 0, 1)))
         return out
+    out.update(_rg_exact(cell, model_acc, shares, confidence, opts, rg, p))
+    return out
+
+
+def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, shares, confidence: float, opts, rg, p) -> dict:
+    """The exact interval of a Rogan–Gladen cell. A cell made of whole post-strata of its model
+    (e.g. model × deck) gets the posterior-predictive interval of its realised share; any other
+    cell (e.g. one round) propagates draws of the model's realised Se and Sp through
+    θ = (p + Sp − 1)/J plus the cell's own departure (the delta-method term)."""
     if model_acc.se_draws is None:
-        return {**out, "rg_reason": model_acc.reason}
+        return {"rg_reason": model_acc.reason}
+    union = _cell_draws(cell, model_acc)
+    alpha = 1 - confidence
+    if union is not None:
+        low, high = (float(v) for v in np.quantile(union, [alpha / 2, 1 - alpha / 2]))
+        return {"rg_low": min(low, rg), "rg_high": max(high, rg)}
+    acc, n = model_acc.acc, len(cell)
+    j = acc.se + acc.sp - 1
     spread = rg * acc.se * (1 - acc.se) * (1 - shares[0]) + (1 - rg) * acc.sp * (1 - acc.sp) * (1 - shares[1])
     low, high = rogan_gladen_interval(
         p, model_acc.se_draws, model_acc.sp_draws, noise_var=max(spread, 0.0) / (n * j**2),
         confidence=confidence, rng=seeded_rng(opts.seed, "rg", *cell["item_id"].iloc[:1]),
     )  # fmt: skip
     if not np.isfinite(low):
-        return {
-            **out,
-            "rg_reason": "Se + Sp ≤ 1 in more than 1 % of the posterior draws: no calibrated interval",
-        }
-    out.update(rg_low=min(low, rg), rg_high=max(high, rg))
-    return out
+        return {"rg_reason": "Se + Sp ≤ 1 in more than 1 % of the posterior draws: no calibrated interval"}
+    return {"rg_low": min(low, rg), "rg_high": max(high, rg)}
+
+
+def _cell_draws(cell: pd.DataFrame, model_acc: ModelAccuracy) -> np.ndarray | None:
+    """Draws of the cell's realised share when the cell is a union of the model's post-strata
+    (every sampling stratum is constant in the cell): Σ_{s ∈ cell} T_s / n, the posterior
+    predictive of the target itself; None otherwise (e.g. a cell per round)."""
+    counts = model_acc.counts
+    if counts is None or model_acc.true_draws is None:
+        return None
+    strata = [c for c in counts.columns if c not in ("judge", "N", "true_def", "knows")]
+    if not strata or any(cell[c].nunique() != 1 for c in strata):
+        return None
+    inside = np.logical_and.reduce([(counts[c] == cell[c].iloc[0]).to_numpy() for c in strata])
+    if int(counts.loc[inside, "N"].sum()) != len(cell):
+        return None
+    return model_acc.true_draws[:, inside].sum(axis=1) / len(cell)
 
 
 def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:

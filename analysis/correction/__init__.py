@@ -16,8 +16,10 @@ from wordplay_audit.analysis.correction.intervals import (
     MIN_LABELS,
     accuracy_draws,
     rogan_gladen_interval,
+    se_sp_from_true,
     seeded_rng,
     stratified_share_interval,
+    true_count_draws,
 )
 from wordplay_audit.analysis.correction.poststratify import (
     JudgeAccuracy,
@@ -35,8 +37,10 @@ __all__ = [
     "accuracy_counts",
     "accuracy_draws",
     "rogan_gladen_interval",
+    "se_sp_from_true",
     "seeded_rng",
     "stratified_share_interval",
+    "true_count_draws",
     "post_strata_counts",
     "poststratified_accuracy",
     "variance_share",

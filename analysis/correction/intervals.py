@@ -37,8 +37,10 @@ __all__ = [
     "TOO_FEW",
     "accuracy_draws",
     "rogan_gladen_interval",
+    "se_sp_from_true",
     "seeded_rng",
     "stratified_share_interval",
+    "true_count_draws",
 ]
 
 MIN_LABELS = 5
@@ -128,15 +130,16 @@ def accuracy_draws(
     (false) item has no Se (Sp); it gets ``fallback`` (e.g. the pooled point estimate) — with no
     true item the rate is 0 whatever Se is, with no false item it is 1 whatever Sp is.
     """
-    rng = rng if rng is not None else seeded_rng(0)
+    true = true_count_draws(counts, draws=draws, rng=rng)
+    return se_sp_from_true(counts, true, fallback=fallback)
+
+
+def se_sp_from_true(
+    counts: pd.DataFrame, true: np.ndarray, *, fallback: tuple[float, float] = (np.nan, np.nan)
+) -> tuple[np.ndarray, np.ndarray]:
+    """Realised Se and Sp per draw from draws × post-strata true counts (see :func:`accuracy_draws`)."""
     big_n = counts["N"].to_numpy(float)
-    n = counts["nq"].to_numpy(float)
-    x = counts["xq"].to_numpy(float)
-    own_n = np.minimum(counts["n"].to_numpy(float), big_n) if "n" in counts else np.minimum(n, big_n)
-    own_x = counts["x"].to_numpy(float) if "x" in counts else x
     f = counts["judge"].to_numpy(bool)
-    unl = np.maximum(big_n - own_n, 0)
-    true = own_x + _predictive_true(rng, n, x, unl, draws)
     false = big_n - true
     with np.errstate(divide="ignore", invalid="ignore"):
         se = true[:, f].sum(axis=1) / true.sum(axis=1)
@@ -144,6 +147,22 @@ def accuracy_draws(
     se = np.where(np.isfinite(se), se, fallback[0])
     sp = np.where(np.isfinite(sp), sp, fallback[1])
     return se, sp
+
+
+def true_count_draws(
+    counts: pd.DataFrame, *, draws: int = DEFAULT_DRAWS, rng: np.random.Generator | None = None
+) -> np.ndarray:
+    """Draws × post-strata of the realised number of true items T_s = x_s + Y_s, Y_s the
+    posterior-predictive true items among the N_s − n_s unlabelled (shares drawn from the
+    borrowed counts ``nq``, ``xq`` where a post-stratum has no label of its own)."""
+    rng = rng if rng is not None else seeded_rng(0)
+    big_n = counts["N"].to_numpy(float)
+    own_n = np.minimum(counts["n"].to_numpy(float), big_n)
+    own_x = counts["x"].to_numpy(float)
+    unl = np.maximum(big_n - own_n, 0)
+    return own_x + _predictive_true(
+        rng, counts["nq"].to_numpy(float), counts["xq"].to_numpy(float), unl, draws
+    )
 
 
 def rogan_gladen_interval(

@@ -22,7 +22,9 @@ would make the labelled games a non-random sample).
 
 Win-rate differences between models: games are paired by riddle (its solution, and its k-th
 occurrence for a riddle played more than once); exact McNemar test on the discordant pairs
-under the judge's and under the replaced labels (``statsmodels``).
+under the judge's and under the replaced labels (``statsmodels``) and a paired-bootstrap
+interval of the difference (it treats the replaced labels as known: the uncertainty of the
+human sample is not in it).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from wordplay_audit.analysis.stats_models import mcnemar_exact_p
 from wordplay_audit.corpora.contract import require_columns
 from wordplay_audit.errors import check_choice
 
+BOOTSTRAP_RESAMPLES = 4000
 Design = Literal["stratified", "random"]
 DESIGNS = ("stratified", "random")
 
@@ -146,51 +149,51 @@ def _paired(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def mcnemar_tests(frame: pd.DataFrame) -> pd.DataFrame:
-    """Exact McNemar test of every pair of models on paired riddles, under both labelings."""
+def paired_bootstrap(
+    table: list[list[int]], *, confidence: float, n_resamples: int, seed: int
+) -> tuple[float, float]:
+    """Percentile interval of the paired win-rate difference (a_only − b_only)/n, resampling
+    pairs: the four cell counts are redrawn as multinomial(n, cell shares), which is the same
+    as resampling the n pairs with replacement (Efron & Tibshirani 1993, ch. 13)."""
+    cells = np.array([table[0][0], table[0][1], table[1][0], table[1][1]], dtype=float)
+    n = int(cells.sum())
+    if n == 0:
+        return np.nan, np.nan
+    draws = np.random.default_rng(seed).multinomial(n, cells / n, size=n_resamples)
+    diffs = (draws[:, 1] - draws[:, 2]) / n
+    tail = (1 - confidence) / 2
+    return float(np.quantile(diffs, tail)), float(np.quantile(diffs, 1 - tail))
+
+
+def _pair_row(
+    a: str, b: str, labeling: str, wa: np.ndarray, wb: np.ndarray, confidence: float, seed: int
+) -> dict:
+    table = [[int(np.sum(wa & wb)), int(np.sum(wa & ~wb))], [int(np.sum(~wa & wb)), int(np.sum(~wa & ~wb))]]
+    low, high = paired_bootstrap(table, confidence=confidence, n_resamples=BOOTSTRAP_RESAMPLES, seed=seed)
+    return {
+        "model_a": a, "model_b": b, "labels": labeling, "pairs": len(wa),
+        "both": table[0][0], "a_only": table[0][1], "b_only": table[1][0], "neither": table[1][1],
+        "difference": float(wa.mean() - wb.mean()) if len(wa) else np.nan,
+        "difference_low": low, "difference_high": high,
+        "p_value": mcnemar_exact_p(table) if len(wa) else np.nan,
+    }  # fmt: skip
+
+
+def mcnemar_tests(frame: pd.DataFrame, *, confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
+    """Per pair of models on paired riddles, under both labelings: the exact McNemar p-value and
+    a paired-bootstrap interval of the win-rate difference (``BOOTSTRAP_RESAMPLES``, ``seed``)."""
     games = _paired(frame)
     rows = []
-    models = sorted(games["player_model"].unique())
-    for a, b in combinations(models, 2):
+    for a, b in combinations(sorted(games["player_model"].unique()), 2):
         pairs = games[games["player_model"] == a].merge(
             games[games["player_model"] == b], on=["reference", "occurrence"], suffixes=("_a", "_b")
         )
         for labeling in ("judge", "replaced"):
             wa, wb = pairs[f"{labeling}_a"].to_numpy(bool), pairs[f"{labeling}_b"].to_numpy(bool)
-            table = [
-                [int(np.sum(wa & wb)), int(np.sum(wa & ~wb))],
-                [int(np.sum(~wa & wb)), int(np.sum(~wa & ~wb))],
-            ]
-            p = mcnemar_exact_p(table) if len(pairs) else np.nan
-            rows.append(
-                {
-                    "model_a": a,
-                    "model_b": b,
-                    "labels": labeling,
-                    "pairs": len(pairs),
-                    "both": table[0][0],
-                    "a_only": table[0][1],
-                    "b_only": table[1][0],
-                    "neither": table[1][1],
-                    "difference": float(wa.mean() - wb.mean()) if len(pairs) else np.nan,
-                    "p_value": p,
-                }
-            )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "model_a",
-            "model_b",
-            "labels",
-            "pairs",
-            "both",
-            "a_only",
-            "b_only",
-            "neither",
-            "difference",
-            "p_value",
-        ],
-    )
+            rows.append(_pair_row(a, b, labeling, wa, wb, confidence, seed))
+    columns = ["model_a", "model_b", "labels", "pairs", "both", "a_only", "b_only", "neither", "difference",
+               "difference_low", "difference_high", "p_value"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
 
 
 def recompute_wins(
@@ -202,6 +205,7 @@ def recompute_wins(
     exact_is_true: bool = True,
     confidence: float = 0.95,
     completion: pd.Series | None = None,
+    seed: int = 0,
 ) -> WinRecompute:
     """Audit the exact-match judge and recompute win rates per model (module docstring).
 
@@ -225,7 +229,8 @@ def recompute_wins(
     rates = pd.DataFrame(rows)
     if completion is not None:
         rates = rates.merge(_completion_at_win(frame, completion), on="model", how="left")
-    return WinRecompute(audit, rates, mcnemar_tests(frame), design, confidence, skipped)
+    tests = mcnemar_tests(frame, confidence=confidence, seed=seed)
+    return WinRecompute(audit, rates, tests, design, confidence, skipped)
 
 
 def _completion_at_win(frame: pd.DataFrame, completion: pd.Series) -> pd.DataFrame:

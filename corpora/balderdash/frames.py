@@ -42,47 +42,55 @@ def _positions(values: list[str], table_ids: pd.Series) -> np.ndarray:
     return where[codes]
 
 
+def _ordered(values, order: np.ndarray | None):
+    """``values`` (array or Series) in ``order``; as they are when ``order`` is None."""
+    if order is None:
+        return values.reset_index(drop=True) if isinstance(values, pd.Series) else values
+    if isinstance(values, pd.Series):
+        return values.take(order).reset_index(drop=True)
+    return values[order]
+
+
+def _sort_order(*keys: np.ndarray) -> np.ndarray | None:
+    """``np.lexsort(keys)``, or None when the rows are in that order already (the usual export)."""
+    order = np.lexsort(keys)
+    return None if bool(np.all(order == np.arange(len(order)))) else order
+
+
 def build_frames(columns: RoundColumns, games: pd.DataFrame, players: pd.DataFrame):
     """``(rounds, definitions, player_rounds, round_rows)``, sorted by game, round, player."""
-    r, d = columns.rounds, columns.definitions
-    game_rank = natural_ranks(r["game_id"])
+    r, d = columns.rounds, columns.definition_columns()
     round_id = np.asarray(r["round_id"], dtype=np.int64)
-    round_order = np.lexsort((round_id, game_rank))
-    new_row = np.empty(len(round_order), dtype=np.int64)
-    new_row[round_order] = np.arange(len(round_order))
-    def_round = new_row[np.asarray(d["round_row"], dtype=np.int64)]
-    def_order = np.lexsort((natural_ranks(d["player_id"]), def_round))
-    round_rows = def_round[def_order]
+    round_order = _sort_order(round_id, natural_ranks(r["game_id"]))
+    new_row = np.arange(len(round_id))
+    if round_order is not None:
+        new_row[round_order] = np.arange(len(round_order))
+    def_round = new_row[d["round_row"]]
+    def_order = _sort_order(natural_ranks(d["player_id"]), def_round)
+    round_rows = _ordered(def_round, def_order)
     rounds = pd.DataFrame(
         {
-            "game_id": _text(r["game_id"]).take(round_order).reset_index(drop=True),
-            "round_id": round_id[round_order],
-            **{
-                k: _text(r[k]).take(round_order).reset_index(drop=True)
-                for k in ("word", "correct_definition", "pos")
-            },
-            "n_players": np.asarray(r["n_players"], dtype=np.int64)[round_order],
-            "n_true": np.asarray(r["n_true"], dtype=np.int64)[round_order],
+            "game_id": _ordered(_text(r["game_id"]), round_order),
+            "round_id": _ordered(round_id, round_order),
+            **{k: _ordered(_text(r[k]), round_order) for k in ("word", "correct_definition", "pos")},
+            "n_players": _ordered(np.asarray(r["n_players"], dtype=np.int64), round_order),
+            "n_true": _ordered(np.asarray(r["n_true"], dtype=np.int64), round_order),
         }
     )
     definitions = pd.DataFrame(
         {
             "game_id": rounds["game_id"].take(round_rows).reset_index(drop=True),
             "round_id": rounds["round_id"].to_numpy()[round_rows],
-            "player_id": _text(d["player_id"]).take(def_order).reset_index(drop=True),
-            "definition": _text(d["definition"]).take(def_order).reset_index(drop=True),
-            "judge_decision": np.asarray(d["judge_decision"], dtype=bool)[def_order],
-            "llm_knows": np.asarray(d["llm_knows"], dtype=bool)[def_order],
-            "vote": _text(d["vote"]).take(def_order).reset_index(drop=True),
-            "score": np.asarray(d["score"], dtype=np.float64)[def_order],
+            "player_id": _text(_ordered(np.asarray(d["player_id"], dtype=object), def_order)),
+            "definition": _ordered(d["definition"], def_order),
+            **{k: _ordered(d[k], def_order) for k in ("judge_decision", "llm_knows")},
+            "vote": _text(_ordered(np.asarray(d["vote"], dtype=object), def_order)),
+            "score": _ordered(d["score"], def_order),
         }
     )
-    item_ids = _text(d["item_id"]).take(def_order).reset_index(drop=True)
-    game_rows = _positions(r["game_id"], games["game_id"])[round_order][round_rows]
-    player_rows = _positions(d["player_id"], players["player_id"])[def_order]
-    table = _player_rounds(
-        definitions, rounds, round_rows, (games, game_rows), (players, player_rows), item_ids
-    )
+    game_rows = _ordered(_positions(r["game_id"], games["game_id"]), round_order)[round_rows]
+    player_rows = _ordered(_positions(d["player_id"], players["player_id"]), def_order)
+    table = _player_rounds(definitions, rounds, round_rows, (games, game_rows), (players, player_rows))
     return rounds, definitions, table, round_rows
 
 
@@ -92,7 +100,6 @@ def _player_rounds(
     round_rows: np.ndarray,
     games: tuple[pd.DataFrame, np.ndarray],
     players: tuple[pd.DataFrame, np.ndarray],
-    item_ids: pd.Series,
 ) -> pd.DataFrame:
     """The player-round table; ``games``/``players`` are a table and each row's row in it."""
 
@@ -108,7 +115,12 @@ def _player_rounds(
         **{k: gather(game_table[k], game_rows) for k in GAME_TEXT_FIELDS},
         "knows": definitions["llm_knows"],
         "true_def": definitions["judge_decision"],
-        "item_id": item_ids,
+        "item_id": "bd:"
+        + definitions["game_id"]
+        + ":"
+        + definitions["round_id"].astype("str")
+        + ":"
+        + definitions["player_id"],
         "vote": definitions["vote"],
         "score": definitions["score"],
         "word": gather(rounds["word"], round_rows),

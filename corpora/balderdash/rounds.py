@@ -11,10 +11,15 @@ from __future__ import annotations
 import operator
 from typing import Any, NamedTuple
 
+import numpy as np
+import pandas as pd
+
 from wordplay_audit.corpora.balderdash.documents import Doc, shown
 from wordplay_audit.corpora.balderdash.model import REFERENCE_VOTE
 from wordplay_audit.corpora.values import check_number
 
+CHUNK = 1 << 16
+"""Definitions held as Python objects before they are moved into typed arrays."""
 _ID_LIMIT = 10**18  # integers from this size on are refused (corpora.values.MAX_INT_DIGITS)
 _NUMBER_LIMIT = 1e15  # plain scores below this in size need no further check
 _DICT, _BOOL, _STR, _INT, _NUMBER = {dict}, {bool}, {str}, {int}, {int, float}
@@ -39,7 +44,7 @@ class RoundColumns:
     Per round: ``game_id``, ``round_id``, ``word``, ``correct_definition``, ``pos``,
     ``n_players``, ``n_true``, ``line``. Per definition (in the order of the round's
     ``players``): ``round_row`` (index of its round), ``player_id``, ``definition``,
-    ``judge_decision``, ``llm_knows``, ``vote``, ``score`` (nan when absent), ``item_id``.
+    ``judge_decision``, ``llm_knows``, ``vote``, ``score`` (nan when absent).
     """
 
     ROUND_FIELDS = ("game_id", "round_id", "word", "correct_definition", "pos", "n_players", "n_true", "line")
@@ -51,7 +56,6 @@ class RoundColumns:
         "llm_knows",
         "vote",
         "score",
-        "item_id",
     )
 
     def __init__(self, player_game: dict[str, str], games: set[str], skipped: dict[str, int]) -> None:
@@ -62,6 +66,7 @@ class RoundColumns:
         self._id_text: dict[int, str] = {}
         self._vote_text: dict[int, str] = {}
         self._rosters: dict[tuple, Roster] = {}
+        self._chunks: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ one round
 
@@ -87,8 +92,35 @@ class RoundColumns:
             strict=True,
         ):
             self.rounds[name].append(value)
-        item = f"bd:{game_id}:{round_id}:"
-        self.definitions["item_id"].extend([item + pid for pid in pids])
+        if len(self.definitions["score"]) >= CHUNK:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Move the unique-per-row columns into typed arrays (the Python objects are freed)."""
+        d = self.definitions
+        self._chunks.append(
+            {
+                "round_row": np.asarray(d["round_row"], dtype=np.int64),
+                "score": np.asarray(d["score"], dtype=np.float64),
+                "definition": pd.array(np.asarray(d["definition"], dtype=object), dtype="str"),
+            }
+        )
+        for name in ("round_row", "score", "definition"):
+            d[name] = []
+
+    def definition_columns(self) -> dict[str, Any]:
+        """All definition columns: typed arrays (``str`` Series for texts) and lists of shared ids."""
+        self._flush()
+        chunks, self._chunks = self._chunks, []
+        out: dict[str, Any] = {
+            name: np.concatenate([c[name] for c in chunks]) for name in ("round_row", "score")
+        }
+        out["definition"] = pd.concat([pd.Series(c["definition"]) for c in chunks], ignore_index=True)
+        for name in ("player_id", "vote"):
+            out[name] = self.definitions[name]
+        for name in ("judge_decision", "llm_knows"):
+            out[name] = np.asarray(self.definitions[name], dtype=bool)
+        return out
 
     def _plain_definitions(
         self, row: int, roster: Roster, entries: dict, votes: dict, scores: dict

@@ -150,7 +150,7 @@ def fast_columns(path: Path) -> tuple[dict[str, list], dict[str, int]] | None:
     pool: dict[str, str] = {}
     layout = _Layout()
     try:
-        with path.open(encoding="utf-8", newline=None) as handle:
+        with path.open(encoding="utf-8-sig", newline=None) as handle:
             for block in iter(lambda: handle.readlines(BLOCK_BYTES), []):
                 nonblank, game, move, number = layout.block(block)
                 if not _parse_chunk(list(compress(block, nonblank)), data, pool):

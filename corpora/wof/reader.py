@@ -227,7 +227,7 @@ def _read_line_by_line(path: Path, model: str, on_error: OnError) -> WofLog:
         "unterminated_last_game": 0,
     }
     problems: list[str] = []
-    with path.open(encoding="utf-8", newline=None) as handle:
+    with path.open(encoding="utf-8-sig", newline=None) as handle:
         try:
             for index, (game, ended) in enumerate(_games(handle, skipped)):
                 skipped["unterminated_last_game"] += not ended

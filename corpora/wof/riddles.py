@@ -16,7 +16,7 @@ def read_riddles(path: str | Path) -> pd.DataFrame:
     if not path.is_file():
         raise InputError(f"{path}: no such riddles file")
     rows = []
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8-sig") as handle:
         for number, text in enumerate(handle, start=1):
             if not text.strip():
                 continue

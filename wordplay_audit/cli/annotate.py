@@ -14,12 +14,17 @@ import typer
 from wordplay_audit.cli.output import JSON_OPTION, emit
 from wordplay_audit.errors import InputError, ParameterError
 
-app = typer.Typer(help="Annotation campaigns in Label Studio: plan, push, pull, status, adjudicate, files.",
-                  no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    help="Annotation campaigns in Label Studio: plan, push, pull, status, adjudicate, files.",
+    no_args_is_help=True,
+    add_completion=False,
+)
 
 CampaignArg = Annotated[Path, typer.Argument(help="Campaign folder written by `annotate plan`.")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Output folder (written in one step).")]
-RosterOpt = Annotated[Path | None, typer.Option("--roster", help="CSV rater,email: who may annotate in whose project.")]
+RosterOpt = Annotated[
+    Path | None, typer.Option("--roster", help="CSV rater,email: who may annotate in whose project.")
+]
 
 
 def _split(text: str, option: str) -> list[str]:
@@ -51,37 +56,69 @@ def plan_command(
     strata: Annotated[str, typer.Option("--strata", help="Columns to stratify by, comma-separated.")] = "",
     allocation: Annotated[str, typer.Option("--allocation", help="proportional or equal.")] = "proportional",
     overlap: Annotated[int, typer.Option("--overlap", help="Raters per item (k).")] = 2,
-    honeypots: Annotated[Path | None, typer.Option("--honeypots", help="Items CSV with answers (gold, gold_<question>).")] = None,
-    honeypot_rate: Annotated[float, typer.Option("--honeypot-rate", help="Share of each queue that is honeypots.")] = 0.0,
+    honeypots: Annotated[
+        Path | None, typer.Option("--honeypots", help="Items CSV with answers (gold, gold_<question>).")
+    ] = None,
+    honeypot_rate: Annotated[
+        float, typer.Option("--honeypot-rate", help="Share of each queue that is honeypots.")
+    ] = 0.0,
     seed: Annotated[int, typer.Option("--seed")] = 0,
-    kind: Annotated[str | None, typer.Option("--kind", help="Kind to sample when the table holds several.")] = None,
-    judge_labels: Annotated[Path | None, typer.Option("--judge-labels", help="Labels CSV; judge rows kept for --review.")] = None,
-    name: Annotated[str | None, typer.Option("--name", help="Campaign name (default: the --out folder's name).")] = None,
+    kind: Annotated[
+        str | None, typer.Option("--kind", help="Kind to sample when the table holds several.")
+    ] = None,
+    judge_labels: Annotated[
+        Path | None, typer.Option("--judge-labels", help="Labels CSV; judge rows kept for --review.")
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="Campaign name (default: the --out folder's name).")
+    ] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Draw a seeded stratified sample, assign it to raters with overlap, mix in honeypots."""
+    from wordplay_audit.annotate.design import DesignSpec
     from wordplay_audit.annotate.plan import plan_campaign
     from wordplay_audit.corpora.io import output_folder
 
+    spec = DesignSpec(
+        n=n,
+        raters=_split(raters, "--raters"),
+        strata=[s.strip() for s in strata.split(",") if s.strip()],
+        allocation=allocation,  # type: ignore[arg-type]  (checked against ALLOCATIONS)
+        overlap=overlap,
+        honeypot_rate=honeypot_rate,
+        seed=seed,
+    )
     with output_folder(out) as staging:
         manifest = plan_campaign(
-            items_file, staging, n=n, raters=_split(raters, "--raters"),
-            strata=[s.strip() for s in strata.split(",") if s.strip()], allocation=allocation, overlap=overlap,
-            honeypots_file=honeypots, honeypot_rate=honeypot_rate, seed=seed, kind=kind,
-            judge_labels_file=judge_labels, name=name or Path(out).resolve().name,
+            items_file,
+            staging,
+            spec,
+            honeypots_file=honeypots,
+            kind=kind,
+            judge_labels_file=judge_labels,
+            name=name or Path(out).resolve().name,
         )
     design = manifest["design"]
-    lines = [f"campaign {manifest['campaign']} ({manifest['kind']}): {design['n']} items, "
-             f"{len(design['raters'])} raters, overlap {design['overlap']}, seed {design['seed']} -> {out}",
-             f"loads: {design['loads']}", f"pairs sharing items: {design['pairs_sharing']}"]
+    lines = [
+        f"campaign {manifest['campaign']} ({manifest['kind']}): {design['n']} items, "
+        f"{len(design['raters'])} raters, overlap {design['overlap']}, seed {design['seed']} -> {out}",
+        f"loads: {design['loads']}",
+        f"pairs sharing items: {design['pairs_sharing']}",
+    ]
     lines += [f"note: {note}" for note in design["notes"]]
-    emit({"out": str(out), **{k: v for k, v in manifest.items() if k != "assignments"}}, as_json=as_json, lines=lines)
+    emit(
+        {"out": str(out), **{k: v for k, v in manifest.items() if k != "assignments"}},
+        as_json=as_json,
+        lines=lines,
+    )
 
 
 @app.command("push")
 def push_command(
     campaign: CampaignArg,
-    review: Annotated[bool, typer.Option("--review", help="Show the judge's verdicts as predictions.")] = False,
+    review: Annotated[
+        bool, typer.Option("--review", help="Show the judge's verdicts as predictions.")
+    ] = False,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Create one project per rater (found again on later pushes) and import the missing tasks."""
@@ -91,8 +128,11 @@ def push_command(
 
     c = read_campaign(campaign)
     rows = push_campaign(c, Server(), review=review)
-    lines = [f"{r['owner']}: project {r['project_id']} ({'created' if r['created'] else 'found'}), "
-             f"{r['imported']} tasks imported, {r['already_there']} already there" for r in rows]
+    lines = [
+        f"{r['owner']}: project {r['project_id']} ({'created' if r['created'] else 'found'}), "
+        f"{r['imported']} tasks imported, {r['already_there']} already there"
+        for r in rows
+    ]
     emit({"campaign": c.name, "projects": rows}, as_json=as_json, lines=lines)
 
 
@@ -105,7 +145,9 @@ def _pulled_lines(result: dict, out: Path) -> list[str]:
 
 
 @app.command("pull")
-def pull_command(campaign: CampaignArg, out: OutOpt, roster: RosterOpt = None, as_json: bool = JSON_OPTION) -> None:
+def pull_command(
+    campaign: CampaignArg, out: OutOpt, roster: RosterOpt = None, as_json: bool = JSON_OPTION
+) -> None:
     """Snapshot-export every rater's project; write reconciled labels, status, honeypots, final labels."""
     from wordplay_audit.annotate.campaign import read_campaign
     from wordplay_audit.annotate.server import Server
@@ -123,7 +165,12 @@ def pull_command(campaign: CampaignArg, out: OutOpt, roster: RosterOpt = None, a
 @app.command("import-file")
 def import_file_command(
     campaign: CampaignArg,
-    export: Annotated[list[str], typer.Option("--export", help="RATER=FILE: a Label Studio JSON, JSON_MIN or CSV export (repeatable).")],
+    export: Annotated[
+        list[str],
+        typer.Option(
+            "--export", help="RATER=FILE: a Label Studio JSON, JSON_MIN or CSV export (repeatable)."
+        ),
+    ],
     out: OutOpt,
     fmt: Annotated[str, typer.Option("--format", help="auto, json, json-min or csv.")] = "auto",
     roster: RosterOpt = None,
@@ -155,7 +202,9 @@ def import_file_command(
 def export_files_command(
     campaign: CampaignArg,
     out: OutOpt,
-    review: Annotated[bool, typer.Option("--review", help="Put the judge's verdicts in as predictions.")] = False,
+    review: Annotated[
+        bool, typer.Option("--review", help="Put the judge's verdicts in as predictions.")
+    ] = False,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """File mode: the config XML and one importable tasks JSON per rater."""
@@ -181,8 +230,11 @@ def status_command(campaign: CampaignArg, as_json: bool = JSON_OPTION) -> None:
     c = read_campaign(campaign)
     rows = status_campaign(c, Server())
     width = max((len(r["rater"]) for r in rows), default=5)
-    lines = [f"{r['rater']:<{width}} {progress_bar(r['done'] + r['skipped'], r['done'] + r['skipped'] + r['left'])}"
-             f"  done {r['done']}, skipped {r['skipped']}, left {r['left']}" for r in rows]
+    lines = [
+        f"{r['rater']:<{width}} {progress_bar(r['done'] + r['skipped'], r['done'] + r['skipped'] + r['left'])}"
+        f"  done {r['done']}, skipped {r['skipped']}, left {r['left']}"
+        for r in rows
+    ]
     emit({"campaign": c.name, "raters": rows}, as_json=as_json, lines=lines)
 
 
@@ -210,10 +262,20 @@ def adjudicate_command(
     table = read_labels(labels)
     adj, earlier = adjudication_queue(c, table, adjudicator.strip())
     if not adj["assignments"]:
-        emit({"campaign": c.name, "disputed": 0, "projects": []}, as_json=as_json, lines=["no disputed items"])
+        emit(
+            {"campaign": c.name, "disputed": 0, "projects": []}, as_json=as_json, lines=["no disputed items"]
+        )
         return
     rows = push_adjudication(c, Server(), adj, earlier)
     with output_file(c.folder / ADJUDICATION_FILE, option="campaign") as tmp:
         tmp.write_text(json.dumps(adj, indent=1) + "\n", encoding="utf-8")
-    emit({"campaign": c.name, "disputed": len(adj["disputed"]), "items": len(adj["assignments"]), "projects": rows},
-         as_json=as_json, lines=[f"{len(adj['assignments'])} items to adjudicate -> project {rows[0]['project_id']}"])
+    emit(
+        {
+            "campaign": c.name,
+            "disputed": len(adj["disputed"]),
+            "items": len(adj["assignments"]),
+            "projects": rows,
+        },
+        as_json=as_json,
+        lines=[f"{len(adj['assignments'])} items to adjudicate -> project {rows[0]['project_id']}"],
+    )

@@ -51,6 +51,19 @@ def _llm_options(base_url, temperature, samples, swap, prompt, timeout=60.0) -> 
     }  # fmt: skip
 
 
+def _run_lines(payload: dict) -> list[str]:
+    lab = payload["labels"]
+    return [
+        f"{payload['judge']}: {payload['judged']} of {payload['items']} items judged → {payload['out']}",
+        f"  true {lab['true']}, false {lab['false']}, unparsed {lab['unparsed']}; "
+        f"position flips {payload['position_flips']}",
+        f"  queries {payload['queries']}: cached {payload['cached']}, called {payload['called']}, "
+        f"retries {payload['retries']}, failed {payload['failed_queries']}",
+        f"  tokens in {payload['tokens']['input']}, out {payload['tokens']['output']}"
+        + (f", cost {payload['cost']:.4f}" if payload["cost"] is not None else ""),
+    ]
+
+
 @app.command("run")
 def run_command(
     items: ItemsArg,
@@ -102,17 +115,7 @@ def run_command(
         **_llm_options(base_url, temperature, samples, swap, prompt, timeout),
     )  # fmt: skip
     payload = {**result.to_dict(), "out": str(out)}
-    lab = payload["labels"]
-    lines = [
-        f"{payload['judge']}: {payload['judged']} of {payload['items']} items judged → {out}",
-        f"  true {lab['true']}, false {lab['false']}, unparsed {lab['unparsed']}; "
-        f"position flips {payload['position_flips']}",
-        f"  queries {payload['queries']}: cached {payload['cached']}, called {payload['called']}, "
-        f"retries {payload['retries']}, failed {payload['failed_queries']}",
-        f"  tokens in {payload['tokens']['input']}, out {payload['tokens']['output']}"
-        + (f", cost {payload['cost']:.4f}" if payload["cost"] is not None else ""),
-    ]
-    emit(payload, as_json=as_json, lines=lines)
+    emit(payload, as_json=as_json, lines=_run_lines(payload))
     if result.failed_items:
         typer.echo(
             f"error: {len(result.failed_items)} items not judged (retries exhausted); rerun to retry",

@@ -136,7 +136,8 @@ def _recompute_lines(payload: dict) -> list[str]:
     for t in payload["mcnemar"]:
         lines.append(
             f"McNemar {t['model_a']} vs {t['model_b']} ({t['labels']} labels): {t['pairs']} pairs, "
-            f"difference {t['difference']:+.3f}, p = {t['p_value']:.3g}"
+            f"difference {t['difference']:+.3f} [{t['difference_low']:+.3f}, {t['difference_high']:+.3f}], "
+            f"p = {t['p_value']:.3g}"
         )
     lines.append(f"skipped: {payload['skipped']}")
     return lines

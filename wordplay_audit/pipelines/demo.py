@@ -63,7 +63,15 @@ def _balderdash_part(*, folder: Path, seed: int):
     return {"balderdash": summary}, section, {}
 
 
-PARTS: tuple[Part, ...] = (_connections_part, _agreement_part, _balderdash_part)
+def _wof_part(*, folder: Path, seed: int):
+    """Simulated LLMike runs on the demo riddles, read back, measured, audited and corrected."""
+    from wordplay_audit.pipelines.wof import run_demo_part
+
+    summary, section = run_demo_part(folder / "wof", seed=seed)
+    return {"wof": summary}, section, {}
+
+
+PARTS: tuple[Part, ...] = (_connections_part, _agreement_part, _balderdash_part, _wof_part)
 
 
 def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
