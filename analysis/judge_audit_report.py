@@ -38,7 +38,14 @@ def fnr_plot(result: JudgeAuditResult) -> bytes:
         y = np.array([labels.index(_label(r, result.by)) for _, r in part.iterrows()]) + k * step
         value = part["fnr"].to_numpy(float)
         err = np.vstack([value - part["fnr_low"].to_numpy(float), part["fnr_high"].to_numpy(float) - value])
-        ax.errorbar(value, y, xerr=np.clip(np.nan_to_num(err), 0, None), fmt="o", capsize=3, label=plot_text(judge[:50]))
+        ax.errorbar(
+            value,
+            y,
+            xerr=np.clip(np.nan_to_num(err), 0, None),
+            fmt="o",
+            capsize=3,
+            label=plot_text(judge[:50]),
+        )
     ax.set_yticks(np.arange(len(labels)) + step * (len(result.judges) - 1) / 2)
     ax.set_yticklabels([plot_text(t) for t in labels])
     ax.invert_yaxis()

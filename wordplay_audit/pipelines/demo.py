@@ -16,7 +16,7 @@ Part = Callable[..., tuple[dict[str, Any], Section, dict]]
 
 def _connections_part(*, folder: Path, seed: int):
     """The demo puzzles written in the study's layout, read back by the real reader, scored."""
-    from wordplay_audit.analysis.connections_report import (
+    from wordplay_audit.analysis.connections import (
         MARKDOWN_TABLES,
         analyze_connections,
         connections_section,
