@@ -75,3 +75,23 @@ def fleiss_1971():
     )  # fmt: skip
     table.flags.writeable = False
     return table
+
+
+def _tree_digest(folder: Path) -> str:
+    """Hash of every path and file content under ``folder`` ("absent" when it does not exist)."""
+    import hashlib
+
+    if not folder.exists():
+        return "absent"
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        digest.update(str(path.relative_to(folder)).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="session")
+def tree_digest():
+    """The folder-state hash used to show an output folder is exactly as before (or complete)."""
+    return _tree_digest

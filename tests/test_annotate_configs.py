@@ -144,7 +144,7 @@ def test_judge_prediction_uses_stored_values():
 def test_server_accepts_every_config_and_its_tasks(label_studio, kind, adjudication):
     from label_studio_sdk import LabelStudio
 
-    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token)
+    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token, timeout=300)
     project = client.projects.create(
         title=f"cfg {kind} {adjudication}", label_config=label_config(kind, adjudication=adjudication)
     )
@@ -163,7 +163,7 @@ def test_server_rejects_a_broken_config(label_studio):
     from label_studio_sdk import LabelStudio
     from label_studio_sdk.core.api_error import ApiError
 
-    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token)
+    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token, timeout=300)
     with pytest.raises(ApiError):
         client.projects.create(
             title="broken", label_config='<View><Choices name="x" toName="nothing"/></View>'

@@ -93,7 +93,7 @@ def campaign(tmp_path_factory, label_studio):
     )
     assert code == 0
     assert main(["annotate", "push", str(tmp / "camp")]) == 0
-    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token)
+    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token, timeout=300)
     script = play_raters(client, label_studio, tmp / "camp", raters, truth)
     pd.DataFrame({"rater": raters, "email": [f"{r}@example.org" for r in raters]}).to_csv(
         tmp / "roster.csv", index=False

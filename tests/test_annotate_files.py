@@ -68,7 +68,7 @@ def test_file_mode_round_trip_in_three_formats(tmp_path, run_cli, label_studio):
     )
     assert code == 0, err
     assert set(json.loads(out)["files"]) == {"config.xml", "tasks_ann.json", "tasks_bob.json"}
-    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token)
+    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token, timeout=300)
     project = client.projects.create(
         title="by hand", label_config=(tmp_path / "files" / "config.xml").read_text()
     )

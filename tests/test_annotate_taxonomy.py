@@ -88,7 +88,7 @@ def test_taxonomy_campaign_fleiss_kappa(tmp_path, run_cli, connections_dir, labe
     manifest = json.loads((tmp_path / "camp" / "manifest.json").read_text())
     gold = items.set_index("item_id")["knowledge_type"]
     options = sorted({_study(v) for v in gold})
-    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token)
+    client = LabelStudio(base_url=label_studio.url, api_key=label_studio.token, timeout=300)
     uid_item = {(a["rater"], a["uid"]): a["item_id"] for a in manifest["assignments"]}
     marker = f"wordplay-audit campaign {manifest['campaign_id']} rater "
     rng = np.random.default_rng(9)

@@ -94,14 +94,14 @@ def test_retry_after_is_honoured():
 
 def test_timeouts_are_retried():
     items = _items(10)
-    script = Script(rule="equal", p_timeout=0.3, hang=3.0, seed=2)
+    script = Script(rule="equal", p_timeout=0.3, hang=5.0, seed=2)
     with LocalServer(script) as server:
-        judge = OpenAIJudge("m", base_url=server.base_url, timeout=0.3)
+        judge = OpenAIJudge("m", base_url=server.base_url, timeout=1.0)
         result = run_judge(judge, items, concurrency=5, policy=FAST, progress=False)
     assert len(result.labels) == 10 and not result.failed_items
-    # every hung request was a client timeout, and each was retried
-    assert result.stats.errors == {"APITimeoutError": server.by_status["hang"]}
-    assert result.stats.retries == server.by_status["hang"] > 0
+    # every hung request was a client timeout and was retried (a slow machine may add a few more)
+    assert set(result.stats.errors) == {"APITimeoutError"}
+    assert result.stats.retries == result.stats.errors["APITimeoutError"] >= server.by_status["hang"] > 0
 
 
 def test_exhausted_retries_are_counted_not_labelled():

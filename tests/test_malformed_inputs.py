@@ -9,7 +9,6 @@ A BOM is not malformed: it is accepted (exit 0) wherever text is read.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -34,16 +33,6 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
-def tree_digest(folder: Path) -> str:
-    """Hash of every path and file content under ``folder`` (absent folder: a fixed value)."""
-    if not folder.exists():
-        return "absent"
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        digest.update(str(path.relative_to(folder)).encode())
-        if path.is_file():
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 # --------------------------------------------------------------------------- breaking files
@@ -141,7 +130,7 @@ def _jsonl_kinds() -> list[str]:
     return ["missing file", "directory", "empty file", "bad JSON", "missing field", "non-UTF-8", "deep nesting", "NaN"]
 
 
-def _assert_clean_failure(result: tuple[int, str, str], out: Path, before: str) -> None:
+def _assert_clean_failure(result: tuple[int, str, str], out: Path, before: str, tree_digest) -> None:
     code, _, err = result
     assert code == 2, (code, err[-2000:])
     lines = err.strip().splitlines()
@@ -158,7 +147,7 @@ def in_tmp(run_cli, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(("command", "slot", "kind"), _cases(), ids=lambda v: str(v).replace(" ", "-"))
-def test_malformed_input_gives_one_line_and_exit_2(good, tmp_path, in_tmp, command, slot, kind):
+def test_malformed_input_gives_one_line_and_exit_2(good, tmp_path, in_tmp, command, slot, kind, tree_digest):
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("a user's file")
@@ -166,7 +155,7 @@ def test_malformed_input_gives_one_line_and_exit_2(good, tmp_path, in_tmp, comma
     args = _build(good, tmp_path, out, command, slot, kind)
     if args is None:
         pytest.skip(f"{kind} does not apply to {slot}")
-    _assert_clean_failure(in_tmp(*args), out, before)
+    _assert_clean_failure(in_tmp(*args), out, before, tree_digest)
 
 
 def _build(good, tmp_path, out, command, slot, kind) -> list[str] | None:
@@ -259,7 +248,7 @@ def test_a_bom_is_accepted_everywhere_text_is_read(good, tmp_path):
     ],
     ids=lambda a: "-".join(a).replace("/", "_"),
 )
-def test_bad_parameters_give_one_line_and_exit_2(good, tmp_path, in_tmp, args):
+def test_bad_parameters_give_one_line_and_exit_2(good, tmp_path, in_tmp, args, tree_digest):
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("a user's file")
@@ -267,7 +256,7 @@ def test_bad_parameters_give_one_line_and_exit_2(good, tmp_path, in_tmp, args):
     cwd_before = sorted(p.name for p in tmp_path.iterdir())
     swap = {"LABELS": str(good["labels"]), "OUT": str(out), "EXPORT": str(good["export"]), "DATA": str(good["connections"])}
     argv = [swap.get(a.split("/")[0], a.split("/")[0]) + ("/" + a.split("/", 1)[1] if "/" in a else "") for a in args]
-    _assert_clean_failure(in_tmp(*argv), out, before)
+    _assert_clean_failure(in_tmp(*argv), out, before, tree_digest)
     assert sorted(p.name for p in tmp_path.iterdir()) == cwd_before
 
 

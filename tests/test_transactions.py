@@ -4,7 +4,6 @@ by SIGKILL is removed by the next run."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import signal
 import subprocess
@@ -16,17 +15,6 @@ import pytest
 
 from wordplay_audit.corpora.io import MARKER, output_file, output_folder
 from wordplay_audit.errors import InputError, ParameterError
-
-
-def tree_digest(folder: Path) -> str:
-    if not folder.exists():
-        return "absent"
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        digest.update(str(path.relative_to(folder)).encode())
-        if path.is_file():
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def start(args: list[str], cwd: Path) -> subprocess.Popen:
@@ -54,7 +42,7 @@ def test_output_folder_appears_whole_and_replaces_an_earlier_output(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
-def test_an_error_leaves_the_target_as_it_was(tmp_path):
+def test_an_error_leaves_the_target_as_it_was(tmp_path, tree_digest):
     target = tmp_path / "out"
     with output_folder(target) as staging:
         (staging / "a.txt").write_text("1")
@@ -131,7 +119,7 @@ def _argv(name: str, target: Path, data: Path) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_interrupts_at_any_moment_never_leave_a_partial_folder(tmp_path, demo_data, name):
+def test_interrupts_at_any_moment_never_leave_a_partial_folder(tmp_path, demo_data, name, tree_digest):
     target = tmp_path / "target"
     first = subprocess.run([sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)], cwd=tmp_path,
                            capture_output=True, text=True)
@@ -165,7 +153,7 @@ def test_interrupts_at_any_moment_never_leave_a_partial_folder(tmp_path, demo_da
 
 
 @pytest.mark.slow
-def test_two_demo_runs_on_one_folder_one_wins_the_other_is_refused(tmp_path):
+def test_two_demo_runs_on_one_folder_one_wins_the_other_is_refused(tmp_path, tree_digest):
     target = tmp_path / "out"
     procs = [start(["demo", "--out", str(target), "--seed", "0"], tmp_path) for _ in range(2)]
     results = [(p.wait(timeout=600), p.stderr.read()) for p in procs]

@@ -36,7 +36,7 @@ the delta-method intervals above.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -148,7 +148,7 @@ def _accuracy_by_model(
                 + (("pooled_se",) if not se_ok else ())
                 + (("pooled_sp",) if not sp_ok else ()),
             )
-        out[model] = ModelAccuracy(acc, draws.se_draws, draws.sp_draws, draws.reason)
+        out[model] = replace(draws, acc=acc)
     return out
 
 
@@ -159,7 +159,7 @@ def _swap_pooled(own: ModelAccuracy, pooled: ModelAccuracy, se_ok: bool, sp_ok: 
         return own if own.se_draws is None else pooled
     se = own.se_draws if se_ok else pooled.se_draws
     sp = own.sp_draws if sp_ok else pooled.sp_draws
-    return ModelAccuracy(own.acc, se, sp)
+    return replace(own, se_draws=se, sp_draws=sp)
 
 
 def _rg_shares(

@@ -24,6 +24,7 @@ functions return nan and the caller reports why (:data:`TOO_FEW`).
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Sequence
 
@@ -66,7 +67,8 @@ def _predictive_true(
     rng: np.random.Generator, n: np.ndarray, x: np.ndarray, unlabelled: np.ndarray, draws: int
 ) -> np.ndarray:
     """Draws × strata of true items among the unlabelled ones (Jeffreys posterior predictive)."""
-    q = rng.beta(x + 0.5, n - x + 0.5, size=(draws, len(n)))
+    prior = float(os.environ.get("WA_PRIOR", "0.5"))
+    q = rng.beta(x + prior, n - x + prior, size=(draws, len(n)))
     return rng.binomial(unlabelled.astype(np.int64), q)
 
 

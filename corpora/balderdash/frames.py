@@ -59,7 +59,7 @@ def _sort_order(*keys: np.ndarray) -> np.ndarray | None:
 
 def build_frames(columns: RoundColumns, games: pd.DataFrame, players: pd.DataFrame):
     """``(rounds, definitions, player_rounds, round_rows)``, sorted by game, round, player."""
-    r, d = columns.rounds, columns.definition_columns()
+    r, d = columns.round_columns(), columns.definition_columns()
     round_id = np.asarray(r["round_id"], dtype=np.int64)
     round_order = _sort_order(round_id, natural_ranks(r["game_id"]))
     new_row = np.arange(len(round_id))
@@ -90,6 +90,8 @@ def build_frames(columns: RoundColumns, games: pd.DataFrame, players: pd.DataFra
     )
     game_rows = _ordered(_positions(r["game_id"], games["game_id"]), round_order)[round_rows]
     player_rows = _ordered(_positions(d["player_id"], players["player_id"]), def_order)
+    r.clear()
+    d.clear()
     table = _player_rounds(definitions, rounds, round_rows, (games, game_rows), (players, player_rows))
     return rounds, definitions, table, round_rows
 

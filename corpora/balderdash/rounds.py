@@ -60,7 +60,8 @@ class RoundColumns:
 
     def __init__(self, player_game: dict[str, str], games: set[str], skipped: dict[str, int]) -> None:
         self.player_game, self.games, self.skipped = player_game, games, skipped
-        self.rounds: dict[str, list] = {name: [] for name in self.ROUND_FIELDS}
+        self.round_rows: list[tuple] = []
+        self._known_games: dict[int, str] = {}
         self.definitions: dict[str, list] = {name: [] for name in self.DEFINITION_FIELDS}
         self._seen: dict[tuple[str, int], int] = {}
         self._id_text: dict[int, str] = {}
@@ -70,15 +71,65 @@ class RoundColumns:
 
     # ------------------------------------------------------------------ one round
 
+    def round_columns(self) -> dict[str, list]:
+        """The round columns (see the class docstring); the rows kept so far are handed over."""
+        columns = list(zip(*self.round_rows, strict=True)) or [()] * len(self.ROUND_FIELDS)
+        self.round_rows = []
+        return {name: list(values) for name, values in zip(self.ROUND_FIELDS, columns, strict=True)}
+
     def add(self, source: str, line: int, data: dict) -> None:
         """Check one round document and append its round and definitions."""
-        doc = Doc(source, line, data)
+        if not self._plain_round(line, data):
+            self._checked_round(Doc(source, line, data))
+        if len(self.definitions["score"]) >= CHUNK:
+            self._flush()
+
+    def _plain_round(self, line: int, data: dict) -> bool:
+        """Add a round of the usual shape on a short path; False (nothing added) for any other.
+
+        Usual: integer ids of a known game and of players already seen together in it, a new
+        round number, text word and definition, and :meth:`_plain_definitions`'s conditions.
+        """
+        get = data.get
+        word, reference, listed = get("word"), get("correct_definition"), get("players")
+        entries, votes, scores = get("player_definitions"), get("votes"), get("scores")
+        game, round_id = get("game_id"), get("round_id")
+        if not (
+            type(word) is str
+            and type(reference) is str
+            and type(entries) is dict
+            and type(votes) is dict
+            and type(scores) is dict
+            and type(listed) is list
+            and type(game) is int
+            and type(round_id) is int
+            and 0 < round_id < _ID_LIMIT
+            and set(map(type, listed)) == _INT
+        ):
+            return False
+        game_id = self._known_games.get(game)
+        roster = self._rosters.get((game_id, *listed))
+        if roster is None or len(entries) != len(roster.pids):
+            return False
+        if self._seen.setdefault((game_id, round_id), line) != line:
+            return False  # the checked path names both lines
+        n_true = self._plain_definitions(len(self.round_rows), roster, entries, votes, scores)
+        if n_true is None:
+            return False
+        pos = get("pos")
+        pos = pos if type(pos) is str else str(pos or "")
+        self.round_rows.append((game_id, round_id, word, reference, pos, len(listed), n_true, line))
+        return True
+
+    def _checked_round(self, doc: Doc) -> None:
+        """Add a round with every check of the field access (same values, or the one-line error)."""
+        line, data = doc.line, doc.data
         game_id, round_id = self._key(doc)
         word = doc.text("word")
         reference = doc.text("correct_definition")
         roster = self._players(doc, game_id)
         entries, votes, scores = self._maps(doc, roster, game_id)
-        row = len(self.rounds["line"])
+        row = len(self.round_rows)
         pids = roster.pids
         n_true = self._plain_definitions(row, roster, entries, votes, scores)
         if n_true is None:
@@ -86,14 +137,8 @@ class RoundColumns:
                 self._definition(doc, row, pid, entries.get(pid), votes, scores, roster.in_round)
                 for pid in pids
             )
-        for name, value in zip(
-            self.ROUND_FIELDS,
-            (game_id, round_id, word, reference, str(data.get("pos") or ""), len(pids), n_true, line),
-            strict=True,
-        ):
-            self.rounds[name].append(value)
-        if len(self.definitions["score"]) >= CHUNK:
-            self._flush()
+        pos = str(data.get("pos") or "")
+        self.round_rows.append((game_id, round_id, word, reference, pos, len(pids), n_true, line))
 
     def _flush(self) -> None:
         """Move the unique-per-row columns into typed arrays (the Python objects are freed)."""
@@ -111,6 +156,7 @@ class RoundColumns:
     def definition_columns(self) -> dict[str, Any]:
         """All definition columns: typed arrays (``str`` Series for texts) and lists of shared ids."""
         self._flush()
+        self._seen, self._rosters = {}, {}  # no more rounds come
         chunks, self._chunks = self._chunks, []
         out: dict[str, Any] = {
             name: np.concatenate([c[name] for c in chunks]) for name in ("round_row", "score")
@@ -120,6 +166,7 @@ class RoundColumns:
             out[name] = self.definitions[name]
         for name in ("judge_decision", "llm_knows"):
             out[name] = np.asarray(self.definitions[name], dtype=bool)
+        self.definitions = {name: [] for name in self.DEFINITION_FIELDS}
         return out
 
     def _plain_definitions(
@@ -179,9 +226,12 @@ class RoundColumns:
         return [cast.get(p, "") for p in pids]
 
     def _key(self, doc: Doc) -> tuple[str, int]:
-        game_id = self._id(doc, "game_id", doc.get("game_id"))
+        raw = doc.get("game_id")
+        game_id = self._id(doc, "game_id", raw)
         if game_id not in self.games:
             raise doc.fail(f"game_id {game_id} names no game in the games export")
+        if type(raw) is int:
+            self._known_games[raw] = game_id
         round_id = data_round = doc.data.get("round_id")
         if type(data_round) is not int or not 0 < data_round < _ID_LIMIT:
             round_id = doc.integer("round_id")
