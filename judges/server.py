@@ -9,7 +9,8 @@ generator: 429 with ``Retry-After``, 500, a hang longer than the client's timeou
 text (also for every prompt containing :attr:`Script.garbage_marker`). It counts every request
 and every answered (200) request per pair of texts, so tests can check who was asked what.
 
-``freeze_after=N`` holds every request after the N-th answer unanswered until :meth:`release`
+``freeze_after=N`` lets N chat requests through, then holds every later one unanswered until
+:meth:`release`
 (a test kills its client there, with calls in flight). Run it from Python as a context manager
 (``with LocalServer(Script(latency=0.05)) as server: server.base_url``), or from a shell:
 ``python -m wordplay_audit.judges.server --latency 0.05`` prints the base URL and serves.
@@ -83,6 +84,7 @@ class LocalServer:
         self.answered_by_pair: Counter[tuple[str, str]] = Counter()
         self.log: list[tuple[float, tuple[str, str] | None, int]] = []
         self._rng = random.Random(self.script.seed)
+        self._admitted = 0  # chat requests let through the freeze gate
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._release: asyncio.Event | None = None
@@ -175,8 +177,9 @@ class LocalServer:
         messages = payload.get("messages") or []
         pair = pair_of(messages)
         s = self.script
-        if s.freeze_after is not None and self.answered >= s.freeze_after:
+        if s.freeze_after is not None and self._admitted >= s.freeze_after:
             await self._release.wait()
+        self._admitted += 1
         draw = self._rng.random()
         if draw < s.p_429:
             headers = {"Retry-After": f"{s.retry_after:g}"} if s.retry_after is not None else {}

@@ -268,3 +268,85 @@ def test_stderr_is_one_line_from_a_real_process(tmp_path, args):
     result = run(*args, cwd=tmp_path)
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+# --------------------------------------------------------------------------- the other groups
+
+FILE_BREAKS = {
+    "missing file": None,
+    "directory": lambda p: p.mkdir(),
+    "empty file": lambda p: p.write_text(""),
+    "non-UTF-8": lambda p: p.write_bytes(b"item_id,rater\n\xff\xfe,\x80\n"),
+    "not a table": lambda p: p.write_bytes(b'item_id,"\n' + b"[" * 100_000 + b"\n"),
+}
+FOLDER_BREAKS = {
+    "missing folder": None,
+    "file instead of folder": lambda p: p.write_text("x"),
+    "empty folder": lambda p: p.mkdir(),
+    "broken manifest": lambda p: (p.mkdir(), (p / "manifest.json").write_text('{"seed": 1, ')),
+}
+
+
+@pytest.fixture(scope="module")
+def more_good(good, tmp_path_factory) -> dict[str, Path]:
+    """Items and judge labels from ``balderdash items``, a planned campaign, a WoF run."""
+    from wordplay_audit.cli.main import main
+
+    root = tmp_path_factory.mktemp("more")
+    assert main(["balderdash", "items", str(good["export"]), "--out", str(root / "items")]) == 0
+    items = root / "items" / "items.csv"
+    assert main(["annotate", "plan", str(items), "--n", "10", "--raters", "a,b", "--out", str(root / "camp"),
+                 "--seed", "1"]) == 0
+    assert main(["wof", "simulate", "--out", str(root / "wof"), "--games", "4", "--seed", "1"]) == 0
+    return {"items": items, "judge_labels": root / "items" / "labels.csv", "campaign": root / "camp",
+            "wof": root / "wof"}
+
+
+def _other_cases():
+    file_commands = {
+        "judge run": lambda f, g, out: ["judge", "run", str(f), "--judge", "exact", "--out", str(out / "l.csv")],
+        "judge batch-write": lambda f, g, out: ["judge", "batch-write", str(f), "--judge", "openai:m",
+                                                "--out", str(out / "b.jsonl")],
+        "judge batch-read": lambda f, g, out: ["judge", "batch-read", str(f), "--judge", "openai:m",
+                                               "--items", str(g["items"]), "--out", str(out / "l.csv")],
+        "judge fit": lambda f, g, out: ["judge", "fit", str(g["items"]), "--human", str(f), "--judge", "tfidf",
+                                        "--out", str(out / "fit.json")],
+        "annotate plan": lambda f, g, out: ["annotate", "plan", str(f), "--n", "5", "--raters", "a,b",
+                                            "--out", str(out / "c")],
+        "analyze judge-audit": lambda f, g, out: ["analyze", "judge-audit", "--judge-labels", str(f),
+                                                  "--human", str(g["judge_labels"])],
+        "wof metrics": lambda f, g, out: ["wof", "metrics", str(f)],
+        "wof recompute": lambda f, g, out: ["wof", "recompute", str(g["wof"]), "--human", str(f)],
+    }
+    folder_commands = {
+        "annotate status": lambda d, g, out: ["annotate", "status", str(d)],
+        "annotate export-files": lambda d, g, out: ["annotate", "export-files", str(d), "--out", str(out / "x")],
+        "annotate import-file": lambda d, g, out: ["annotate", "import-file", str(d), "--export",
+                                                   f"a={g['judge_labels']}", "--out", str(out / "x")],
+        "annotate adjudicate": lambda d, g, out: ["annotate", "adjudicate", str(d), "--labels",
+                                                  str(g["judge_labels"]), "--adjudicator", "z"],
+        "annotate push": lambda d, g, out: ["annotate", "push", str(d)],
+        "annotate pull": lambda d, g, out: ["annotate", "pull", str(d), "--out", str(out / "x")],
+        "balderdash items": lambda d, g, out: ["balderdash", "items", str(d), "--out", str(out / "x")],
+    }
+    cases = [(name, build, kind, "file") for name, build in file_commands.items() for kind in FILE_BREAKS]
+    cases += [(name, build, kind, "folder") for name, build in folder_commands.items() for kind in FOLDER_BREAKS]
+    return cases
+
+
+@pytest.mark.parametrize(("command", "build", "kind", "slot"), _other_cases(),
+                         ids=[f"{c}-{k}".replace(" ", "-") for c, _, k, _ in _other_cases()])
+def test_every_other_command_on_malformed_input(more_good, tmp_path, in_tmp, monkeypatch, tree_digest,
+                                                command, build, kind, slot):
+    monkeypatch.setenv("LABEL_STUDIO_URL", "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.setenv("LABEL_STUDIO_API_KEY", "not-a-token")
+    monkeypatch.setenv("OPENAI_API_KEY", "not-a-key")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("a user's file")
+    before = tree_digest(out)
+    target = tmp_path / ("input.csv" if slot == "file" else "input")
+    breaker = (FILE_BREAKS if slot == "file" else FOLDER_BREAKS)[kind]
+    if breaker is not None:
+        breaker(target)
+    _assert_clean_failure(in_tmp(*build(target, more_good, out)), out, before, tree_digest)

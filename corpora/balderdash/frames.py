@@ -7,6 +7,8 @@ the games, players and rounds tables (no joins on text keys): one array ``take``
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -18,16 +20,23 @@ POINT_FIELDS = ("receiving_vote_points", "correct_vote_points", "correct_definit
 TABLE_COLUMNS = [*PLAYER_ROUND_COLUMNS, "vote", "score", "word", *POINT_FIELDS]
 
 
-def natural_ranks(values: list[str]) -> np.ndarray:
-    """Rank of every id in sort order: numeric when all ids are integers of ≤ 18 digits, else text."""
+_INTEGER = re.compile(r"-?[0-9]{1,18}")
+
+
+def factorize(values: list[str]) -> tuple[np.ndarray, list[str]]:
+    """``(codes, distinct values)`` of a list of ids."""
     codes, uniques = pd.factorize(np.asarray(values, dtype=object))
-    texts = list(uniques)
-    if all(t.lstrip("-").isdigit() and len(t) <= 18 for t in texts):
-        order = np.argsort(np.asarray([int(t) for t in texts], dtype=np.int64), kind="stable")
+    return codes, list(uniques)
+
+
+def natural_ranks(codes: np.ndarray, uniques: list[str]) -> np.ndarray:
+    """Rank of every id in sort order: numeric when all ids are integers of ≤ 18 digits, else text."""
+    if all(_INTEGER.fullmatch(t) for t in uniques):
+        order = np.argsort(np.asarray([int(t) for t in uniques], dtype=np.int64), kind="stable")
     else:
-        order = np.argsort(np.asarray(texts, dtype=object), kind="stable")
-    rank = np.empty(len(texts), dtype=np.int64)
-    rank[order] = np.arange(len(texts))
+        order = np.argsort(np.asarray(uniques, dtype=object), kind="stable")
+    rank = np.empty(len(uniques), dtype=np.int64)
+    rank[order] = np.arange(len(uniques))
     return rank[codes]
 
 
@@ -35,11 +44,9 @@ def _text(values) -> pd.Series:
     return pd.Series(pd.array(np.asarray(values, dtype=object), dtype="str"))
 
 
-def _positions(values: list[str], table_ids: pd.Series) -> np.ndarray:
-    """Row of every value in ``table_ids`` (all values are known to be there)."""
-    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
-    where = pd.Index(table_ids.astype(object)).get_indexer(uniques)
-    return where[codes]
+def _positions(codes: np.ndarray, uniques: list[str], table_ids: pd.Series) -> np.ndarray:
+    """Row in ``table_ids`` of every id (all ids are known to be there)."""
+    return pd.Index(table_ids.astype(object)).get_indexer(uniques)[codes]
 
 
 def _ordered(values, order: np.ndarray | None):
@@ -60,38 +67,40 @@ def _sort_order(*keys: np.ndarray) -> np.ndarray | None:
 def build_frames(columns: RoundColumns, games: pd.DataFrame, players: pd.DataFrame):
     """``(rounds, definitions, player_rounds, round_rows)``, sorted by game, round, player."""
     r, d = columns.round_columns(), columns.definition_columns()
-    round_id = np.asarray(r["round_id"], dtype=np.int64)
-    round_order = _sort_order(round_id, natural_ranks(r["game_id"]))
+    round_id = np.asarray(r.pop("round_id"), dtype=np.int64)
+    game_codes, game_ids = factorize(r.pop("game_id"))
+    round_order = _sort_order(round_id, natural_ranks(game_codes, game_ids))
     new_row = np.arange(len(round_id))
     if round_order is not None:
         new_row[round_order] = np.arange(len(round_order))
-    def_round = new_row[d["round_row"]]
-    def_order = _sort_order(natural_ranks(d["player_id"]), def_round)
+    def_round = new_row[d.pop("round_row")]
+    player_codes, player_ids = factorize(d.pop("player_id"))
+    def_order = _sort_order(natural_ranks(player_codes, player_ids), def_round)
     round_rows = _ordered(def_round, def_order)
+    game_rows = _ordered(_positions(game_codes, game_ids, games["game_id"]), round_order)[round_rows]
+    player_rows = _ordered(_positions(player_codes, player_ids, players["player_id"]), def_order)
     rounds = pd.DataFrame(
         {
-            "game_id": _ordered(_text(r["game_id"]), round_order),
+            "game_id": _ordered(_text(np.asarray(game_ids, dtype=object)[game_codes]), round_order),
             "round_id": _ordered(round_id, round_order),
-            **{k: _ordered(_text(r[k]), round_order) for k in ("word", "correct_definition", "pos")},
-            "n_players": _ordered(np.asarray(r["n_players"], dtype=np.int64), round_order),
-            "n_true": _ordered(np.asarray(r["n_true"], dtype=np.int64), round_order),
+            **{k: _ordered(_text(r.pop(k)), round_order) for k in ("word", "correct_definition", "pos")},
+            **{
+                k: _ordered(np.asarray(r.pop(k), dtype=np.int64), round_order)
+                for k in ("n_players", "n_true")
+            },
         }
     )
     definitions = pd.DataFrame(
         {
             "game_id": rounds["game_id"].take(round_rows).reset_index(drop=True),
             "round_id": rounds["round_id"].to_numpy()[round_rows],
-            "player_id": _text(_ordered(np.asarray(d["player_id"], dtype=object), def_order)),
-            "definition": _ordered(d["definition"], def_order),
-            **{k: _ordered(d[k], def_order) for k in ("judge_decision", "llm_knows")},
-            "vote": _text(_ordered(np.asarray(d["vote"], dtype=object), def_order)),
-            "score": _ordered(d["score"], def_order),
+            "player_id": _text(_ordered(np.asarray(player_ids, dtype=object)[player_codes], def_order)),
+            "definition": _ordered(d.pop("definition"), def_order),
+            **{k: _ordered(d.pop(k), def_order) for k in ("judge_decision", "llm_knows")},
+            "vote": _text(_ordered(np.asarray(d.pop("vote"), dtype=object), def_order)),
+            "score": _ordered(d.pop("score"), def_order),
         }
     )
-    game_rows = _ordered(_positions(r["game_id"], games["game_id"]), round_order)[round_rows]
-    player_rows = _ordered(_positions(d["player_id"], players["player_id"]), def_order)
-    r.clear()
-    d.clear()
     table = _player_rounds(definitions, rounds, round_rows, (games, game_rows), (players, player_rows))
     return rounds, definitions, table, round_rows
 

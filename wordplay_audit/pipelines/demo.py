@@ -36,6 +36,13 @@ def _connections_part(*, folder: Path, seed: int):
     return summary, section, {"tables": tables, "figures": figures, "markdown": markdown}
 
 
+def _judge_part(*, folder: Path, seed: int):
+    """TF-IDF and an LLM judge (local server) on the demo's category names, audited."""
+    from wordplay_audit.pipelines.judge_demo import run_demo_part
+
+    return run_demo_part(folder, seed=seed)
+
+
 def _agreement_part(*, folder: Path, seed: int):
     """Agreement of the three simulated linguists on the demo's knowledge-type labels."""
     from wordplay_audit.analysis.agreement import BootstrapOptions, agreement, majority_vote
@@ -71,7 +78,7 @@ def _wof_part(*, folder: Path, seed: int):
     return {"wof": summary}, section, {}
 
 
-PARTS: tuple[Part, ...] = (_connections_part, _agreement_part, _balderdash_part, _wof_part)
+PARTS: tuple[Part, ...] = (_connections_part, _judge_part, _agreement_part, _balderdash_part, _wof_part)
 
 
 def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
