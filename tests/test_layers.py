@@ -117,3 +117,18 @@ def test_every_library_module_respects_the_layers():
 )
 def test_the_check_fails_on_a_synthetic_module_against_the_arrows(module, source, bad):
     assert bool(violations(Path("synthetic.py"), source, module)) is bad
+
+
+def test_the_command_line_starts_without_heavy_libraries():
+    """``wordplay-audit --help`` imports the command groups only: no pandas, numpy, matplotlib,
+    statsmodels, openai or Label Studio SDK at start-up (their import is what made it slow)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from wordplay_audit.cli.main import build_app; build_app(); "
+        "print(sorted(m for m in ('pandas', 'numpy', 'matplotlib', 'statsmodels', 'openai', "
+        "'label_studio_sdk', 'sklearn', 'scipy', 'pyarrow') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -67,8 +67,14 @@ def _predictive_true(
     rng: np.random.Generator, n: np.ndarray, x: np.ndarray, unlabelled: np.ndarray, draws: int
 ) -> np.ndarray:
     """Draws × strata of true items among the unlabelled ones (Jeffreys posterior predictive)."""
-    prior = float(os.environ.get("WA_PRIOR", "0.5"))
-    q = rng.beta(x + prior, n - x + prior, size=(draws, len(n)))
+    if os.environ.get("WA_PRIOR", "mix") == "mix":
+        up = rng.random((draws, len(n))) < 0.5
+        a = np.where(up, x + 1, x)
+        b = np.where(up, n - x, n - x + 1)
+        q = np.where(a <= 0, 0.0, np.where(b <= 0, 1.0, rng.beta(np.maximum(a, 1e-9), np.maximum(b, 1e-9))))
+    else:
+        prior = float(os.environ.get("WA_PRIOR", "0.5"))
+        q = rng.beta(x + prior, n - x + prior, size=(draws, len(n)))
     return rng.binomial(unlabelled.astype(np.int64), q)
 
 
