@@ -11,6 +11,7 @@ Contents
     :func:`gee_binomial`         GEE, Binomial family, exchangeable within cluster,
                                  Mancl–DeRouen bias-reduced sandwich
     :func:`mixed_linear_slope`   linear mixed model with random intercepts for game and player
+    :func:`mixed_linear_slope_fallback`  the same, falling back to game intercepts when singular
     :func:`logit_slope_lr`       logistic regression on one covariate with a likelihood-ratio test
 
 Shared by design: other analyses should add their statsmodels calls here rather than import

@@ -1,6 +1,7 @@
 """Coverage of the corrected LKR/TDR intervals (Rogan–Gladen and PPI++) over simulated campaigns.
 
 Usage: python benchmarks/sim_balderdash_coverage.py [--campaigns 500] [--design stratified|random]
+       [--method exact|normal]   (normal: the delta-method intervals measured before issue 11)
 Prints one JSON object: coverage and mean error of each method per metric and deck, and the
 naive (judge-label) bias. Seeds 0..campaigns-1; deterministic.
 """
@@ -14,7 +15,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign, true_rates
 
 
@@ -23,6 +24,7 @@ def main() -> None:
     parser.add_argument("--campaigns", type=int, default=500)
     parser.add_argument("--design", default="stratified", choices=["stratified", "random"])
     parser.add_argument("--labels", type=int, default=None, help="labels per stratum")
+    parser.add_argument("--method", default="exact", choices=["exact", "normal"])
     args = parser.parse_args()
     labels = args.labels or (25 if args.design == "stratified" else 50)
     config = SimConfig(design=args.design, games_per_deck=5, n_rounds=30, labels_per_stratum=labels)
@@ -30,12 +32,16 @@ def main() -> None:
     parts = []
     for seed in range(args.campaigns):
         campaign = simulate_campaign(config, seed=seed)
-        table = corrected_rates(campaign.obs, campaign.labels, design=args.design)
-        truth = true_rates(campaign).melt(id_vars=["model", "deck", "n"], value_vars=["lkr", "tdr"],
-                                          var_name="metric", value_name="truth")
+        options = CorrectionOptions(method=args.method, seed=seed)
+        table = corrected_rates(campaign.obs, campaign.labels, design=args.design, options=options)
+        truth = true_rates(campaign).melt(
+            id_vars=["model", "deck", "n"], value_vars=["lkr", "tdr"], var_name="metric", value_name="truth"
+        )
         merged = table.merge(truth, on=["model", "deck", "metric"])
         for m in ("rg", "ppi"):
-            merged[f"{m}_cover"] = (merged[f"{m}_low"] <= merged["truth"]) & (merged["truth"] <= merged[f"{m}_high"])
+            merged[f"{m}_cover"] = (merged[f"{m}_low"] <= merged["truth"]) & (
+                merged["truth"] <= merged[f"{m}_high"]
+            )
             merged[f"{m}_error"] = merged[m] - merged["truth"]
             merged[f"{m}_width"] = merged[f"{m}_high"] - merged[f"{m}_low"]
         merged["judge_error"] = merged["judge"] - merged["truth"]
@@ -44,10 +50,14 @@ def main() -> None:
     summary = (
         allrows.groupby(["metric", "deck"])[
             ["rg_cover", "ppi_cover", "rg_error", "ppi_error", "judge_error", "rg_width", "ppi_width"]
-        ].mean().round(4).reset_index()
+        ]
+        .mean()
+        .round(4)
+        .reset_index()
     )
     result = {
         "design": args.design,
+        "method": args.method,
         "campaigns": args.campaigns,
         "labels_per_stratum": labels,
         "intervals_per_method": int(len(allrows)),

@@ -58,10 +58,10 @@ DESIGNS = {
                 _grid(M3, D2, lambda i, j: [[0.2, 0.5], [0.8, 0.35], [0.05, 0.6]][i][j]),
                 _grid(M3, D2, lambda i, j: (0.74, 0.85, 0.95)[i]), _grid(M3, D2, lambda i, j: 0.97), 20,
                 rater_error=0.08),
-    # 6 labels, two models × two decks, large cells, extreme prevalences
-    "D": Design("D: 6 labels/stratum, prevalence .05/.95, Se .6/.95, N 800", _grid(M3[:2], D2, lambda i, j: 800),
+    # 10 labels, two models × two decks, large cells, extreme prevalences
+    "D": Design("D: 10 labels/stratum, prevalence .05/.95, Se .6/.95, N 800", _grid(M3[:2], D2, lambda i, j: 800),
                 _grid(M3[:2], D2, lambda i, j: [[0.05, 0.95], [0.95, 0.05]][i][j]),
-                _grid(M3[:2], D2, lambda i, j: (0.6, 0.95)[i]), _grid(M3[:2], D2, lambda i, j: 0.9), 6),
+                _grid(M3[:2], D2, lambda i, j: (0.6, 0.95)[i]), _grid(M3[:2], D2, lambda i, j: 0.9), 10),
     # a simple random sample of 40 per cell
     "E": Design("E: random sample 40/cell, prevalence .1–.9, Se .7/.9", _grid(M3, D2, lambda i, j: 300),
                 _grid(M3, D2, lambda i, j: [[0.1, 0.5], [0.9, 0.3], [0.6, 0.2]][i][j]),
@@ -74,7 +74,9 @@ def simulate(design: Design, rng: np.random.Generator) -> tuple[pd.DataFrame, pd
     obs, labels, target = [], [], {}
     for (model, deck), n in design.sizes.items():
         truth = rng.random(n) < design.prevalence[(model, deck)]
-        judge = np.where(truth, rng.random(n) < design.se[(model, deck)], rng.random(n) > design.sp[(model, deck)])
+        judge = np.where(
+            truth, rng.random(n) < design.se[(model, deck)], rng.random(n) > design.sp[(model, deck)]
+        )
         human = truth ^ (rng.random(n) < design.rater_error)
         ids = np.array([f"{model}:{deck}:{k}" for k in range(n)])
         target[(model, deck)] = float(human.mean())
@@ -84,18 +86,22 @@ def simulate(design: Design, rng: np.random.Generator) -> tuple[pd.DataFrame, pd
             chosen = np.concatenate(chosen)
         else:
             chosen = rng.choice(n, size=design.labels, replace=False)
-        obs.append(pd.DataFrame({"model": model, "deck": deck, "item_id": ids, "true_def": judge, "knows": judge}))
+        obs.append(
+            pd.DataFrame({"model": model, "deck": deck, "item_id": ids, "true_def": judge, "knows": judge})
+        )
         labels.append(pd.DataFrame({"item_id": ids[chosen], "rater": "r1", "rater_type": "human",
                                     "label": np.where(human[chosen], "true", "false"), "question": "reference"}))  # fmt: skip
     return pd.concat(obs, ignore_index=True), pd.concat(labels, ignore_index=True), target
 
 
-def run(design: Design, campaigns: int, seed: int, draws: int, methods=("exact", "normal")) -> pd.DataFrame:
+def run(
+    design: Design, campaigns: int, seed: int, draws: int, methods=("exact", "normal"), min_labels: int = 10
+) -> pd.DataFrame:
     rows = []
     for c in range(campaigns):
         obs, labels, target = simulate(design, np.random.default_rng([seed, c]))
         for method in methods:
-            opts = CorrectionOptions(method=method, draws=draws, seed=c)
+            opts = CorrectionOptions(method=method, draws=draws, seed=c, min_labels=min_labels)
             table = corrected_rates(obs, labels, metrics=("tdr",), design=design.design, options=opts)
             for r in table.itertuples():
                 truth = target[(r.model, r.deck)]
@@ -126,6 +132,9 @@ def main() -> None:
     parser.add_argument("--design", choices=sorted(DESIGNS), action="append")
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--draws", type=int, default=2000)
+    parser.add_argument(
+        "--min-labels", type=int, default=10, help="below this, no interval (library default 10)"
+    )
     parser.add_argument("--method", choices=("exact", "normal"), action="append")
     parser.add_argument("--out", default=None, help="CSV of the per-cell table")
     args = parser.parse_args()
@@ -134,7 +143,9 @@ def main() -> None:
         design = DESIGNS[key]
         start = time.time()
         methods = tuple(args.method or ("exact", "normal"))
-        table = summarise(run(design, args.campaigns, args.seed, args.draws, methods)).assign(design=key)
+        table = summarise(
+            run(design, args.campaigns, args.seed, args.draws, methods, args.min_labels)
+        ).assign(design=key)
         tables.append(table)
         print(f"\n== {design.name} ({args.campaigns} campaigns, {time.time() - start:.0f} s)")
         print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

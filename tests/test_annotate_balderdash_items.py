@@ -8,10 +8,24 @@ import pandas as pd
 
 
 def test_items_and_judge_labels(tmp_path, run_cli):
-    code, _o, err = run_cli("balderdash", "simulate", "--out", str(tmp_path / "sim"), "--seed", "3",
-                            "--games-per-deck", "1", "--rounds", "4", "--players-per-model", "1")
+    code, _o, err = run_cli(
+        "balderdash",
+        "simulate",
+        "--out",
+        str(tmp_path / "sim"),
+        "--seed",
+        "3",
+        "--games-per-deck",
+        "1",
+        "--rounds",
+        "4",
+        "--players-per-model",
+        "1",
+    )
     assert code == 0, err
-    code, out, err = run_cli("balderdash", "items", str(tmp_path / "sim"), "--out", str(tmp_path / "items"), "--json")
+    code, out, err = run_cli(
+        "balderdash", "items", str(tmp_path / "sim"), "--out", str(tmp_path / "items"), "--json"
+    )
     assert code == 0, err
     payload = json.loads(out)
     # 2 decks × 1 game × 4 rounds × 3 models × 1 player = 24 definitions, two judge verdicts each
@@ -19,7 +33,9 @@ def test_items_and_judge_labels(tmp_path, run_cli):
     items = pd.read_csv(tmp_path / "items" / "items.csv", dtype=str, keep_default_na=False)
     labels = pd.read_csv(tmp_path / "items" / "labels.csv", dtype=str, keep_default_na=False)
     assert set(items["kind"]) == {"definition"} and items["item_id"].is_unique
-    assert {"player_model", "deck", "round_id", "judge_verdict", "frequency_band", "senses"} <= set(items.columns)
+    assert {"player_model", "deck", "round_id", "judge_verdict", "frequency_band", "senses"} <= set(
+        items.columns
+    )
     assert set(items["frequency_band"]) <= {"rare", "common", ""} and (items["senses"] != "").all()
     assert set(labels["rater_type"]) == {"judge"}
     questions = labels.groupby("item_id")["question"].apply(lambda q: tuple(sorted(q)))

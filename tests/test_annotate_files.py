@@ -115,3 +115,78 @@ def test_file_mode_round_trip_in_three_formats(tmp_path, run_cli, label_studio):
         # JSON keeps the skipped annotation; JSON_MIN and CSV leave it out, so it reads as missing
         skipped = 1 if fmt == "JSON" else 0
         assert (counts["labelled"], counts["skipped"], counts["missing"]) == (2, skipped, 3 - skipped), fmt
+
+
+def test_review_mode_predictions_are_shown_and_ignored_on_pull(tmp_path, run_cli, ls_env):
+    """--review puts the judge's verdicts in as predictions; blind by default; pull counts them."""
+    from label_studio_sdk import LabelStudio
+
+    items = pd.DataFrame(
+        {
+            "item_id": [f"bd:2:{i}:1" for i in range(3)],
+            "game": "balderdash",
+            "kind": "definition",
+            "context": "w",
+            "reference": "r",
+            "candidate": "c",
+            "senses": "s",
+        }
+    )
+    items.to_csv(tmp_path / "items.csv", index=False)
+    judge = pd.DataFrame(
+        {
+            "item_id": list(items["item_id"]) * 2,
+            "rater": "judge-llm",
+            "rater_type": "judge",
+            "label": ["true", "false", "true", "false", "false", "true"],
+            "question": ["reference"] * 3 + ["any_sense"] * 3,
+        }
+    )
+    judge.to_csv(tmp_path / "judge.csv", index=False)
+    for review in (False, True):
+        camp = tmp_path / f"camp_{review}"
+        code, _o, err = run_cli(
+            "annotate",
+            "plan",
+            str(tmp_path / "items.csv"),
+            "--n",
+            "3",
+            "--raters",
+            "ann",
+            "--overlap",
+            "1",
+            "--judge-labels",
+            str(tmp_path / "judge.csv"),
+            "--name",
+            f"review-{review}-{uuid.uuid4().hex[:6]}",
+            "--out",
+            str(camp),
+        )
+        assert code == 0, err
+        code, out, err = run_cli("annotate", "push", str(camp), *(["--review"] if review else []), "--json")
+        assert code == 0, err
+        project = json.loads(out)["projects"][0]["project_id"]
+        client = LabelStudio(base_url=ls_env.url, api_key=ls_env.token, timeout=300)
+        tasks = list(client.tasks.list(project=project, page_size=100))
+        manifest = json.loads((camp / "manifest.json").read_text())
+        uid_item = {a["uid"]: a["item_id"] for a in manifest["assignments"]}
+        for task in tasks:
+            assert "judge" not in json.dumps(task.data) and "bd:2" not in json.dumps(task.data)
+            preds = list(client.predictions.list(task=task.id))
+            if not review:
+                assert preds == []
+                continue
+            verdict = {r["from_name"]: r["value"]["choices"][0] for r in preds[0].result}
+            item = uid_item[task.data["uid"]]
+            mine = (
+                judge[judge["item_id"] == item]
+                .set_index("question")["label"]
+                .map({"true": "Yes", "false": "No"})
+            )
+            assert verdict == mine.to_dict() and preds[0].model_version == "judge-llm"
+        code, out, err = run_cli(
+            "annotate", "pull", str(camp), "--out", str(tmp_path / f"pulled_{review}"), "--json"
+        )
+        assert code == 0, err
+        counts = json.loads(out)["counts"]
+        assert counts["predictions_ignored"] == (3 if review else 0) and counts["missing"] == 3

@@ -16,7 +16,7 @@ def export_dir(tmp_path_factory):
     from wordplay_audit.corpora.balderdash.writer import simulate_to_folder
 
     folder = tmp_path_factory.mktemp("bd")
-    simulate_to_folder(folder, seed=2, config=SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=8))
+    simulate_to_folder(folder, seed=2, config=SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=12))
     return folder
 
 
@@ -26,18 +26,33 @@ def test_metrics_json(run_cli, export_dir):
     data = json.loads(out)
     assert {"settings", "games", "rounds", "skipped", "incomplete_games"} <= set(data)
     row = data["settings"][0]
-    assert {"model", "deck", "n_games", "lkr_mean", "lkr_sd", "tdr_mean", "dr_mean", "cgr_mean", "as_mean"} <= set(row)
+    assert {
+        "model",
+        "deck",
+        "n_games",
+        "lkr_mean",
+        "lkr_sd",
+        "tdr_mean",
+        "dr_mean",
+        "cgr_mean",
+        "as_mean",
+    } <= set(row)
     assert row["n_games"] == 2
 
 
 def test_recompute_json(run_cli, export_dir):
-    code, out, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json")
+    code, out, err = run_cli(
+        "balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
+    )
     assert code == 0, err
     data = json.loads(out)
     assert set(data["judge_audit"]) == {"reference", "any_sense"}
     assert {"fnr", "fnr_low", "fnr_high", "f1"} <= set(data["judge_audit"]["reference"][0])
     corrected = data["corrected"]
     assert {r["metric"] for r in corrected} == {"lkr", "tdr"}
+    assert any(r["rg_low"] is not None for r in corrected) and any(
+        r["ppi_low"] is not None for r in corrected
+    )
     for r in corrected:
         if r["rg_low"] is not None:
             assert r["rg_low"] <= r["rg"] <= r["rg_high"] and r["rg_reason"] is None
@@ -46,8 +61,18 @@ def test_recompute_json(run_cli, export_dir):
 
 
 def test_convergence_json(run_cli, export_dir):
-    code, out, err = run_cli("balderdash", "convergence", str(export_dir), "--eps", "0.1,0.3", "--json",
-                             "--assume-se", "0.74", "--assume-sp", "0.97")
+    code, out, err = run_cli(
+        "balderdash",
+        "convergence",
+        str(export_dir),
+        "--eps",
+        "0.1,0.3",
+        "--json",
+        "--assume-se",
+        "0.74",
+        "--assume-sp",
+        "0.97",
+    )
     assert code == 0, err
     rows = json.loads(out)["convergence"]
     assert {r["eps"] for r in rows} == {0.1, 0.3}
@@ -69,7 +94,9 @@ def test_trend_json(run_cli, export_dir):
 
 
 def test_trend_with_people_adds_replaced_rows_and_drift(run_cli, export_dir):
-    code, out, err = run_cli("balderdash", "trend", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json")
+    code, out, err = run_cli(
+        "balderdash", "trend", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
+    )
     assert code == 0, err
     data = json.loads(out)
     assert {r["labels"] for r in data["trend"]} == {"judge", "replaced"}
@@ -79,14 +106,33 @@ def test_trend_with_people_adds_replaced_rows_and_drift(run_cli, export_dir):
 def test_plan_json(run_cli):
     code, out, err = run_cli("balderdash", "plan", "--fnr", "0.26", "--fnr-halfwidth", "0.05", "--json")
     assert code == 0, err
-    assert json.loads(out)["fnr"]["true_definitions"] > 0
+    data = json.loads(out)
+    assert data["fnr"]["true_definitions"] > 0
+    assert 0.3 < data["trend_power"]["power"] < 0.6 and data["trend_power"]["games"] == 5
 
 
 def test_simulate_writes_an_export(run_cli, tmp_path):
-    code, out, err = run_cli("balderdash", "simulate", "--out", str(tmp_path), "--seed", "1", "--games-per-deck", "1",
-                             "--rounds", "3", "--json")
+    code, out, err = run_cli(
+        "balderdash",
+        "simulate",
+        "--out",
+        str(tmp_path),
+        "--seed",
+        "1",
+        "--games-per-deck",
+        "1",
+        "--rounds",
+        "3",
+        "--json",
+    )
     assert code == 0, err
-    assert {p.name for p in tmp_path.iterdir()} >= {"games.jsonl", "players.jsonl", "rounds.jsonl", "labels.csv", "truth.csv"}
+    assert {p.name for p in tmp_path.iterdir()} >= {
+        "games.jsonl",
+        "players.jsonl",
+        "rounds.jsonl",
+        "labels.csv",
+        "truth.csv",
+    }
 
 
 @pytest.mark.parametrize(
@@ -150,22 +196,33 @@ def test_recompute_json_reference_only_has_no_pooled_flags_for_lkr(run_cli, expo
             assert r["rg_reason"] == r["ppi_reason"] == "needs any_sense labels"
         else:
             assert isinstance(r["accuracy_pooled"], bool) and r["rg"] is not None
-    assert "replaced" not in data["corrected"][0] and data["replaced_rates"] and "biased" in data["replaced_note"]
+    assert (
+        "replaced" not in data["corrected"][0]
+        and data["replaced_rates"]
+        and "biased" in data["replaced_note"]
+    )
 
 
 def test_recompute_text_leads_with_the_reweighted_fnr_interval(run_cli, export_dir):
-    code, out, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"))
+    code, out, err = run_cli(
+        "balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv")
+    )
     assert code == 0, err
-    code, js, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"),
-                            "--json")
+    code, js, err = run_cli(
+        "balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
+    )
     audit = json.loads(js)["judge_audit"]["reference"]
     lines = out.splitlines()
-    head = next(i for i, line in enumerate(lines) if line.startswith("judge accuracy (reference), re-weighted"))
+    head = next(
+        i for i, line in enumerate(lines) if line.startswith("judge accuracy (reference), re-weighted")
+    )
     raw = next(i for i, line in enumerate(lines) if "raw, on the labelled items only (reference" in line)
     assert head < raw  # the re-weighted table comes first
     header = lines[head + 1].split()
     assert header[:6] == ["player_model", "n_labelled", "recall_w", "fnr_w", "fnr_w_low", "fnr_w_high"]
     for r in audit:
         row = next(line.split() for line in lines[head + 2 : raw] if line.split()[0] == r["player_model"])
-        assert [float(v) for v in row[3:6]] == pytest.approx([r["fnr_w"], r["fnr_w_low"], r["fnr_w_high"]], abs=5e-4)
+        assert [float(v) for v in row[3:6]] == pytest.approx(
+            [r["fnr_w"], r["fnr_w_low"], r["fnr_w_high"]], abs=5e-4
+        )
         assert r["fnr_w_low"] < r["fnr_w"] < r["fnr_w_high"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 import pytest
 
 from wordplay_audit.analysis.balderdash.convergence import (
@@ -33,9 +32,13 @@ def test_observed_threshold_by_hand():
 
 def test_naive_verdict_fails_for_a_model_that_knows_every_word():
     config = SimConfig(
-        models=("omniscient", "average"), games_per_deck=6, players_per_model=5, n_rounds=20,
+        models=("omniscient", "average"),
+        games_per_deck=6,
+        players_per_model=5,
+        n_rounds=20,
         know={"omniscient": {"basic_english_words": 1.0, "balderdash_words": 1.0}},
-        judge_se={"omniscient": 0.74, "average": 0.74}, labels_per_stratum=60,
+        judge_se={"omniscient": 0.74, "average": 0.74},
+        labels_per_stratum=60,
     )
     campaign = simulate_campaign(config, seed=11)
     table = convergence_table(campaign.obs, campaign.labels, eps=(0.1,), window=10)
@@ -59,7 +62,13 @@ def test_bad_eps_is_refused():
         convergence_table(campaign.obs, eps=(1.2,))
 
 
-VERDICTS = ("converged_judge", "converged_replaced", "converged_corrected", "judge_unreachable", "converged_window")
+VERDICTS = (
+    "converged_judge",
+    "converged_replaced",
+    "converged_corrected",
+    "judge_unreachable",
+    "converged_window",
+)
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +115,10 @@ def test_any_sense_only_labels_decide_what_they_can(small_campaign):
     assert table["converged_corrected"].isna().all()
     assert table["converged_corrected_reason"].str.startswith("not a verdict").all()
     decided = table["converged_window"].notna()
-    assert (table.loc[decided, "converged_window"] == (table.loc[decided, "window_lower"] > 1 - table.loc[decided, "eps"])).all()
+    assert (
+        table.loc[decided, "converged_window"]
+        == (table.loc[decided, "window_lower"] > 1 - table.loc[decided, "eps"])
+    ).all()
 
 
 def test_no_labels_leaves_every_label_verdict_open(small_campaign):

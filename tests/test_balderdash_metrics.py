@@ -22,10 +22,21 @@ from wordplay_audit.errors import InputError
 
 def _row(game, rnd, pid, model, true_def, knows, vote, score):
     return {
-        "game_id": game, "round_id": rnd, "player_id": pid, "model": model, "true_def": true_def,
-        "knows": knows, "vote": vote, "score": score, "deck": "rare", "filter_words": "all",
-        "history_type": "full", "judge_model": "j", "receiving_vote_points": 1.0,
-        "correct_vote_points": 2.0, "correct_definition_points": 3.0,
+        "game_id": game,
+        "round_id": rnd,
+        "player_id": pid,
+        "model": model,
+        "true_def": true_def,
+        "knows": knows,
+        "vote": vote,
+        "score": score,
+        "deck": "rare",
+        "filter_words": "all",
+        "history_type": "full",
+        "judge_model": "j",
+        "receiving_vote_points": 1.0,
+        "correct_vote_points": 2.0,
+        "correct_definition_points": 3.0,
         "item_id": f"bd:{game}:{rnd}:{pid}",
     }
 
@@ -112,7 +123,9 @@ def test_game_and_setting_levels_by_hand():
 
 def test_a_game_with_only_undefined_rounds_is_left_out_of_dr_and_cgr():
     # game 3: every player wrote a true definition: n − T − 1 = −1 and no guesser → both undefined
-    extra = pd.DataFrame([_row("3", 1, str(p), m, True, True, "", 3) for p, m in ((9, "A"), (10, "A"), (11, "B"), (12, "B"))])
+    extra = pd.DataFrame(
+        [_row("3", 1, str(p), m, True, True, "", 3) for p, m in ((9, "A"), (10, "A"), (11, "B"), (12, "B"))]
+    )
     obs = pd.concat([hand_rounds(), extra], ignore_index=True)
     settings = balderdash_metrics(obs)["settings"]
     sa = _get(settings, model="A")

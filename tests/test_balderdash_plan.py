@@ -16,7 +16,7 @@ from wordplay_audit.analysis.balderdash.plan import (
 )
 from wordplay_audit.analysis.correction import poststratified_accuracy, rogan_gladen
 from wordplay_audit.analysis.proportions import wilson_halfwidth
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import ParameterError
 
 
 def test_wilson_halfwidth_matches_statsmodels():
@@ -38,7 +38,7 @@ def test_rate_plan_by_hand():
     # n = 1.959964²·.116936 / .05² = 179.7 → 180
     assert labels_for_corrected_rate(0.5, 0.05, se=0.74, sp=0.97)["labels"] == 180
     assert math.isinf(labels_for_corrected_rate(0.5, 0.01, se=0.74, sp=0.97, n_items=500)["labels"])
-    with pytest.raises(InputError, match="beat chance"):
+    with pytest.raises(ParameterError, match="beat chance"):
         labels_for_corrected_rate(0.5, 0.05, se=0.4, sp=0.5)
 
 
@@ -65,3 +65,32 @@ def test_rate_plan_holds_in_simulation():
     # adjustments of the estimator); its median within ±15 % of the target, coverage ≥ .9
     assert np.median(widths) == pytest.approx(h, rel=0.15)
     assert np.mean(hits) >= 0.9
+
+
+def test_trend_power_holds_level_under_no_trend():
+    from wordplay_audit.analysis.balderdash.plan import trend_power
+
+    # slope 0: rejection rate = α; 4000 replications → binomial SE √(.05·.95/4000) = .0034
+    result = trend_power(0.0, reps=4000, seed=1)
+    assert abs(result["power"] - 0.05) < 4 * math.sqrt(0.05 * 0.95 / 4000)
+
+
+def test_trend_power_matches_the_trend_benchmark():
+    from wordplay_audit.analysis.balderdash.plan import trend_power
+
+    # benchmarks/sim_balderdash_trend.py (docs/BALDERDASH.md): two-stage power 44.1 ± 1.6 % at
+    # β1 = 1 and 76.1 ± 1.3 % at β1 = 1.5 (5 games × 20 rounds × 3 players, rate .35);
+    # tolerance 3 × the combined Monte-Carlo SE
+    for slope, published, se_pub in ((1.0, 0.441, 0.016), (1.5, 0.761, 0.013)):
+        result = trend_power(slope, reps=2000, seed=2)
+        assert abs(result["power"] - published) < 3 * math.hypot(se_pub, result["se"])
+    # power grows with games and with the slope
+    assert trend_power(1.0, games=10)["power"] > trend_power(1.0, games=5)["power"]
+    assert trend_power(0.5)["power"] < trend_power(1.0)["power"]
+
+
+def test_trend_power_refuses_bad_designs():
+    from wordplay_audit.analysis.balderdash.plan import trend_power
+
+    with pytest.raises(ParameterError, match="games"):
+        trend_power(1.0, games=1)

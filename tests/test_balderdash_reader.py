@@ -26,23 +26,50 @@ from wordplay_audit.errors import InputError
 def documents() -> dict[str, list[dict]]:
     """A two-round game of three players (two models), as the framework stores it."""
     game = {
-        "_id": {"$oid": "665f1c2e9b1e8a0001000001"}, "game_id": 7, "game_description": "t",
-        "number_of_rounds": 2, "judge_llm_model_name": "judge-x", "random_seed": 5,
-        "receiving_vote_points": 1, "correct_vote_points": 2, "correct_definition_points": 3,
-        "history_window_size": 20, "llms_temperature": 0.9, "words_file": "data/rare_words.csv",
-        "filter_words": "all", "history_type": "mini", "created_at": {"$date": "2024-06-01T00:00:00Z"},
+        "_id": {"$oid": "665f1c2e9b1e8a0001000001"},
+        "game_id": 7,
+        "game_description": "t",
+        "number_of_rounds": 2,
+        "judge_llm_model_name": "judge-x",
+        "random_seed": 5,
+        "receiving_vote_points": 1,
+        "correct_vote_points": 2,
+        "correct_definition_points": 3,
+        "history_window_size": 20,
+        "llms_temperature": 0.9,
+        "words_file": "data/rare_words.csv",
+        "filter_words": "all",
+        "history_type": "mini",
+        "created_at": {"$date": "2024-06-01T00:00:00Z"},
     }
     players = [
-        {"_id": {"$oid": f"665f1c2e9b1e8a00020000{k}"}, "player_id": 10 + k, "name": f"p{k}",
-         "llm_name": model, "game_id": 7, "score": 0, "score_history": {}, "rank_history": {}}
+        {
+            "_id": {"$oid": f"665f1c2e9b1e8a00020000{k}"},
+            "player_id": 10 + k,
+            "name": f"p{k}",
+            "llm_name": model,
+            "game_id": 7,
+            "score": 0,
+            "score_history": {},
+            "rank_history": {},
+        }
         for k, model in ((1, "m-a"), (2, "m-a"), (3, "m-b"))
     ]
     rounds = [
         {
-            "_id": {"$oid": "665f1c2e9b1e8a0003000001"}, "game_id": 7, "round_id": 1, "word": "Quire",
-            "correct_definition": "24 sheets of paper", "pos": "noun", "players": [11, 12, 13],
+            "_id": {"$oid": "665f1c2e9b1e8a0003000001"},
+            "game_id": 7,
+            "round_id": 1,
+            "word": "Quire",
+            "correct_definition": "24 sheets of paper",
+            "pos": "noun",
+            "players": [11, 12, 13],
             "player_definitions": {
-                "11": {"definition": "a set of 24 sheets", "judge_decision": True, "llm_knows_one_of_the_defs": True},
+                "11": {
+                    "definition": "a set of 24 sheets",
+                    "judge_decision": True,
+                    "llm_knows_one_of_the_defs": True,
+                },
                 "12": {"definition": "a choir", "judge_decision": False, "llm_knows_one_of_the_defs": False},
                 "13": {"definition": "a bird", "judge_decision": False, "llm_knows_one_of_the_defs": False},
             },
@@ -50,12 +77,21 @@ def documents() -> dict[str, list[dict]]:
             "scores": {"11": 3, "12": 3, "13": 0},
         },
         {
-            "_id": {"$oid": "665f1c2e9b1e8a0003000002"}, "game_id": 7, "round_id": 2, "word": "fard",
-            "correct_definition": "to paint the face", "pos": "verb", "players": [11, 12, 13],
+            "_id": {"$oid": "665f1c2e9b1e8a0003000002"},
+            "game_id": 7,
+            "round_id": 2,
+            "word": "fard",
+            "correct_definition": "to paint the face",
+            "pos": "verb",
+            "players": [11, 12, 13],
             "player_definitions": {
                 "11": {"definition": "a sweet", "judge_decision": False, "llm_knows_one_of_the_defs": False},
                 "12": {"definition": "make-up", "judge_decision": False, "llm_knows_one_of_the_defs": True},
-                "13": {"definition": "to paint one's face", "judge_decision": True, "llm_knows_one_of_the_defs": True},
+                "13": {
+                    "definition": "to paint one's face",
+                    "judge_decision": True,
+                    "llm_knows_one_of_the_defs": True,
+                },
             },
             "votes": {"11": 12, "12": -1},
             "scores": {"11": 0, "12": 3, "13": 3},
@@ -81,8 +117,14 @@ def canonical(value, *, as_double: bool = False):
     return {k: canonical(v) for k, v in value.items()}
 
 
-def write(folder: Path, docs: dict[str, list[dict]], *, form: str = "lines", suffix: str = ".jsonl",
-          mode: str = "relaxed") -> Path:
+def write(
+    folder: Path,
+    docs: dict[str, list[dict]],
+    *,
+    form: str = "lines",
+    suffix: str = ".jsonl",
+    mode: str = "relaxed",
+) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name, items in docs.items():
         encoded = []
@@ -113,19 +155,29 @@ def test_reads_the_game_as_stored(tmp_path):
 
 @pytest.mark.parametrize(
     ("form", "suffix", "mode"),
-    [("lines", ".jsonl", "relaxed"), ("array", ".json", "relaxed"), ("lines", ".json", "canonical"),
-     ("array", ".json", "canonical"), ("lines", ".jsonl", "mixed"), ("array", ".jsonl", "mixed")],
+    [
+        ("lines", ".jsonl", "relaxed"),
+        ("array", ".json", "relaxed"),
+        ("lines", ".json", "canonical"),
+        ("array", ".json", "canonical"),
+        ("lines", ".jsonl", "mixed"),
+        ("array", ".jsonl", "mixed"),
+    ],
 )
 def test_every_export_form_gives_the_same_table(tmp_path, form, suffix, mode):
     reference = player_round_table(read_export(write(tmp_path / "ref", documents())))
-    other = player_round_table(read_export(write(tmp_path / "x", documents(), form=form, suffix=suffix, mode=mode)))
+    other = player_round_table(
+        read_export(write(tmp_path / "x", documents(), form=form, suffix=suffix, mode=mode))
+    )
     assert reference.equals(other)
 
 
 def test_pretty_printed_concatenated_documents(tmp_path):
     folder = write(tmp_path / "e", documents())
     docs = documents()["rounds"]
-    (folder / "rounds.jsonl").write_text("".join(json.dumps(d, indent=2) + "\n" for d in docs), encoding="utf-8")
+    (folder / "rounds.jsonl").write_text(
+        "".join(json.dumps(d, indent=2) + "\n" for d in docs), encoding="utf-8"
+    )
     assert len(player_round_table(read_export(folder))) == 6
 
 
@@ -202,7 +254,12 @@ def test_unclosed_json_line_names_the_line_it_starts_on():
         ("rounds", 1, ("word",), r"rounds\.jsonl line 2: field 'word' is missing"),
         ("games", 0, ("filter_words",), r"games\.jsonl line 1: field 'filter_words' is missing"),
         ("players", 2, ("llm_name",), r"players\.jsonl line 3: field 'llm_name' is missing"),
-        ("rounds", 0, ("player_definitions", "12", "judge_decision"), r"player_definitions\.12\.judge_decision' is missing"),
+        (
+            "rounds",
+            0,
+            ("player_definitions", "12", "judge_decision"),
+            r"player_definitions\.12\.judge_decision' is missing",
+        ),
     ],
 )
 def test_missing_field(tmp_path, collection, index, path, message):
@@ -222,7 +279,10 @@ def test_missing_field(tmp_path, collection, index, path, message):
         (lambda d: d["rounds"][1].update({"round_id": 1}), "appears twice"),
         (lambda d: d["players"][0].update({"game_id": 8}), "names no game"),
         (lambda d: d["games"][0].update({"filter_words": "some"}), "filter_words"),
-        (lambda d: d["rounds"][0]["player_definitions"]["11"].update({"judge_decision": "maybe"}), "true or false"),
+        (
+            lambda d: d["rounds"][0]["player_definitions"]["11"].update({"judge_decision": "maybe"}),
+            "true or false",
+        ),
     ],
 )
 def test_inconsistent_exports_are_refused(tmp_path, mutate, message):
@@ -276,9 +336,15 @@ def test_deep_nesting_is_one_line_error_not_recursion(tmp_path):
     ("raw_round_id", "message"),
     [
         ("1" + "0" * 30, r"rounds\.jsonl line 2: field 'round_id': expected a finite number, got 10{30}$"),
-        ("1" * 5001, r"rounds\.jsonl line 2: not valid JSON \(Exceeds the limit \(4300 digits\).*5001 digits\)$"),
+        (
+            "1" * 5001,
+            r"rounds\.jsonl line 2: not valid JSON \(Exceeds the limit \(4300 digits\).*5001 digits\)$",
+        ),
         ('{"$numberLong": "' + "1" * 5001 + '"}', r"rounds\.jsonl line 2: bad Extended JSON value \(Exceeds"),
-        ('"' + "9" * 40 + '"', r"rounds\.jsonl line 2: field 'round_id': expected a number in \[.*\], got \d{41}$"),
+        (
+            '"' + "9" * 40 + '"',
+            r"rounds\.jsonl line 2: field 'round_id': expected a number in \[.*\], got \d{41}$",
+        ),
         ("1e30", r"rounds\.jsonl line 2: field 'round_id': expected a number in \[.*\], got \d{31}$"),
     ],
 )
@@ -298,16 +364,22 @@ def test_non_finite_score_is_refused_not_dropped(tmp_path, bad):
     lines = [json.dumps(r) for r in documents()["rounds"]]
     lines[1] = lines[1].replace('"scores": {"11": 0', f'"scores": {{"11": {bad}')
     write_lines(folder, "rounds", lines)
-    with pytest.raises(InputError, match=r"rounds\.jsonl line 2: field 'scores\.11': expected a finite number"):
+    with pytest.raises(
+        InputError, match=r"rounds\.jsonl line 2: field 'scores\.11': expected a finite number"
+    ):
         read_export(folder)
 
 
 @pytest.mark.parametrize("bad", ["NaN", "Infinity", "1e400", '{"$numberDouble": "-Infinity"}'])
 def test_non_finite_point_value_is_refused_not_a_setting_of_its_own(tmp_path, bad):
     folder = write(tmp_path / "e", documents())
-    line = json.dumps(documents()["games"][0]).replace('"correct_vote_points": 2', f'"correct_vote_points": {bad}')
+    line = json.dumps(documents()["games"][0]).replace(
+        '"correct_vote_points": 2', f'"correct_vote_points": {bad}'
+    )
     write_lines(folder, "games", [line])
-    with pytest.raises(InputError, match=r"games\.jsonl line 1: field 'correct_vote_points': expected a finite"):
+    with pytest.raises(
+        InputError, match=r"games\.jsonl line 1: field 'correct_vote_points': expected a finite"
+    ):
         read_export(folder)
 
 
@@ -316,7 +388,9 @@ def test_non_finite_player_score_is_refused(tmp_path):
     lines = [json.dumps(p) for p in documents()["players"]]
     lines[2] = lines[2].replace('"score": 0', '"score": NaN')
     write_lines(folder, "players", lines)
-    with pytest.raises(InputError, match=r"players\.jsonl line 3: field 'score': expected a finite number, got nan"):
+    with pytest.raises(
+        InputError, match=r"players\.jsonl line 3: field 'score': expected a finite number, got nan"
+    ):
         read_export(folder)
 
 
@@ -334,14 +408,20 @@ def test_duplicate_keys_are_refused_not_last_one_wins(tmp_path, old, new):
     assert old in lines[1]
     lines[1] = lines[1].replace(old, new)
     write_lines(folder, "rounds", lines)
-    with pytest.raises(InputError, match=r"rounds\.jsonl line 2: key '(11|word)' appears twice in one object"):
+    with pytest.raises(
+        InputError, match=r"rounds\.jsonl line 2: key '(11|word)' appears twice in one object"
+    ):
         read_export(folder)
 
 
 def test_duplicate_key_in_pretty_printed_document_names_the_line_it_starts_on(tmp_path):
     folder = write(tmp_path / "e", documents())
     first, second = documents()["rounds"]
-    text = json.dumps(first) + "\n" + json.dumps(second, indent=2).replace('"pos": "verb"', '"pos": "verb", "pos": "x"')
+    text = (
+        json.dumps(first)
+        + "\n"
+        + json.dumps(second, indent=2).replace('"pos": "verb"', '"pos": "verb", "pos": "x"')
+    )
     (folder / "rounds.jsonl").write_text(text + "\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"rounds\.jsonl line 2: key 'pos' appears twice"):
         read_export(folder)
@@ -373,13 +453,19 @@ def test_errors_found_after_parsing_name_the_file_line_of_the_second_occurrence(
     first, second = documents()["rounds"]
     second["round_id"] = 1
     (folder / "rounds.jsonl").write_text(json.dumps(first) + "\n\n\n\n\n\n" + json.dumps(second) + "\n")
-    with pytest.raises(InputError, match=r"rounds\.jsonl line 7: round 1 of game 7 appears twice \(first on line 1\)$"):
+    with pytest.raises(
+        InputError, match=r"rounds\.jsonl line 7: round 1 of game 7 appears twice \(first on line 1\)$"
+    ):
         read_export(folder)
     players = documents()["players"]
     pretty = json.dumps(players[1], indent=2)  # lines 2-13; player 13 on line 14, player 11 again on 15
     assert pretty.count("\n") == 11
-    write_lines(folder, "players", [json.dumps(players[0]), pretty, json.dumps(players[2]), json.dumps(players[0])])
-    with pytest.raises(InputError, match=r"players\.jsonl line 15: player_id 11 appears twice \(first on line 1\)$"):
+    write_lines(
+        folder, "players", [json.dumps(players[0]), pretty, json.dumps(players[2]), json.dumps(players[0])]
+    )
+    with pytest.raises(
+        InputError, match=r"players\.jsonl line 15: player_id 11 appears twice \(first on line 1\)$"
+    ):
         read_export(folder)
 
 
@@ -411,7 +497,7 @@ def test_json_lines_then_pretty_printed_documents_keep_their_lines(tmp_path):
         read_export(folder)
 
 
-def test_ids_sort_naturally(tmp_path):
+def test_rows_sort_by_ids_as_text_and_rounds_as_numbers(tmp_path):
     docs = documents()
     docs["rounds"][1]["round_id"] = 10
     docs["games"][0]["number_of_rounds"] = 10
@@ -422,7 +508,7 @@ def test_ids_sort_naturally(tmp_path):
         for key in ("player_definitions", "votes", "scores"):
             r[key] = {str(int(k) + 90): v for k, v in r[key].items()}
         r["votes"] = {k: (v + 90 if v != -1 else v) for k, v in r["votes"].items()}
-    docs["players"][0]["player_id"] = 9  # player 9 sorts before 102 and 103
+    docs["players"][0]["player_id"] = 9  # as text, "9" sorts after "102" and "103"
     for r in docs["rounds"]:
         r["players"][0] = 9
         for key in ("player_definitions", "votes", "scores"):
@@ -431,7 +517,7 @@ def test_ids_sort_naturally(tmp_path):
         r["votes"] = {k: (9 if v == 101 else v) for k, v in r["votes"].items()}
     table = player_round_table(read_export(write(tmp_path / "e", docs)))
     assert table["round_id"].tolist() == [1, 1, 1, 10, 10, 10]
-    assert table["player_id"].tolist() == ["9", "102", "103"] * 2
+    assert table["player_id"].tolist() == ["102", "103", "9"] * 2
 
 
 def test_table_read_once_equals_the_table_joined_from_the_tables(tmp_path):
@@ -440,8 +526,12 @@ def test_table_read_once_equals_the_table_joined_from_the_tables(tmp_path):
     (folder / "rare_words.csv").write_text("words,def,POS,zipf\nquire,\"['x']\",noun,1.0\n", encoding="utf-8")
     export = read_export(folder)
     by_hand = BalderdashExport(
-        games=export.games, players=export.players, rounds=export.rounds,
-        definitions=export.definitions, words=export.words, source=export.source,
+        games=export.games,
+        players=export.players,
+        rounds=export.rounds,
+        definitions=export.definitions,
+        words=export.words,
+        source=export.source,
     )
     pd.testing.assert_frame_equal(player_round_table(by_hand), player_round_table(export))
     pd.testing.assert_frame_equal(by_hand.items, export.items)

@@ -47,17 +47,30 @@ def test_written_export_reads_back_identically(tmp_path):
 
 def test_scores_follow_the_rules():
     obs = simulate_campaign(SMALL, seed=6).obs
-    received = obs[(obs["vote"] != "") & (obs["vote"] != "-1")].groupby(["game_id", "round_id", "vote"]).size()
+    received = (
+        obs[(obs["vote"] != "") & (obs["vote"] != "-1")].groupby(["game_id", "round_id", "vote"]).size()
+    )
     for row in obs.itertuples():
-        expected = 3 * row.true_def + 2 * (row.vote == "-1") + received.get((row.game_id, row.round_id, row.player_id), 0)
+        expected = (
+            3 * row.true_def
+            + 2 * (row.vote == "-1")
+            + received.get((row.game_id, row.round_id, row.player_id), 0)
+        )
         assert row.score == expected
         assert not (row.true_def and row.vote)  # true definitions do not vote
         assert row.knows or not row.true_def  # the framework's "knows" includes the reference
 
 
 def test_judge_accuracy_is_what_was_asked_for():
-    config = SimConfig(models=("m",), games_per_deck=10, players_per_model=5, n_rounds=40,
-                       judge_se={"m": 0.7}, judge_sp={"m": 0.9}, labels_per_stratum=0)
+    config = SimConfig(
+        models=("m",),
+        games_per_deck=10,
+        players_per_model=5,
+        n_rounds=40,
+        judge_se={"m": 0.7},
+        judge_sp={"m": 0.9},
+        labels_per_stratum=0,
+    )
     campaign = simulate_campaign(config, seed=8)
     truth, obs = campaign.truth, campaign.obs
     # 4000 definitions: binomial SE of each rate ≲ .012, so ±.04 is > 3 SE
@@ -68,8 +81,15 @@ def test_judge_accuracy_is_what_was_asked_for():
 
 
 def test_learning_slope_raises_knowledge():
-    config = SimConfig(models=("m",), decks=("d",), games_per_deck=20, n_rounds=20,
-                       know={"m": {"d": 0.2}}, slope={"m": 0.03}, labels_per_stratum=0)
+    config = SimConfig(
+        models=("m",),
+        decks=("d",),
+        games_per_deck=20,
+        n_rounds=20,
+        know={"m": {"d": 0.2}},
+        slope={"m": 0.03},
+        labels_per_stratum=0,
+    )
     truth = simulate_campaign(config, seed=9).truth
     assert np.allclose(truth.groupby("round_id")["p_know"].first().diff().dropna(), 0.03)
 

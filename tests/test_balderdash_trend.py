@@ -210,7 +210,9 @@ def test_mixed_model_falls_back_to_game_intercepts_when_singular(monkeypatch):
     assert row["mixed_structure"] == "game" and "fell back to game intercepts" in row["note"]
     # balanced design: the game-intercept GLS slope is the OLS slope too
     x = (obs["round_id"].to_numpy() - 10.5) / 19
-    assert row["mixed_slope"] == pytest.approx(np.polyfit(x, obs["knows"].to_numpy(dtype=float), 1)[0], rel=1e-6)
+    assert row["mixed_slope"] == pytest.approx(
+        np.polyfit(x, obs["knows"].to_numpy(dtype=float), 1)[0], rel=1e-6
+    )
 
 
 def test_mixed_model_that_cannot_be_fitted_says_so(monkeypatch):
@@ -281,14 +283,10 @@ def test_link_with_perfect_judge_reproduces_plain_logit():
 
 def test_adjusted_slope_recovers_truth_where_naive_is_attenuated():
     beta1 = 1.5
-    obs = make_obs(
-        2024, games=40, players=10, b0=0.0, b1=beta1, sd_game=0, sd_player=0, se=0.85, sp=0.9
-    )
+    obs = make_obs(2024, games=40, players=10, b0=0.0, b1=beta1, sd_game=0, sd_player=0, se=0.85, sp=0.9)
     # near-exact Se, Sp: posterior sd about 0.001
     counts = {"m": (85_000, 15_000, 90_000, 10_000)}
-    row = trend_tests(
-        obs, outcome="true_def", pooled=False, mixed=False, se_sp=counts, draws=4
-    ).iloc[0]
+    row = trend_tests(obs, outcome="true_def", pooled=False, mixed=False, se_sp=counts, draws=4).iloc[0]
     assert row["adj_draws"] == 4
     assert abs(row["adj_slope"] - beta1) < 3 * row["adj_se"]
     assert row["adj_ci_low"] < beta1 < row["adj_ci_high"]
@@ -444,9 +442,7 @@ def test_single_round_table_does_not_crash():
 
 
 def test_pooled_rows_cover_history_types():
-    obs = pd.concat(
-        [make_obs(1, history="none"), make_obs(2, history="full", games=4)], ignore_index=True
-    )
+    obs = pd.concat([make_obs(1, history="none"), make_obs(2, history="full", games=4)], ignore_index=True)
     table = trend_tests(obs, mixed=False)
     assert list(table["history_type"]) == ["full", "none", "all"]
     pooled = table.iloc[2]
@@ -465,9 +461,7 @@ def test_invariant_to_row_order_and_other_models():
     shuffled = trend_tests(both.sample(frac=1, random_state=3), **kwargs)
     pd.testing.assert_frame_equal(first, shuffled, rtol=1e-6)
     only_a = trend_tests(a, **kwargs)
-    pd.testing.assert_frame_equal(
-        first[first["model"] == "a"].reset_index(drop=True), only_a, rtol=1e-6
-    )
+    pd.testing.assert_frame_equal(first[first["model"] == "a"].reset_index(drop=True), only_a, rtol=1e-6)
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,12 @@ from wordplay_audit.errors import InputError
 
 def test_wilson_reproduces_newcombe_1998():
     # Newcombe (1998), Stat. Med. 17:857, Table I, method 3 (Wilson score)
-    published = {(81, 263): (0.2553, 0.3662), (15, 148): (0.0624, 0.1605), (0, 20): (0.0, 0.1611), (1, 29): (0.0061, 0.1718)}
+    published = {
+        (81, 263): (0.2553, 0.3662),
+        (15, 148): (0.0624, 0.1605),
+        (0, 20): (0.0, 0.1611),
+        (1, 29): (0.0061, 0.1718),
+    }
     for (x, n), (lo, hi) in published.items():
         got = wilson_interval(x, n)
         assert (float(got[0]), float(got[1])) == pytest.approx((lo, hi), abs=5e-5)
@@ -46,7 +51,9 @@ def test_confusion_counts_by_hand():
         rows += [(f"a{k}", "r1", "human", h), (f"a{k}", "r2", "human", h), (f"a{k}", "r3", "human", other)]
     # model B: item judged true, people tied 1–1 → left out and counted
     rows += [("b1", "judge", "judge", "true"), ("b1", "r1", "human", "yes"), ("b1", "r2", "human", "no")]
-    items = pd.DataFrame({"item_id": [f"a{k}" for k in range(1, 7)] + ["b1"], "player_model": ["A"] * 6 + ["B"]})
+    items = pd.DataFrame(
+        {"item_id": [f"a{k}" for k in range(1, 7)] + ["b1"], "player_model": ["A"] * 6 + ["B"]}
+    )
     table = judge_confusion(_labels(rows), items, by="player_model").set_index("player_model")
     a = table.loc["A"]
     assert (a.tp, a.fp, a.fn, a.tn) == (2, 1, 2, 1)
@@ -68,7 +75,12 @@ def test_reweighting_undoes_verdict_oversampling():
     human = np.full(1000, np.nan)
     human[:30] = np.r_[np.ones(27), np.zeros(3)]
     human[100:160] = np.r_[np.ones(6), np.zeros(54)]
-    frame = pd.DataFrame({"judge": judge, "human": pd.array([None if np.isnan(h) else bool(h) for h in human], dtype="boolean")})
+    frame = pd.DataFrame(
+        {
+            "judge": judge,
+            "human": pd.array([None if np.isnan(h) else bool(h) for h in human], dtype="boolean"),
+        }
+    )
     frame["labelled"] = frame["human"].notna()
     acc = poststratified_accuracy(frame)
     assert acc.se == pytest.approx(0.5)

@@ -12,7 +12,13 @@ from wordplay_audit.analysis.balderdash.convergence import (
     convergence_table,
     observed_threshold,
 )
-from wordplay_audit.analysis.balderdash.corrected import corrected_rates, model_accuracy
+from wordplay_audit.analysis.balderdash.corrected import (
+    CorrectionOptions,
+    ModelAccuracy,
+    corrected_rates,
+    model_accuracy,
+    model_accuracy_draws,
+)
 from wordplay_audit.analysis.balderdash.drift import DriftResult, DriftWarning, se_sp_drift
 from wordplay_audit.analysis.balderdash.metrics import (
     DEFAULT_SETTING,
@@ -34,11 +40,14 @@ from wordplay_audit.analysis.balderdash.plan import (
     labels_for_corrected_rate,
     labels_for_fnr,
     rg_halfwidth,
+    trend_power,
 )
 from wordplay_audit.analysis.balderdash.recompute import (
     METRIC_QUESTION,
+    REPLACED_NOTE,
     recompute_scores,
     replace_labels,
+    replaced_rates,
     replaced_round_metrics,
 )
 from wordplay_audit.analysis.balderdash.summary import (
@@ -56,7 +65,10 @@ __all__ = [
     "DEFAULT_SETTING",
     "METRICS",
     "METRIC_QUESTION",
+    "REPLACED_NOTE",
     "BalderdashAnalysis",
+    "CorrectionOptions",
+    "ModelAccuracy",
     "DriftResult",
     "DriftWarning",
     "RubinResult",
@@ -73,10 +85,12 @@ __all__ = [
     "labels_for_corrected_rate",
     "labels_for_fnr",
     "model_accuracy",
+    "model_accuracy_draws",
     "observed_threshold",
     "player_deception",
     "recompute_scores",
     "replace_labels",
+    "replaced_rates",
     "replaced_round_metrics",
     "rescale_rounds",
     "rg_halfwidth",
@@ -86,5 +100,6 @@ __all__ = [
     "se_sp_drift",
     "setting_metrics",
     "trend_analysis",
+    "trend_power",
     "trend_tests",
 ]

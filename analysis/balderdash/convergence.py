@@ -10,10 +10,13 @@ that knows every word hovers at Se: judged on judge labels, the rule can never b
 reads p > τ with τ = Se(1 − ε) + (1 − Sp)ε.
 
 :func:`convergence_table` reports, for a grid of ε and each (setting, model): T under the judge's
-labels, under human-replaced labels and under Rogan–Gladen-corrected per-round estimates; τ; a
-flag for every ε the judge makes unreachable; and the honest alternative: pool the last
-``window`` rounds, correct them (Rogan–Gladen, with the human labels where present) and call
-the model converged when the one-sided lower confidence bound exceeds 1 − ε.
+labels and under human-replaced labels (a sensitivity view); T on the unclipped per-round
+Rogan–Gladen estimates (descriptive only: Eq. 6 on noisy per-round rates is decided by the last
+rounds' noise, so it is not offered as a verdict); τ; a flag for every ε the judge makes
+unreachable; and the recommended rule: pool the last ``window`` rounds, correct them
+(Rogan–Gladen, with the human labels where present) and call the model converged when the
+one-sided lower confidence bound exceeds 1 − ε. Every verdict is True, False or None with the
+reason in ``<verdict>_reason`` (:func:`add_verdicts`).
 """
 
 from __future__ import annotations
@@ -96,10 +99,11 @@ def convergence_table(
     Returns
     -------
     DataFrame, one row per (setting, model, ε): ``eps``, ``threshold`` (1 − ε), ``T_judge``,
-    ``converged_judge``, ``T_replaced``, ``converged_replaced``, ``T_corrected``,
-    ``converged_corrected`` (T nan = never), ``se``, ``sp``, ``tau``, ``judge_unreachable``
-    (1 − ε ≥ Se: judge labels cannot show convergence even at true LKR 1), ``window_rounds``,
-    ``window_estimate``, ``window_lower`` and ``converged_window`` (lower bound > 1 − ε).
+    ``converged_judge``, ``T_replaced``, ``converged_replaced``, ``T_corrected`` (descriptive),
+    ``converged_corrected`` (always None: not a verdict), ``se``, ``sp``, ``tau``,
+    ``judge_unreachable`` (1 − ε ≥ Se: judge labels cannot show convergence even at true LKR 1),
+    ``window_rounds``, ``window_estimate``, ``window_lower`` and ``converged_window`` (lower
+    bound > 1 − ε); T nan = never; each verdict with ``<verdict>_reason`` (None when decided).
     """
     _check_args(eps, window)
     keys = [c for c in setting if c in obs.columns] + ["model"]

@@ -81,11 +81,13 @@ class ModelAccuracy:
 
 def draws_for_model(part: pd.DataFrame, acc: JudgeAccuracy, levels: list[list[str]], opts) -> ModelAccuracy:
     """Posterior draws of the model's realised Se and Sp on the finest strata ``levels`` whose
-    every post-stratum holds ``min_labels`` labels; no draws (reason) when none does."""
+    every post-stratum holds ``min_labels`` labels (or is labelled in full); no draws (reason)
+    when none does."""
     model = str(part["model"].iloc[0]) if len(part) else ""
     for strata in levels:
         counts = accuracy_counts(part, strata)
-        if counts is not None and (counts["n"] >= opts.min_labels).all():
+        # a post-stratum labelled in full is known exactly; only the others need min_labels
+        if counts is not None and ((counts["n"] >= opts.min_labels) | (counts["n"] >= counts["N"])).all():
             true = true_count_draws(counts, draws=opts.draws, rng=seeded_rng(opts.seed, model, *strata))
             se, sp = se_sp_from_true(counts, true, fallback=(acc.se, acc.sp))
             return ModelAccuracy(acc, se, sp, counts=counts[[*strata, "judge", "N"]], true_draws=true)

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from wordplay_audit.analysis.proportions import wilson_halfwidth, z_value
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import ParameterError
 
 
 def labels_for_fnr(
@@ -38,16 +40,16 @@ def labels_for_fnr(
     campaign samples among definitions already known to be true).
     """
     if not 0 <= fnr <= 1:
-        raise InputError(f"fnr must be a proportion in [0, 1], got {fnr}")
+        raise ParameterError(f"fnr must be a proportion in [0, 1], got {fnr}")
     if not 0 < halfwidth < 0.5:
-        raise InputError(f"halfwidth must lie in (0, 0.5), got {halfwidth}")
+        raise ParameterError(f"halfwidth must lie in (0, 0.5), got {halfwidth}")
     if not 0 < true_share <= 1:
-        raise InputError(f"true_share must lie in (0, 1], got {true_share}")
+        raise ParameterError(f"true_share must lie in (0, 1], got {true_share}")
     lo, hi = 1, 1
     while wilson_halfwidth(fnr, hi, confidence=confidence) > halfwidth:
         hi *= 2
         if hi > 10**8:  # pragma: no cover - halfwidth in (0, 0.5) always stops far earlier
-            raise InputError("halfwidth is too small to plan for")
+            raise ParameterError("halfwidth is too small to plan for")
     while lo < hi:
         mid = (lo + hi) // 2
         if wilson_halfwidth(fnr, mid, confidence=confidence) <= halfwidth:
@@ -81,12 +83,12 @@ def labels_for_corrected_rate(
     """
     for name, value in (("rate", rate), ("se", se), ("sp", sp)):
         if not 0 <= value <= 1:
-            raise InputError(f"{name} must be a proportion in [0, 1], got {value}")
+            raise ParameterError(f"{name} must be a proportion in [0, 1], got {value}")
     if not 0 < halfwidth < 0.5:
-        raise InputError(f"halfwidth must lie in (0, 0.5), got {halfwidth}")
+        raise ParameterError(f"halfwidth must lie in (0, 0.5), got {halfwidth}")
     j = se + sp - 1
     if j <= 0:
-        raise InputError(f"the judge must beat chance (Se + Sp > 1), got Se={se}, Sp={sp}")
+        raise ParameterError(f"the judge must beat chance (Se + Sp > 1), got Se={se}, Sp={sp}")
     z = z_value(confidence)
     v1, noise = _variance_parts(rate, se, sp, n_items)
     room = halfwidth**2 / z**2 - noise
@@ -126,3 +128,64 @@ def rg_halfwidth(
     z = z_value(confidence)
     v1, noise = _variance_parts(rate, se, sp, n_items)
     return z * math.sqrt(v1 / n_labels + noise)
+
+
+def trend_power(
+    slope: float,
+    *,
+    games: int = 5,
+    rounds: int = 20,
+    players: int = 3,
+    base_rate: float = 0.35,
+    reps: int = 2000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> dict[str, float]:
+    """Power of the two-stage trend test (:mod:`.trend`) for a cell, by simulation.
+
+    Truth model of ``benchmarks/sim_balderdash_trend.py``: logit P(known) = logit(base_rate) +
+    u_game + v_player + ``slope``·x, u, v ~ N(0, 0.5²), x the round rescaled from −½ (first) to
+    +½ (last), so ``slope`` is the per-game log-odds change from the first to the last round
+    (odds × e^slope). Per replication and game: the least-squares slope of the per-round
+    proportion on x; then the one-sample t-test of the ``games`` slopes at level
+    1 − ``confidence``. Vectorised over ``reps`` seeded replications (2000: Monte-Carlo SE ≤ 1.1
+    points, well under a second). The primary GEE t-test is more conservative (in the benchmark
+    35 % vs 44 % power at slope 1 with 5 games × 20 rounds × 3 players).
+
+    Returns ``power``, its Monte-Carlo ``se``, the inputs and ``odds_ratio`` = e^slope.
+    """
+    from scipy import special, stats
+
+    if games < 2 or rounds < 2 or players < 1 or reps < 10:
+        raise ParameterError("trend_power needs games ≥ 2, rounds ≥ 2, players ≥ 1 and reps ≥ 10")
+    if not 0 < base_rate < 1:
+        raise ParameterError(f"base_rate must lie strictly between 0 and 1, got {base_rate}")
+    alpha = 1 - confidence
+    z_value(confidence)
+    rng = np.random.default_rng([seed, games, rounds, players])
+    x = (np.arange(1, rounds + 1) - (rounds + 1) / 2) / (rounds - 1)
+    u = rng.normal(0, 0.5, size=(reps, games, 1, 1))
+    v = rng.normal(0, 0.5, size=(reps, games, players, 1))
+    eta = special.logit(base_rate) + u + v + slope * x
+    known = rng.random(eta.shape) < special.expit(eta)
+    share = known.mean(axis=2)  # reps × games × rounds
+    xc = x - x.mean()
+    per_game = (share * xc).sum(axis=2) / (xc**2).sum()
+    mean = per_game.mean(axis=1)
+    sd = per_game.std(axis=1, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / (sd / np.sqrt(games))
+    p = 2 * stats.t.sf(np.abs(t), df=games - 1)
+    power = float(np.mean(np.nan_to_num(p, nan=1.0) < alpha))
+    return {
+        "power": power,
+        "se": math.sqrt(power * (1 - power) / reps),
+        "slope": slope,
+        "odds_ratio": math.exp(slope),
+        "games": games,
+        "rounds": rounds,
+        "players": players,
+        "base_rate": base_rate,
+        "reps": reps,
+        "test": "two-stage t (per-game LS slopes, t with G − 1 df)",
+    }

@@ -30,6 +30,8 @@ secondary
     *Mixed model*: linear mixed model on the 0/1 outcome with random intercepts for game and
     player (:func:`analysis.stats_models.mixed_linear_slope`). It assumes one slope shared by
     all games, so its p-value is a valid test only of "no trend in any game"; it is labelled so.
+    Where that fit is singular, the model with game intercepts only is used
+    (:func:`analysis.stats_models.mixed_linear_slope_fallback`); ``mixed_structure`` says which.
 under the judge (``se_sp`` given)
     *Misclassification-adjusted GEE*: the same GEE with the link
     :math:`P(Y=1) = (1 - Sp) + (Se + Sp - 1)\\operatorname{expit}(\\eta)`

@@ -71,7 +71,7 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
     source = str(paths["rounds"])
     for line, data in iter_objects(paths["rounds"]):
         columns.add(source, line, data)
-    if not columns.round_rows:
+    if not columns.round_records:
         raise InputError(f"{source}: holds no rounds")
     rounds, definitions, table, round_rows = build_frames(columns, games, players)
     del columns

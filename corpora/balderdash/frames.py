@@ -1,13 +1,10 @@
 """The columns read from the rounds file turned into the export's tables, sorted, in one pass.
 
-Rows are sorted by game, round and player, ids in natural order (numerically when every id of
-the column is an integer, else as text). The player-round table is gathered by position from
+Rows are sorted by game, round and player: ids as text, round numbers as numbers. The player-round table is gathered by position from
 the games, players and rounds tables (no joins on text keys): one array ``take`` per column.
 """
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 import pandas as pd
@@ -20,21 +17,19 @@ POINT_FIELDS = ("receiving_vote_points", "correct_vote_points", "correct_definit
 TABLE_COLUMNS = [*PLAYER_ROUND_COLUMNS, "vote", "score", "word", *POINT_FIELDS]
 
 
-_INTEGER = re.compile(r"-?[0-9]{1,18}")
-
-
 def factorize(values: list[str]) -> tuple[np.ndarray, list[str]]:
     """``(codes, distinct values)`` of a list of ids."""
     codes, uniques = pd.factorize(np.asarray(values, dtype=object))
     return codes, list(uniques)
 
 
-def natural_ranks(codes: np.ndarray, uniques: list[str]) -> np.ndarray:
-    """Rank of every id in sort order: numeric when all ids are integers of ≤ 18 digits, else text."""
-    if all(_INTEGER.fullmatch(t) for t in uniques):
-        order = np.argsort(np.asarray([int(t) for t in uniques], dtype=np.int64), kind="stable")
-    else:
-        order = np.argsort(np.asarray(uniques, dtype=object), kind="stable")
+def text_ranks(codes: np.ndarray, uniques: list[str]) -> np.ndarray:
+    """Rank of every id in text order ("10" before "9"), the order of the tables so far.
+
+    Ids are sorted as text, as the reader has done with pandas ≥ 3 (its numeric sort applied
+    only to object columns); numbers that depend on row order (resampled intervals) stay the same.
+    """
+    order = np.argsort(np.asarray(uniques, dtype=object), kind="stable")
     rank = np.empty(len(uniques), dtype=np.int64)
     rank[order] = np.arange(len(uniques))
     return rank[codes]
@@ -69,13 +64,13 @@ def build_frames(columns: RoundColumns, games: pd.DataFrame, players: pd.DataFra
     r, d = columns.round_columns(), columns.definition_columns()
     round_id = np.asarray(r.pop("round_id"), dtype=np.int64)
     game_codes, game_ids = factorize(r.pop("game_id"))
-    round_order = _sort_order(round_id, natural_ranks(game_codes, game_ids))
+    round_order = _sort_order(round_id, text_ranks(game_codes, game_ids))
     new_row = np.arange(len(round_id))
     if round_order is not None:
         new_row[round_order] = np.arange(len(round_order))
     def_round = new_row[d.pop("round_row")]
     player_codes, player_ids = factorize(d.pop("player_id"))
-    def_order = _sort_order(natural_ranks(player_codes, player_ids), def_round)
+    def_order = _sort_order(text_ranks(player_codes, player_ids), def_round)
     round_rows = _ordered(def_round, def_order)
     game_rows = _ordered(_positions(game_codes, game_ids, games["game_id"]), round_order)[round_rows]
     player_rows = _ordered(_positions(player_codes, player_ids, players["player_id"]), def_order)

@@ -60,7 +60,7 @@ class RoundColumns:
 
     def __init__(self, player_game: dict[str, str], games: set[str], skipped: dict[str, int]) -> None:
         self.player_game, self.games, self.skipped = player_game, games, skipped
-        self.round_rows: list[tuple] = []
+        self.round_records: list[tuple] = []
         self._known_games: dict[int, str] = {}
         self.definitions: dict[str, list] = {name: [] for name in self.DEFINITION_FIELDS}
         self._seen: dict[tuple[str, int], int] = {}
@@ -73,8 +73,8 @@ class RoundColumns:
 
     def round_columns(self) -> dict[str, list]:
         """The round columns (see the class docstring); the rows kept so far are handed over."""
-        columns = list(zip(*self.round_rows, strict=True)) or [()] * len(self.ROUND_FIELDS)
-        self.round_rows = []
+        columns = list(zip(*self.round_records, strict=True)) or [()] * len(self.ROUND_FIELDS)
+        self.round_records = []
         return {name: list(values) for name, values in zip(self.ROUND_FIELDS, columns, strict=True)}
 
     def add(self, source: str, line: int, data: dict) -> None:
@@ -113,12 +113,12 @@ class RoundColumns:
             return False
         if self._seen.setdefault((game_id, round_id), line) != line:
             return False  # the checked path names both lines
-        n_true = self._plain_definitions(len(self.round_rows), roster, entries, votes, scores)
+        n_true = self._plain_definitions(len(self.round_records), roster, entries, votes, scores)
         if n_true is None:
             return False
         pos = get("pos")
         pos = pos if type(pos) is str else str(pos or "")
-        self.round_rows.append((game_id, round_id, word, reference, pos, len(listed), n_true, line))
+        self.round_records.append((game_id, round_id, word, reference, pos, len(listed), n_true, line))
         return True
 
     def _checked_round(self, doc: Doc) -> None:
@@ -129,7 +129,7 @@ class RoundColumns:
         reference = doc.text("correct_definition")
         roster = self._players(doc, game_id)
         entries, votes, scores = self._maps(doc, roster, game_id)
-        row = len(self.round_rows)
+        row = len(self.round_records)
         pids = roster.pids
         n_true = self._plain_definitions(row, roster, entries, votes, scores)
         if n_true is None:
@@ -138,7 +138,7 @@ class RoundColumns:
                 for pid in pids
             )
         pos = str(data.get("pos") or "")
-        self.round_rows.append((game_id, round_id, word, reference, pos, len(pids), n_true, line))
+        self.round_records.append((game_id, round_id, word, reference, pos, len(pids), n_true, line))
 
     def _flush(self) -> None:
         """Move the unique-per-row columns into typed arrays (the Python objects are freed)."""

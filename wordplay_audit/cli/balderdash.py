@@ -11,6 +11,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from wordplay_audit.cli.balderdash_text import (
+    CONVERGENCE_SHOWN,
+    METRICS_SHOWN,
+    parse_eps,
+    recompute_lines,
+    verdict_reasons,
+)
 from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, emit
 from wordplay_audit.errors import InputError, ParameterError
 
@@ -87,72 +94,9 @@ def metrics_command(export: ExportArg, words: WordsOpt = None, as_json: bool = J
         "games": _records(result["games"]),
         "rounds": _records(result["rounds"]),
     }
-    lines = _lines(
-        result["settings"],
-        [
-            "deck",
-            "filter_words",
-            "history_type",
-            "model",
-            "n_games",
-            "lkr_mean",
-            "lkr_sd",
-            "tdr_mean",
-            "tdr_sd",
-            "dr_mean",
-            "cgr_mean",
-            "as_mean",
-        ],
-        "per setting and model:",
-    )
+    lines = _lines(result["settings"], METRICS_SHOWN, "per setting and model:")
     lines.append(f"skipped: {payload['skipped']}")
     emit(payload, as_json=as_json, lines=lines)
-
-
-_AUDIT_W = ["player_model", "n_labelled", "recall_w", "fnr_w", "fnr_w_low", "fnr_w_high", "specificity_w",
-            "specificity_w_low", "specificity_w_high", "precision_w"]  # fmt: skip
-_AUDIT_RAW = [
-    "player_model",
-    "tp",
-    "fp",
-    "fn",
-    "tn",
-    "precision",
-    "recall",
-    "f1",
-    "fnr",
-    "fnr_low",
-    "fnr_high",
-]
-_CORRECTED = ["metric", "model", "deck", "n", "n_labelled", "judge", "rg", "rg_low", "rg_high", "ppi", "ppi_low",
-              "ppi_high"]  # fmt: skip
-
-
-def _reason_lines(corrected: pd.DataFrame) -> list[str]:
-    """One line per distinct reason a corrected value or interval is missing."""
-    lines = []
-    for column in ("rg_reason", "ppi_reason"):
-        for reason, part in corrected[corrected[column].notna()].groupby(column):
-            cells = ", ".join(f"{r.metric}/{r.model}/{r.deck}" for r in part.itertuples())
-            lines.append(f"  {column.split('_')[0]} not shown for {cells}: {reason}")
-    return lines
-
-
-def _recompute_lines(audits: dict, status: dict, corrected, replaced) -> list[str]:
-    from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
-
-    lines = []
-    for question, table in audits.items():
-        lines += _lines(table, _AUDIT_W, f"judge accuracy ({question}), re-weighted to all judged definitions "
-                        "(95 % intervals):")  # fmt: skip
-        lines += _lines(
-            table, _AUDIT_RAW, f"  raw, on the labelled items only ({question}; Wilson intervals):"
-        )
-    lines.append(f"rounds: {status}")
-    lines += _lines(corrected, _CORRECTED, "corrected rates (95 % intervals; exact for the binomial pieces):")
-    lines += _reason_lines(corrected)
-    lines += _lines(replaced, list(replaced.columns), f"replaced labels — {REPLACED_NOTE}:")
-    return lines
 
 
 @app.command("recompute")
@@ -205,28 +149,7 @@ def recompute_command(
         "replaced_rates": _records(replaced_view),
         "replaced_settings": _records(settings),
     }
-    emit(payload, as_json=as_json, lines=_recompute_lines(audits, status, corrected, replaced_view))
-
-
-def _parse_eps(values: list[str] | None) -> tuple[float, ...]:
-    from wordplay_audit.analysis.balderdash.convergence import DEFAULT_EPS
-
-    if not values:
-        return DEFAULT_EPS
-    out = []
-    for value in values:
-        for part in str(value).split(","):
-            part = part.strip()
-            if not part:
-                continue
-            try:
-                e = float(part)
-            except ValueError:
-                raise InputError(f"--eps: {part!r} is not a number (expected e.g. 0.1 or 0.05,0.1)") from None
-            if not 0 < e < 1:
-                raise InputError(f"--eps: {e} is not strictly between 0 and 1")
-            out.append(e)
-    return tuple(out)
+    emit(payload, as_json=as_json, lines=recompute_lines(audits, status, corrected, replaced_view))
 
 
 @app.command("convergence")
@@ -251,7 +174,7 @@ def convergence_command(
     from wordplay_audit.analysis.balderdash.convergence import convergence_table
     from wordplay_audit.analysis.correction import JudgeAccuracy
 
-    grid = _parse_eps(eps)
+    grid = parse_eps(eps)
     _, obs = _load(export, words)
     labels = _labels(human, obs)
     accuracy = None
@@ -271,23 +194,11 @@ def convergence_command(
         "window": window,
         "convergence": _records(table),
     }
-    lines = _lines(table, _CONVERGENCE, "convergence of LKR (T nan = never; None = cannot tell, see below):")
-    lines += _verdict_reasons(table)
+    lines = _lines(
+        table, CONVERGENCE_SHOWN, "convergence of LKR (T nan = never; None = cannot tell, see below):"
+    )
+    lines += verdict_reasons(table)
     emit(payload, as_json=as_json, lines=lines)
-
-
-_CONVERGENCE = ["deck", "model", "eps", "converged_judge", "T_judge", "converged_replaced", "se", "tau",
-                "judge_unreachable", "window_estimate", "window_lower", "converged_window"]  # fmt: skip
-
-
-def _verdict_reasons(table: pd.DataFrame) -> list[str]:
-    """One line per verdict column and distinct reason it could not be decided."""
-    lines = []
-    for column in [c for c in table.columns if c.endswith("_reason")]:
-        for reason in table[column].dropna().unique():
-            rows = int((table[column] == reason).sum())
-            lines.append(f"  {column.removesuffix('_reason')} = None in {rows} rows: {reason}")
-    return lines
 
 
 @app.command("trend")
@@ -405,19 +316,30 @@ def plan_command(
     items: Annotated[float, typer.Option("--items", help="Definitions per model (inf = many).")] = float(
         "inf"
     ),
+    trend_slope: Annotated[
+        float, typer.Option("--trend-slope", help="Log-odds change of LKR from first to last round.")
+    ] = 1.0,
+    games: Annotated[int, typer.Option("--games", help="Games per model and setting.")] = 5,
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds per game.")] = 20,
+    players: Annotated[int, typer.Option("--players", help="Players of the model per game.")] = 3,
     confidence: Annotated[float, typer.Option("--confidence")] = 0.95,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Human labels per model needed for a chosen interval width on FNR and on corrected rates."""
-    from wordplay_audit.analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr
+    """Human labels per model for a chosen interval width on FNR and on corrected rates, and the
+    trend test's power for a slope, games and rounds (seeded simulation, 2000 replications)."""
+    from wordplay_audit.analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr, trend_power
 
     a = labels_for_fnr(fnr, fnr_halfwidth, true_share=true_share, confidence=confidence)
     b = labels_for_corrected_rate(rate, rate_halfwidth, se=se, sp=sp, n_items=items, confidence=confidence)
-    payload = {"fnr": a, "corrected_rate": b}
+    c = trend_power(trend_slope, games=games, rounds=rounds, players=players, confidence=confidence)
+    payload = {"fnr": a, "corrected_rate": b, "trend_power": c}
     lines = [
         f"FNR {fnr:.2f} ± {fnr_halfwidth:.3f}: {a['true_definitions']:.0f} true definitions per model, "
         f"{a['labels']:.0f} labels at true share {true_share:.2f}",
         f"corrected rate {rate:.2f} ± {rate_halfwidth:.3f} (Se {se:.2f}, Sp {sp:.2f}): {b['labels']:.0f} random labels per model",
+        f"trend test power: {c['power']:.0%} ± {c['se']:.0%} for a log-odds change of {trend_slope:g} "
+        f"(odds × {c['odds_ratio']:.1f}) with {games} games × {rounds} rounds × {players} players "
+        "(two-stage t; the GEE t-test has somewhat less)",
     ]
     emit(payload, as_json=as_json, lines=lines)
 

@@ -1,0 +1,145 @@
+"""``annotate plan`` from the command line: the campaign folder, kinds, honeypot files, errors."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+
+@pytest.fixture
+def items(tmp_path):
+    rows = [
+        {
+            "item_id": f"d{i}",
+            "game": "balderdash",
+            "kind": "definition",
+            "context": "w",
+            "reference": "r",
+            "candidate": "c",
+            "player_model": "m1" if i % 3 else "m2",
+        }
+        for i in range(30)
+    ]
+    rows += [
+        {
+            "item_id": f"g{i}",
+            "game": "wof",
+            "kind": "guess",
+            "context": "P",
+            "reference": "A",
+            "candidate": "B",
+        }
+        for i in range(5)
+    ]
+    pd.DataFrame(rows).to_csv(tmp_path / "items.csv", index=False)
+    return tmp_path / "items.csv"
+
+
+def _plan(run_cli, items, out, *extra):
+    return run_cli(
+        "annotate", "plan", str(items), "--n", "12", "--raters", "a,b,c", "--out", str(out), "--json", *extra
+    )
+
+
+def test_plan_writes_the_campaign_folder(run_cli, items, tmp_path):
+    hp = pd.DataFrame(
+        {
+            "item_id": ["h1", "h2"],
+            "game": "balderdash",
+            "kind": "definition",
+            "context": "w",
+            "reference": "r",
+            "candidate": "c",
+            "gold_reference": ["yes", "no"],
+            "gold_any_sense": ["true", ""],
+        }
+    )
+    hp.to_csv(tmp_path / "hp.csv", index=False)
+    code, out, err = _plan(
+        run_cli,
+        items,
+        tmp_path / "camp",
+        "--kind",
+        "definition",
+        "--strata",
+        "player_model",
+        "--honeypots",
+        str(tmp_path / "hp.csv"),
+        "--honeypot-rate",
+        "0.1",
+    )
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["kind"] == "definition" and payload["design"]["n"] == 12
+    # 30 items: m1 20, m2 10 -> proportional 8 and 4; π = 0.4 each, weight 2.5
+    strata = {s["stratum"]: s for s in payload["design"]["strata"]}
+    assert (strata["m1"]["sampled"], strata["m2"]["sampled"]) == (8, 4)
+    assert strata["m1"]["weight"] == pytest.approx(2.5) and strata["m2"][
+        "inclusion_probability"
+    ] == pytest.approx(0.4)
+    files = sorted(p.name for p in (tmp_path / "camp").iterdir())
+    assert {"manifest.json", "items.csv", "config.xml"} <= set(files)
+    camp_items = pd.read_csv(tmp_path / "camp" / "items.csv", dtype=str, keep_default_na=False)
+    assert set(camp_items.loc[camp_items["honeypot"] == "true", "item_id"]) <= {"h1", "h2"}
+    from wordplay_audit.annotate.campaign import read_campaign
+
+    gold = read_campaign(tmp_path / "camp").gold()
+    used = set(camp_items.loc[camp_items["honeypot"] == "true", "item_id"])
+    assert {k: v for k, v in gold.items() if k[0] in used} == {
+        k: v
+        for k, v in {
+            ("h1", "reference"): "true",
+            ("h1", "any_sense"): "true",
+            ("h2", "reference"): "false",
+        }.items()
+        if k[0] in used
+    }
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        ((), "--kind: "),  # two kinds in the table
+        (("--kind", "poem"), "--kind: expected one of"),
+        (("--kind", "knowledge_type"), "no item of kind 'knowledge_type'"),
+        (("--kind", "guess", "--allocation", "neyman"), "--allocation: expected one of proportional, equal"),
+        (("--kind", "definition", "--overlap", "5"), "--overlap"),
+        (("--kind", "definition", "--honeypots", "missing.csv", "--honeypot-rate", "0.1"), "missing.csv"),
+    ],
+)
+def test_plan_errors_are_one_line(run_cli, items, tmp_path, extra, fragment):
+    code, out, err = _plan(run_cli, items, tmp_path / "camp", *extra)
+    assert code == 2 and out == "" and err.count("\n") == 1 and fragment in err, err
+    assert not (tmp_path / "camp").exists()
+
+
+def test_honeypot_without_answer_names_its_line(run_cli, items, tmp_path):
+    hp = pd.DataFrame(
+        {"item_id": ["h1", "h2"], "game": "balderdash", "kind": "definition", "gold": ["true", ""]}
+    )
+    hp.to_csv(tmp_path / "hp.csv", index=False)
+    code, _out, err = _plan(
+        run_cli,
+        items,
+        tmp_path / "camp",
+        "--kind",
+        "definition",
+        "--honeypots",
+        str(tmp_path / "hp.csv"),
+        "--honeypot-rate",
+        "0.1",
+    )
+    assert code == 2 and f"{tmp_path / 'hp.csv'} line 3: honeypot has no answer" in err
+
+
+def test_same_seed_same_manifest(run_cli, items, tmp_path):
+    for name in ("one", "two"):
+        code, _o, err = _plan(
+            run_cli, items, tmp_path / name, "--kind", "definition", "--seed", "5", "--name", "x"
+        )
+        assert code == 0, err
+    one = json.loads((tmp_path / "one" / "manifest.json").read_text())
+    two = json.loads((tmp_path / "two" / "manifest.json").read_text())
+    assert one == two
