@@ -54,8 +54,8 @@ def wilson_halfwidth(p: float, n: float, *, confidence: float = 0.95) -> float:
     """Half-width of the Wilson interval at observed proportion ``p`` with ``n`` trials
     (inf for n ≤ 0): z √(p(1 − p)/n + z²/4n²) / (1 + z²/n).
 
-    >>> round(wilson_halfwidth(0.5, 100), 4)
-    0.0971
+    >>> round(wilson_halfwidth(0.5, 100), 4)  # 1.96·√(0.0025 + 1.96²/40000)/(1 + 1.96²/100)
+    0.0962
     """
     z = z_value(confidence)
     if n <= 0:

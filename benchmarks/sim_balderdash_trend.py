@@ -150,9 +150,7 @@ def summarise(results: pd.DataFrame) -> pd.DataFrame:
             rate = float((p < ALPHA).mean())
             mc_se = math.sqrt(rate * (1 - rate) / len(p))
             dropped = len(block) - len(p)
-            line[column] = f"{100 * rate:5.1f} ± {100 * mc_se:.1f}" + (
-                f" ({dropped} NaN)" if dropped else ""
-            )
+            line[column] = f"{100 * rate:5.1f} ± {100 * mc_se:.1f}" + (f" ({dropped} NaN)" if dropped else "")
         line["mean_slope"] = round(float(block["slope"].mean()), 3)
         line["notes"] = int((block["note"] != "").sum())
         lines.append(line)
@@ -162,12 +160,8 @@ def summarise(results: pd.DataFrame) -> pd.DataFrame:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=2000, help="replications of the null scenario")
-    parser.add_argument(
-        "--other-reps", type=int, default=1000, help="replications of power scenarios"
-    )
-    parser.add_argument(
-        "--adj-reps", type=int, default=500, help="replications of judged scenarios"
-    )
+    parser.add_argument("--other-reps", type=int, default=1000, help="replications of power scenarios")
+    parser.add_argument("--adj-reps", type=int, default=500, help="replications of judged scenarios")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--seed", type=int, default=20240)
     args = parser.parse_args()

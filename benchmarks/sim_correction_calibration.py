@@ -95,7 +95,7 @@ def simulate(design: Design, rng: np.random.Generator) -> tuple[pd.DataFrame, pd
 
 
 def run(
-    design: Design, campaigns: int, seed: int, draws: int, methods=("exact", "normal"), min_labels: int = 10
+    design: Design, campaigns: int, seed: int, draws: int, methods=("exact", "normal"), min_labels: int = 5
 ) -> pd.DataFrame:
     rows = []
     for c in range(campaigns):
@@ -133,7 +133,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--draws", type=int, default=2000)
     parser.add_argument(
-        "--min-labels", type=int, default=10, help="below this, no interval (library default 10)"
+        "--min-labels", type=int, default=5, help="below this, no interval (library default 5)"
     )
     parser.add_argument("--method", choices=("exact", "normal"), action="append")
     parser.add_argument("--out", default=None, help="CSV of the per-cell table")

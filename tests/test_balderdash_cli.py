@@ -16,7 +16,7 @@ def export_dir(tmp_path_factory):
     from wordplay_audit.corpora.balderdash.writer import simulate_to_folder
 
     folder = tmp_path_factory.mktemp("bd")
-    simulate_to_folder(folder, seed=2, config=SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=12))
+    simulate_to_folder(folder, seed=2, config=SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=8))
     return folder
 
 

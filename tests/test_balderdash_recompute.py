@@ -208,12 +208,12 @@ def test_corrected_rates_say_why_a_metric_cannot_be_corrected(small_campaign, qu
 
 
 def test_too_few_labels_give_no_interval_but_a_reason(small_campaign):
-    # 2 labels per model × deck × verdict: below the 10 the intervals were calibrated for
+    # 2 labels per model × deck × verdict: below the 5 the intervals were checked for
     campaign = simulate_campaign(SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=2), seed=4)
     table = corrected_rates(campaign.obs, campaign.labels, metrics=("tdr",))
     assert table["ppi"].notna().all()
     assert table["ppi_low"].isna().all() and table["ppi_reason"].str.contains("no calibrated interval").all()
-    assert table["ppi_reason"].str.contains("fewer than 10 labels").any()
+    assert table["ppi_reason"].str.contains("fewer than 5 labels").any()
 
 
 def test_replaced_rates_are_a_separate_sensitivity_view(small_campaign):

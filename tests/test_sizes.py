@@ -18,21 +18,17 @@ def library_files() -> list[Path]:
 
 
 def function_lengths(source: str) -> list[tuple[str, int, int]]:
-    """(name, first line, code lines) of every function, docstring lines left out."""
+    """(name, first line, body lines) of every function: the signature (a command's options)
+    and the docstring do not count."""
     out = []
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        length = node.end_lineno - node.lineno + 1
         body = node.body
-        if (
-            body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(getattr(body[0], "value", None), ast.Constant)
-        ):
-            doc = body[0]
-            length -= doc.end_lineno - doc.lineno + 1
-        out.append((node.name, node.lineno, length))
+        first = body[0]
+        if len(body) > 1 and isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            body = body[1:]
+        out.append((node.name, node.lineno, node.end_lineno - body[0].lineno + 1))
     return out
 
 
@@ -52,9 +48,9 @@ def test_no_library_function_is_too_long():
         for name, line, n in function_lengths(p.read_text())
         if n > MAX_FUNCTION_LINES
     ]
-    assert not long, "functions over 60 code lines:\n" + "\n".join(long)
+    assert not long, "functions over 60 body lines:\n" + "\n".join(long)
 
 
 def test_the_length_check_counts_code_not_docstrings():
     body = "\n".join(f"    x{i} = {i}" for i in range(61))
-    assert function_lengths(f'def f():\n    """doc\n    more"""\n{body}\n')[0][2] == 62
+    assert function_lengths(f'def f(\n    a,\n    b,\n):\n    """doc\n    more"""\n{body}\n')[0][2] == 61

@@ -140,10 +140,8 @@ def test_interrupts_at_any_moment_never_leave_a_partial_folder(tmp_path, demo_da
         state = tree_digest(target)
         assert state in (complete, "absent"), f"partial output after {sig.name} at kill point {i}"
         outcomes["complete" if state == complete else "as before"] += 1
-        if sig == signal.SIGINT:
-            # 130 once the command runs; -SIGINT when the signal lands while Python is still
-            # importing, before the entry point can catch it (nothing was written then)
-            assert proc.returncode in (0, 130, -signal.SIGINT), proc.returncode
+        if state != complete:  # it did not finish: it must not claim success
+            assert proc.returncode != 0
     assert sum(outcomes.values()) == KILL_POINTS
     final = subprocess.run([sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)], cwd=tmp_path,
                            capture_output=True, text=True)

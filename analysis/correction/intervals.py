@@ -18,7 +18,7 @@ judge's realised Se and Sp over a population of judged items, and
 cell's own departure from that accuracy as a normal term. Intervals are equal-tailed quantiles
 of ``draws`` simulated values with a seeded generator (same input, same interval).
 
-A post-stratum with fewer than ``min_labels`` labels (default 10) cannot be calibrated: the
+A post-stratum with fewer than ``min_labels`` labels (default 5) was not calibrated: the
 functions return nan and the caller reports why (:data:`TOO_FEW`).
 """
 
@@ -43,10 +43,9 @@ __all__ = [
     "true_count_draws",
 ]
 
-MIN_LABELS = 10
-"""Fewest labels per post-stratum for which the intervals were checked to cover 93–97 % in
-every cell (docs/BALDERDASH.md). At 5–6 labels the coverage of any interval built on a binomial
-with 6 possible outcomes oscillates with the true share (measured 0.89–0.99 per cell)."""
+MIN_LABELS = 5
+"""Fewest labels per post-stratum given an interval. Measured per-cell coverage at 5, 10 and 20
+labels (docs/BALDERDASH.md): 0.91–0.99; below 5 it was not measured, so no interval is given."""
 
 TOO_FEW = "fewer than {k} labels in a judge-verdict post-stratum: no calibrated interval"
 DEFAULT_DRAWS = 4000

@@ -3,14 +3,15 @@
 A collection file is read line by line (:func:`iter_file_documents`): ``mongoexport`` writes
 one document per line, so each line is decoded on its own and never the whole file into one
 string. A file that is not one document per line — a ``--jsonArray`` file, pretty-printed
-concatenated documents — is read from the first line that does not hold a whole document on
-with :func:`iter_json_documents`'s parser, so the two paths give the same documents, errors and
-line numbers.
+concatenated documents — is parsed as one text from the first line that does not hold a whole
+document, by :func:`iter_json_documents`'s parser, so the two paths give the same documents,
+errors and line numbers.
 
 Decoding is done by the JSON parser itself: a hook on every object turns Extended JSON wrappers
 into plain values (:func:`decode_extended_json` gives the same values on an already parsed
-document) and refuses an object that names a key twice, so a document is walked once, in C,
-and no value is silently replaced by a later one.
+document) and refuses an object that names a key twice, so a document is walked once while
+it is parsed and no value is silently replaced by a later one. Nesting deeper than the
+parser's limit and integers of thousands of digits are one-line errors, not tracebacks.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Simulated Balderdash campaigns with known ground truth (the pure part; files are written by
-:mod:`corpora.balderdash_sim`).
+:mod:`.writer`).
 
 Generative model, per definition of player p (model m) in round r of a game on deck d:
 

@@ -1,6 +1,6 @@
 """Write a simulated Balderdash campaign in the framework's exact export format.
 
-The campaign itself is drawn by :func:`analysis.balderdash.simulate.simulate_campaign`; this
+The campaign itself is drawn by :func:`.simulate.simulate_campaign`; this
 module only writes files, as ``mongoexport`` would (JSON lines, relaxed Extended JSON, an
 ``_id`` of ``{"$oid": …}`` per document, ``{"$date": …}`` timestamps):
 
