@@ -33,8 +33,12 @@ def write_labels(path: Path, n_items: int, raters: int, categories: int, seed: i
             for r in range(raters):
                 noisy = np.where(rng.random(ids.size) < 0.7, truth, rng.integers(0, categories, ids.size))
                 frame = pd.DataFrame(
-                    {"item_id": "i" + pd.Series(ids).astype(str), "rater": f"r{r}", "rater_type": "human",
-                     "label": "c" + pd.Series(noisy).astype(str)}
+                    {
+                        "item_id": "i" + pd.Series(ids).astype(str),
+                        "rater": f"r{r}",
+                        "rater_type": "human",
+                        "label": "c" + pd.Series(noisy).astype(str),
+                    }
                 )
                 frame.to_csv(stream, header=False, index=False)
 
@@ -74,7 +78,9 @@ def main() -> None:
         path = Path(tmp) / "labels.csv"
         write_labels(path, args.items, args.raters, args.categories)
         size = os.path.getsize(path) / 2**20
-        print(f"{args.items:,} items × {args.raters} raters × {args.categories} categories: {size:.0f} MB CSV")
+        print(
+            f"{args.items:,} items × {args.raters} raters × {args.categories} categories: {size:.0f} MB CSV"
+        )
         wall, rss = cli_run(path)
         api = api_run(path)
         print(f"CLI end to end: {wall:.1f} s, peak RSS {rss:.2f} GB")

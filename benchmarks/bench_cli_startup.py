@@ -31,7 +31,9 @@ def wall(args: list[str], repeat: int) -> float:
 def importtime_top(top: int) -> list[tuple[int, str]]:
     """The ``top`` imports with the largest cumulative time (µs) when loading the CLI."""
     result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import wordplay_audit.cli.main"], capture_output=True, text=True
+        [sys.executable, "-X", "importtime", "-c", "import wordplay_audit.cli.main"],
+        capture_output=True,
+        text=True,
     )
     rows = []
     for line in result.stderr.splitlines():

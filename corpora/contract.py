@@ -200,29 +200,22 @@ def validate_labels(
     out = labels.copy()
     for column in LABEL_COLUMNS:
         out[column] = out[column].astype(str).str.strip()
-    bad_type = ~out["rater_type"].isin(RATER_TYPES)
-    if bad_type.any():
-        pos = _first_bad_row(bad_type)
-        raise InputError(
-            f"{place(out, pos, source)}rater_type {out['rater_type'].iloc[pos]!r} is not 'human' or 'judge'"
-        )
+    _check_values(out, "rater_type", set(RATER_TYPES), "is not 'human' or 'judge'", source)
     if allowed is not None:
         allowed_set = {str(a) for a in allowed}
-        outside = ~out["label"].isin(allowed_set)
-        if outside.any():
-            pos = _first_bad_row(outside)
-            raise InputError(
-                f"{place(out, pos, source)}label {out['label'].iloc[pos]!r} "
-                f"is not one of {', '.join(sorted(allowed_set))}"
-            )
+        _check_values(out, "label", allowed_set, "is not one of " + ", ".join(sorted(allowed_set)), source)
     if items is not None:
-        known = set(items["item_id"].astype(str))
-        unknown = ~out["item_id"].isin(known)
-        if unknown.any():
-            pos = _first_bad_row(unknown)
-            raise InputError(f"{place(out, pos, source)}item_id {out['item_id'].iloc[pos]!r} names no item")
+        _check_values(out, "item_id", set(items["item_id"].astype(str)), "names no item", source)
     out.attrs["validated"] = "labels"
     return out
+
+
+def _check_values(frame: pd.DataFrame, column: str, allowed: set[str], text: str, source: str | None) -> None:
+    """Raise InputError at the first row whose ``column`` is not in ``allowed``."""
+    outside = ~frame[column].isin(allowed)
+    if outside.any():
+        pos = _first_bad_row(outside)
+        raise InputError(f"{place(frame, pos, source)}{column} {frame[column].iloc[pos]!r} {text}")
 
 
 def _stripped_categories(series: pd.Series) -> pd.Series | None:
@@ -326,7 +319,9 @@ def _read_csv_arrow(path: Path, header: list[str]) -> pd.DataFrame | None:
     import pyarrow.csv as pacsv
 
     types = {name: pa.dictionary(pa.int32(), pa.string()) for name in header}
-    options = pacsv.ConvertOptions(column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False)
+    options = pacsv.ConvertOptions(
+        column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False
+    )
     try:
         table = pacsv.read_csv(path, convert_options=options)
     except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
@@ -363,7 +358,9 @@ def _with_lines(frame: pd.DataFrame, path: Path, *, first_line: int) -> pd.DataF
     return frame
 
 
-def read_labels(path: str | Path, *, items: pd.DataFrame | None = None, categorical: bool = False) -> pd.DataFrame:
+def read_labels(
+    path: str | Path, *, items: pd.DataFrame | None = None, categorical: bool = False
+) -> pd.DataFrame:
     """Read and validate a labels CSV; messages name the file and its line. ``categorical``:
     see :func:`read_table` (the statistics of :mod:`wordplay_audit.analysis.agreement` take it)."""
     return validate_labels(read_table(path, categorical=categorical), items=items, source=str(path))

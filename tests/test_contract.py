@@ -15,13 +15,23 @@ from wordplay_audit.errors import InputError
 
 def items():
     return pd.DataFrame(
-        {"item_id": ["a", "b"], "game": ["demo", "demo"], "kind": ["definition", "guess"], "player_model": ["m", "n"]}
+        {
+            "item_id": ["a", "b"],
+            "game": ["demo", "demo"],
+            "kind": ["definition", "guess"],
+            "player_model": ["m", "n"],
+        }
     )
 
 
 def labels():
     return pd.DataFrame(
-        {"item_id": ["a", "a", "b"], "rater": ["r1", "j", "r1"], "rater_type": ["human", "judge", "human"], "label": ["true", "false", "true"]}
+        {
+            "item_id": ["a", "a", "b"],
+            "rater": ["r1", "j", "r1"],
+            "rater_type": ["human", "judge", "human"],
+            "label": ["true", "false", "true"],
+        }
     )
 
 
@@ -100,6 +110,12 @@ def test_game_key_is_order_and_case_free():
 
 
 def test_bool_labels():
-    assert [normalize_bool_label(v) for v in ("Yes", "no", "TRUE", 0, "1")] == ["true", "false", "true", "false", "true"]
+    assert [normalize_bool_label(v) for v in ("Yes", "no", "TRUE", 0, "1")] == [
+        "true",
+        "false",
+        "true",
+        "false",
+        "true",
+    ]
     with pytest.raises(ValueError):
         normalize_bool_label("perhaps")

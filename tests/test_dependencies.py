@@ -24,7 +24,9 @@ def imported_top_level() -> set[str]:
                     names |= {a.name.split(".")[0] for a in node.names}
                 elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                     names.add(node.module.split(".")[0])
-    return {n for n in names if n not in sys.stdlib_module_names and n not in ("wordplay_audit", "__future__")}
+    return {
+        n for n in names if n not in sys.stdlib_module_names and n not in ("wordplay_audit", "__future__")
+    }
 
 
 def declared(group: str | None = None) -> set[str]:

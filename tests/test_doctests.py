@@ -39,6 +39,9 @@ def test_docstring_examples(name):
 
 
 def test_readme_from_python_section():
-    result = doctest.testfile(str(REPO / "README.md"), module_relative=False,
-                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testfile(
+        str(REPO / "README.md"),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+    )
     assert result.attempted > 0 and result.failed == 0

@@ -23,16 +23,21 @@ from wordplay_audit.corpora.demo import write_demo_corpus
 
 pytestmark = pytest.mark.slow
 
-LABELS = "item_id,rater,rater_type,label\na,r1,human,true\na,r2,human,false\nb,r1,human,true\nb,r2,human,true\n"
+LABELS = (
+    "item_id,rater,rater_type,label\na,r1,human,true\na,r2,human,false\nb,r1,human,true\nb,r2,human,true\n"
+)
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     return subprocess.run(
-        [sys.executable, "-m", "wordplay_audit", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=600
+        [sys.executable, "-m", "wordplay_audit", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=600,
     )
-
-
 
 
 # --------------------------------------------------------------------------- breaking files
@@ -53,7 +58,9 @@ def _csv_breaks(good: str) -> dict[str, Callable[[Path], None] | None]:
         "unknown label": lambda p: p.write_text(good.replace(",true\n", ",perhaps\n", 1)),
         "non-UTF-8": lambda p: p.write_bytes(good.encode().replace(b"r1", b"r\xff1", 1)),
         "NaN": lambda p: p.write_text(good.replace(",true\n", ",\n", 1)),
-        "duplicate column": lambda p: p.write_text("\n".join([header + ",label", *(r + ",x" for r in rows)]) + "\n"),
+        "duplicate column": lambda p: p.write_text(
+            "\n".join([header + ",label", *(r + ",x" for r in rows)]) + "\n"
+        ),
     }
 
 
@@ -61,7 +68,9 @@ def _jsonl_breaks(good: str, field: str) -> dict[str, Callable[[Path], None] | N
     first, *rest = good.splitlines()
     doc = json.loads(first)
     without = {k: v for k, v in doc.items() if k != field}
-    with_nan = first.replace(json.dumps(doc[field]), "NaN", 1) if isinstance(doc[field], int | float) else None
+    with_nan = (
+        first.replace(json.dumps(doc[field]), "NaN", 1) if isinstance(doc[field], int | float) else None
+    )
     breaks = {
         "missing file": None,
         "directory": lambda p: p.mkdir(),
@@ -103,7 +112,15 @@ def _copy(src: Path, dst: Path) -> Path:
 # --------------------------------------------------------------------------- the table
 
 LABEL_COMMANDS = {
-    "analyze agreement": lambda lab, out: ["analyze", "agreement", str(lab), "--bootstrap", "0", "--categories", "true,false"],
+    "analyze agreement": lambda lab, out: [
+        "analyze",
+        "agreement",
+        str(lab),
+        "--bootstrap",
+        "0",
+        "--categories",
+        "true,false",
+    ],
     "analyze aggregate": lambda lab, out: ["analyze", "aggregate", str(lab), "--out", str(out / "c.csv")],
 }
 EXPORT_COMMANDS = {
@@ -127,7 +144,16 @@ def _cases():
 
 
 def _jsonl_kinds() -> list[str]:
-    return ["missing file", "directory", "empty file", "bad JSON", "missing field", "non-UTF-8", "deep nesting", "NaN"]
+    return [
+        "missing file",
+        "directory",
+        "empty file",
+        "bad JSON",
+        "missing field",
+        "non-UTF-8",
+        "deep nesting",
+        "NaN",
+    ]
 
 
 def _assert_clean_failure(result: tuple[int, str, str], out: Path, before: str, tree_digest) -> None:
@@ -220,7 +246,10 @@ def _export_item_ids(export: Path) -> list[str]:
 def test_a_bom_is_accepted_everywhere_text_is_read(good, tmp_path):
     labels = tmp_path / "labels.csv"
     labels.write_bytes(b"\xef\xbb\xbf" + LABELS.encode())
-    assert run("analyze", "aggregate", str(labels), "--out", str(tmp_path / "c.csv"), cwd=tmp_path).returncode == 0
+    assert (
+        run("analyze", "aggregate", str(labels), "--out", str(tmp_path / "c.csv"), cwd=tmp_path).returncode
+        == 0
+    )
     export = _copy(good["export"], tmp_path / "export")
     rounds = export / "rounds.jsonl"
     rounds.write_bytes(b"\xef\xbb\xbf" + rounds.read_bytes())
@@ -254,15 +283,27 @@ def test_bad_parameters_give_one_line_and_exit_2(good, tmp_path, in_tmp, args, t
     (out / "keep.txt").write_text("a user's file")
     before = tree_digest(out)
     cwd_before = sorted(p.name for p in tmp_path.iterdir())
-    swap = {"LABELS": str(good["labels"]), "OUT": str(out), "EXPORT": str(good["export"]), "DATA": str(good["connections"])}
-    argv = [swap.get(a.split("/")[0], a.split("/")[0]) + ("/" + a.split("/", 1)[1] if "/" in a else "") for a in args]
+    swap = {
+        "LABELS": str(good["labels"]),
+        "OUT": str(out),
+        "EXPORT": str(good["export"]),
+        "DATA": str(good["connections"]),
+    }
+    argv = [
+        swap.get(a.split("/")[0], a.split("/")[0]) + ("/" + a.split("/", 1)[1] if "/" in a else "")
+        for a in args
+    ]
     _assert_clean_failure(in_tmp(*argv), out, before, tree_digest)
     assert sorted(p.name for p in tmp_path.iterdir()) == cwd_before
 
 
 @pytest.mark.parametrize(
     "args",
-    [["balderdash", "metrics", "/nonexistent"], ["analyze", "agreement", "/nonexistent.csv"], ["demo", "--seed", "-1"]],
+    [
+        ["balderdash", "metrics", "/nonexistent"],
+        ["analyze", "agreement", "/nonexistent.csv"],
+        ["demo", "--seed", "-1"],
+    ],
 )
 def test_stderr_is_one_line_from_a_real_process(tmp_path, args):
     result = run(*args, cwd=tmp_path)
@@ -295,49 +336,143 @@ def more_good(good, tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("more")
     assert main(["balderdash", "items", str(good["export"]), "--out", str(root / "items")]) == 0
     items = root / "items" / "items.csv"
-    assert main(["annotate", "plan", str(items), "--n", "10", "--raters", "a,b", "--out", str(root / "camp"),
-                 "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "annotate",
+                "plan",
+                str(items),
+                "--n",
+                "10",
+                "--raters",
+                "a,b",
+                "--out",
+                str(root / "camp"),
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert main(["wof", "simulate", "--out", str(root / "wof"), "--games", "4", "--seed", "1"]) == 0
-    return {"items": items, "judge_labels": root / "items" / "labels.csv", "campaign": root / "camp",
-            "wof": root / "wof"}
+    return {
+        "items": items,
+        "judge_labels": root / "items" / "labels.csv",
+        "campaign": root / "camp",
+        "wof": root / "wof",
+    }
 
 
 def _other_cases():
     file_commands = {
-        "judge run": lambda f, g, out: ["judge", "run", str(f), "--judge", "exact", "--out", str(out / "l.csv")],
-        "judge batch-write": lambda f, g, out: ["judge", "batch-write", str(f), "--judge", "openai:m",
-                                                "--out", str(out / "b.jsonl")],
-        "judge batch-read": lambda f, g, out: ["judge", "batch-read", str(f), "--judge", "openai:m",
-                                               "--items", str(g["items"]), "--out", str(out / "l.csv")],
-        "judge fit": lambda f, g, out: ["judge", "fit", str(g["items"]), "--human", str(f), "--judge", "tfidf",
-                                        "--out", str(out / "fit.json")],
-        "annotate plan": lambda f, g, out: ["annotate", "plan", str(f), "--n", "5", "--raters", "a,b",
-                                            "--out", str(out / "c")],
-        "analyze judge-audit": lambda f, g, out: ["analyze", "judge-audit", "--judge-labels", str(f),
-                                                  "--human", str(g["judge_labels"])],
+        "judge run": lambda f, g, out: [
+            "judge",
+            "run",
+            str(f),
+            "--judge",
+            "exact",
+            "--out",
+            str(out / "l.csv"),
+        ],
+        "judge batch-write": lambda f, g, out: [
+            "judge",
+            "batch-write",
+            str(f),
+            "--judge",
+            "openai:m",
+            "--out",
+            str(out / "b.jsonl"),
+        ],
+        "judge batch-read": lambda f, g, out: [
+            "judge",
+            "batch-read",
+            str(f),
+            "--judge",
+            "openai:m",
+            "--items",
+            str(g["items"]),
+            "--out",
+            str(out / "l.csv"),
+        ],
+        "judge fit": lambda f, g, out: [
+            "judge",
+            "fit",
+            str(g["items"]),
+            "--human",
+            str(f),
+            "--judge",
+            "tfidf",
+            "--out",
+            str(out / "fit.json"),
+        ],
+        "annotate plan": lambda f, g, out: [
+            "annotate",
+            "plan",
+            str(f),
+            "--n",
+            "5",
+            "--raters",
+            "a,b",
+            "--out",
+            str(out / "c"),
+        ],
+        "analyze judge-audit": lambda f, g, out: [
+            "analyze",
+            "judge-audit",
+            "--judge-labels",
+            str(f),
+            "--human",
+            str(g["judge_labels"]),
+        ],
         "wof metrics": lambda f, g, out: ["wof", "metrics", str(f)],
         "wof recompute": lambda f, g, out: ["wof", "recompute", str(g["wof"]), "--human", str(f)],
     }
     folder_commands = {
         "annotate status": lambda d, g, out: ["annotate", "status", str(d)],
-        "annotate export-files": lambda d, g, out: ["annotate", "export-files", str(d), "--out", str(out / "x")],
-        "annotate import-file": lambda d, g, out: ["annotate", "import-file", str(d), "--export",
-                                                   f"a={g['judge_labels']}", "--out", str(out / "x")],
-        "annotate adjudicate": lambda d, g, out: ["annotate", "adjudicate", str(d), "--labels",
-                                                  str(g["judge_labels"]), "--adjudicator", "z"],
+        "annotate export-files": lambda d, g, out: [
+            "annotate",
+            "export-files",
+            str(d),
+            "--out",
+            str(out / "x"),
+        ],
+        "annotate import-file": lambda d, g, out: [
+            "annotate",
+            "import-file",
+            str(d),
+            "--export",
+            f"a={g['judge_labels']}",
+            "--out",
+            str(out / "x"),
+        ],
+        "annotate adjudicate": lambda d, g, out: [
+            "annotate",
+            "adjudicate",
+            str(d),
+            "--labels",
+            str(g["judge_labels"]),
+            "--adjudicator",
+            "z",
+        ],
         "annotate push": lambda d, g, out: ["annotate", "push", str(d)],
         "annotate pull": lambda d, g, out: ["annotate", "pull", str(d), "--out", str(out / "x")],
         "balderdash items": lambda d, g, out: ["balderdash", "items", str(d), "--out", str(out / "x")],
     }
     cases = [(name, build, kind, "file") for name, build in file_commands.items() for kind in FILE_BREAKS]
-    cases += [(name, build, kind, "folder") for name, build in folder_commands.items() for kind in FOLDER_BREAKS]
+    cases += [
+        (name, build, kind, "folder") for name, build in folder_commands.items() for kind in FOLDER_BREAKS
+    ]
     return cases
 
 
-@pytest.mark.parametrize(("command", "build", "kind", "slot"), _other_cases(),
-                         ids=[f"{c}-{k}".replace(" ", "-") for c, _, k, _ in _other_cases()])
-def test_every_other_command_on_malformed_input(more_good, tmp_path, in_tmp, monkeypatch, tree_digest,
-                                                command, build, kind, slot):
+@pytest.mark.parametrize(
+    ("command", "build", "kind", "slot"),
+    _other_cases(),
+    ids=[f"{c}-{k}".replace(" ", "-") for c, _, k, _ in _other_cases()],
+)
+def test_every_other_command_on_malformed_input(
+    more_good, tmp_path, in_tmp, monkeypatch, tree_digest, command, build, kind, slot
+):
     monkeypatch.setenv("LABEL_STUDIO_URL", "http://127.0.0.1:9")  # nothing listens there
     monkeypatch.setenv("LABEL_STUDIO_API_KEY", "not-a-token")
     monkeypatch.setenv("OPENAI_API_KEY", "not-a-key")

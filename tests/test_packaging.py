@@ -20,15 +20,30 @@ pytestmark = pytest.mark.slow
 def wheel(tmp_path_factory) -> Path:
     """A wheel built from a copy of the tracked files (the checkout gets no build folder)."""
     src = tmp_path_factory.mktemp("src")
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True,
-                           text=True, check=True).stdout.split()
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.split()
     for name in files:
         if (REPO / name).is_file():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / name, src / name)
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out),
-                    str(src)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(out),
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (found,) = out.glob("wordplay_audit-*.whl")
     return found
 
@@ -47,22 +62,34 @@ def test_installed_in_a_fresh_venv_it_imports_under_one_root(wheel, tmp_path):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
-    fresh_site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                     capture_output=True, text=True, check=True).stdout.strip())
+    fresh_site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     # dependencies (pandas, …) from the test environment, appended after the fresh site-packages
     (fresh_site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", str(wheel)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     probe = (
         "import importlib.util, wordplay_audit, sys\n"
         "from wordplay_audit.analysis.agreement import fleiss_kappa\n"
         "print(wordplay_audit.__file__)\n"
         "print([n for n in ('analysis', 'corpora', 'annotate', 'judges') if importlib.util.find_spec(n)])\n"
     )
-    result = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, cwd=tmp_path, check=True)
+    result = subprocess.run(
+        [str(python), "-c", probe], capture_output=True, text=True, cwd=tmp_path, check=True
+    )
     location, stray = result.stdout.splitlines()
     assert location.startswith(str(fresh_site))
     assert stray == "[]"
-    helped = subprocess.run([str(env_dir / "bin" / "wordplay-audit"), "--help"], capture_output=True, text=True,
-                            cwd=tmp_path)
+    helped = subprocess.run(
+        [str(env_dir / "bin" / "wordplay-audit"), "--help"], capture_output=True, text=True, cwd=tmp_path
+    )
     assert helped.returncode == 0 and "balderdash" in helped.stdout

@@ -13,7 +13,11 @@ def run(require: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, WORDPLAY_AUDIT_SHARED="/nonexistent/shared", WORDPLAY_AUDIT_REQUIRE_SHARED=require)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", TARGET],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

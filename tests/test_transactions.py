@@ -121,13 +121,21 @@ def _argv(name: str, target: Path, data: Path) -> list[str]:
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_interrupts_at_any_moment_never_leave_a_partial_folder(tmp_path, demo_data, name, tree_digest):
     target = tmp_path / "target"
-    first = subprocess.run([sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)], cwd=tmp_path,
-                           capture_output=True, text=True)
+    first = subprocess.run(
+        [sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert first.returncode == 0, first.stderr
     complete = tree_digest(target)
     t0 = time.monotonic()
-    again = subprocess.run([sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)], cwd=tmp_path,
-                           capture_output=True, text=True)
+    again = subprocess.run(
+        [sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     runtime = time.monotonic() - t0
     assert again.returncode == 0 and tree_digest(target) == complete  # reruns are byte-identical
     outcomes = {"as before": 0, "complete": 0}
@@ -143,8 +151,12 @@ def test_interrupts_at_any_moment_never_leave_a_partial_folder(tmp_path, demo_da
         if state != complete:  # it did not finish: it must not claim success
             assert proc.returncode != 0
     assert sum(outcomes.values()) == KILL_POINTS
-    final = subprocess.run([sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)], cwd=tmp_path,
-                           capture_output=True, text=True)
+    final = subprocess.run(
+        [sys.executable, "-m", "wordplay_audit", *_argv(name, target, demo_data)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert final.returncode == 0, final.stderr
     assert tree_digest(target) == complete
     assert sorted(p.name for p in tmp_path.iterdir()) == ["target"]  # no staging debris, no lock
@@ -160,7 +172,11 @@ def test_two_demo_runs_on_one_folder_one_wins_the_other_is_refused(tmp_path, tre
     refused = next(err for code, err in results if code == 2)
     assert refused.strip().count("\n") == 0 and "another wordplay-audit run" in refused
     single = tmp_path / "single"
-    subprocess.run([sys.executable, "-m", "wordplay_audit", "demo", "--out", str(single), "--seed", "0"], cwd=tmp_path,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "wordplay_audit", "demo", "--out", str(single), "--seed", "0"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
     assert tree_digest(target) == tree_digest(single)
     assert sorted(os.listdir(tmp_path)) == ["out", "single"]

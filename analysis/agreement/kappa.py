@@ -277,7 +277,9 @@ def rating_pairs(table: RatingTable) -> RatingPairs:
     index = np.int32 if total < 2**31 - 1 else np.int64
     first = np.repeat(np.arange(len(item), dtype=index), partners)
     second = first + 1
-    second += (np.arange(total, dtype=index) - np.repeat((ends - partners).astype(index), partners)).astype(index)
+    second += (np.arange(total, dtype=index) - np.repeat((ends - partners).astype(index), partners)).astype(
+        index
+    )
     return RatingPairs(rater[first], rater[second], label[first], label[second])
 
 

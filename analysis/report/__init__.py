@@ -162,7 +162,7 @@ class Report:
         body = "\n".join(s.render(a) for a, s in zip(anchors, self.sections, strict=True))
         intro = f"<p>{html.escape(self.intro)}</p>" if self.intro else ""
         return (
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{html.escape(self.title)}</title><style>{_STYLE}</style></head><body>"
             f"<h1>{html.escape(self.title)}</h1>{intro}<nav><ul>{toc}</ul></nav>\n{body}\n</body></html>\n"
         )

@@ -18,30 +18,42 @@ from pathlib import Path
 
 # (gold name, words, knowledge type), yellow → purple
 PUZZLES: list[list[tuple[str, list[str], str]]] = [
-    [("CITRUS FRUITS", ["LEMON", "LIME", "ORANGE", "GRAPEFRUIT"], "semantic relations"),
-     ("PARTS OF A SHOE", ["SOLE", "HEEL", "TONGUE", "LACE"], "semantic relations"),
-     ("CHESS PIECES", ["KING", "QUEEN", "ROOK", "BISHOP"], "encyclopedic"),
-     ("___FISH", ["SWORD", "CAT", "STAR", "JELLY"], "multiword expressions")],
-    [("PLANETS", ["MARS", "VENUS", "SATURN", "MERCURY"], "encyclopedic"),
-     ("KITCHEN UTENSILS", ["WHISK", "LADLE", "SPATULA", "TONGS"], "semantic relations"),
-     ("MUSICAL TEMPOS", ["ADAGIO", "PRESTO", "LARGO", "ALLEGRO"], "encyclopedic"),
-     ("___BALL", ["FOOT", "BASE", "SNOW", "EYE"], "multiword expressions")],
-    [("SHADES OF BLUE", ["NAVY", "COBALT", "TEAL", "AZURE"], "semantic relations"),
-     ("CARD GAMES", ["RUMMY", "CRIBBAGE", "CANASTA", "EUCHRE"], "encyclopedic"),
-     ("TREES", ["OAK", "MAPLE", "BIRCH", "CEDAR"], "semantic relations"),
-     ("SOUND LIKE LETTERS", ["BEE", "SEA", "TEA", "YOU"], "phonology")],
-    [("PRECIPITATION", ["HAIL", "SLEET", "SNOW", "DRIZZLE"], "semantic relations"),
-     ("PASTA SHAPES", ["PENNE", "FUSILLI", "ORZO", "RIGATONI"], "encyclopedic"),
-     ("BONES", ["FEMUR", "TIBIA", "ULNA", "RADIUS"], "semantic relations"),
-     ("PALINDROMES", ["KAYAK", "RADAR", "LEVEL", "CIVIC"], "orthography")],
-    [("COFFEE DRINKS", ["LATTE", "MOCHA", "ESPRESSO", "CORTADO"], "associative relations"),
-     ("SOLIDS", ["CUBE", "CONE", "SPHERE", "PRISM"], "semantic relations"),
-     ("KNOTS", ["BOWLINE", "HITCH", "SHEEPSHANK", "REEF"], "encyclopedic"),
-     ("___BOARD", ["SKATE", "CHALK", "DART", "KEY"], "semantic relations + multiword expressions")],
-    [("GREETINGS", ["HELLO", "HOWDY", "HIYA", "GREETINGS"], "semantic relations"),
-     ("DOG BREEDS", ["BOXER", "POODLE", "BEAGLE", "PUG"], "encyclopedic"),
-     ("BOXING TERMS", ["JAB", "HOOK", "CROSS", "UPPERCUT"], "associative relations"),
-     ("ANAGRAMS OF 'STOP'", ["POTS", "TOPS", "SPOT", "OPTS"], "orthography")],
+    [
+        ("CITRUS FRUITS", ["LEMON", "LIME", "ORANGE", "GRAPEFRUIT"], "semantic relations"),
+        ("PARTS OF A SHOE", ["SOLE", "HEEL", "TONGUE", "LACE"], "semantic relations"),
+        ("CHESS PIECES", ["KING", "QUEEN", "ROOK", "BISHOP"], "encyclopedic"),
+        ("___FISH", ["SWORD", "CAT", "STAR", "JELLY"], "multiword expressions"),
+    ],
+    [
+        ("PLANETS", ["MARS", "VENUS", "SATURN", "MERCURY"], "encyclopedic"),
+        ("KITCHEN UTENSILS", ["WHISK", "LADLE", "SPATULA", "TONGS"], "semantic relations"),
+        ("MUSICAL TEMPOS", ["ADAGIO", "PRESTO", "LARGO", "ALLEGRO"], "encyclopedic"),
+        ("___BALL", ["FOOT", "BASE", "SNOW", "EYE"], "multiword expressions"),
+    ],
+    [
+        ("SHADES OF BLUE", ["NAVY", "COBALT", "TEAL", "AZURE"], "semantic relations"),
+        ("CARD GAMES", ["RUMMY", "CRIBBAGE", "CANASTA", "EUCHRE"], "encyclopedic"),
+        ("TREES", ["OAK", "MAPLE", "BIRCH", "CEDAR"], "semantic relations"),
+        ("SOUND LIKE LETTERS", ["BEE", "SEA", "TEA", "YOU"], "phonology"),
+    ],
+    [
+        ("PRECIPITATION", ["HAIL", "SLEET", "SNOW", "DRIZZLE"], "semantic relations"),
+        ("PASTA SHAPES", ["PENNE", "FUSILLI", "ORZO", "RIGATONI"], "encyclopedic"),
+        ("BONES", ["FEMUR", "TIBIA", "ULNA", "RADIUS"], "semantic relations"),
+        ("PALINDROMES", ["KAYAK", "RADAR", "LEVEL", "CIVIC"], "orthography"),
+    ],
+    [
+        ("COFFEE DRINKS", ["LATTE", "MOCHA", "ESPRESSO", "CORTADO"], "associative relations"),
+        ("SOLIDS", ["CUBE", "CONE", "SPHERE", "PRISM"], "semantic relations"),
+        ("KNOTS", ["BOWLINE", "HITCH", "SHEEPSHANK", "REEF"], "encyclopedic"),
+        ("___BOARD", ["SKATE", "CHALK", "DART", "KEY"], "semantic relations + multiword expressions"),
+    ],
+    [
+        ("GREETINGS", ["HELLO", "HOWDY", "HIYA", "GREETINGS"], "semantic relations"),
+        ("DOG BREEDS", ["BOXER", "POODLE", "BEAGLE", "PUG"], "encyclopedic"),
+        ("BOXING TERMS", ["JAB", "HOOK", "CROSS", "UPPERCUT"], "associative relations"),
+        ("ANAGRAMS OF 'STOP'", ["POTS", "TOPS", "SPOT", "OPTS"], "orthography"),
+    ],
 ]
 FEW_SHOT = {
     "GREEK LETTERS": ["ALPHA", "BETA", "GAMMA", "DELTA"],
@@ -54,53 +66,175 @@ DICT_FORM = (3, "PALINDROMES")  # stored as {"Words": [...]} like the real file'
 # Each model: per game, (groups as (name, words), names a human judged equivalent, malformed,
 # stored score or None for "count the exact groups"). None for groups = categories "".
 MODEL_A = [
-    ([("Citrus", ["LIME", "LEMON", "ORANGE", "GRAPEFRUIT"]), ("Shoe parts", ["SOLE", "HEEL", "TONGUE", "LACE"]),
-      ("Chess", ["KING", "QUEEN", "ROOK", "BISHOP"]), ("Sea creatures", ["SWORD", "CAT", "STAR", "JELLY"])],
-     {"Citrus", "Shoe parts", "Chess"}, False, None),
-    ([("Planets", ["MARS", "VENUS", "SATURN", "MERCURY"]), ("Utensils", ["WHISK", "LADLE", "SPATULA", "TONGS"]),
-      ("Music words", ["ADAGIO", "PRESTO", "LARGO", "EYE"]), ("Sports", ["FOOT", "BASE", "SNOW", "ALLEGRO"])],
-     {"Planets", "Utensils"}, False, None),
-    ([("Blues", ["NAVY", "COBALT", "TEAL", "AZURE"]), ("Trees", ["OAK", "MAPLE", "BIRCH", "CEDAR"]),
-      ("Games", ["RUMMY", "CRIBBAGE", "CANASTA", "YOU"]), ("Drinks", ["BEE", "SEA", "TEA", "EUCHRE"])],
-     {"Blues", "Trees"}, False, None),
-    ([("Weather", ["HAIL", "SLEET", "SNOW", "DRIZZLE"]), ("Pasta", ["PENNE", "FUSILLI", "ORZO", "RIGATONI"]),
-      ("Skeleton", ["FEMUR", "TIBIA", "ULNA", "RADIUS"]), ("Same backwards", ["KAYAK", "RADAR", "LEVEL", "CIVIC"])],
-     {"Weather", "Pasta", "Skeleton", "Same backwards"}, False, 3),
-    ([("Cafe menu", ["latte", "mocha", "espresso", "cortado"]), ("Shapes", ["CUBE", "CONE", "SPHERE", "PRISM"]),
-      ("Knots", ["BOWLINE", "HITCH", "SHEEPSHANK", "REEF"]), ("Boards", ["SKATE", "CHALK", "DART", "KEY"])],
-     {"Cafe menu", "Shapes", "Knots"}, True, None),
+    (
+        [
+            ("Citrus", ["LIME", "LEMON", "ORANGE", "GRAPEFRUIT"]),
+            ("Shoe parts", ["SOLE", "HEEL", "TONGUE", "LACE"]),
+            ("Chess", ["KING", "QUEEN", "ROOK", "BISHOP"]),
+            ("Sea creatures", ["SWORD", "CAT", "STAR", "JELLY"]),
+        ],
+        {"Citrus", "Shoe parts", "Chess"},
+        False,
+        None,
+    ),
+    (
+        [
+            ("Planets", ["MARS", "VENUS", "SATURN", "MERCURY"]),
+            ("Utensils", ["WHISK", "LADLE", "SPATULA", "TONGS"]),
+            ("Music words", ["ADAGIO", "PRESTO", "LARGO", "EYE"]),
+            ("Sports", ["FOOT", "BASE", "SNOW", "ALLEGRO"]),
+        ],
+        {"Planets", "Utensils"},
+        False,
+        None,
+    ),
+    (
+        [
+            ("Blues", ["NAVY", "COBALT", "TEAL", "AZURE"]),
+            ("Trees", ["OAK", "MAPLE", "BIRCH", "CEDAR"]),
+            ("Games", ["RUMMY", "CRIBBAGE", "CANASTA", "YOU"]),
+            ("Drinks", ["BEE", "SEA", "TEA", "EUCHRE"]),
+        ],
+        {"Blues", "Trees"},
+        False,
+        None,
+    ),
+    (
+        [
+            ("Weather", ["HAIL", "SLEET", "SNOW", "DRIZZLE"]),
+            ("Pasta", ["PENNE", "FUSILLI", "ORZO", "RIGATONI"]),
+            ("Skeleton", ["FEMUR", "TIBIA", "ULNA", "RADIUS"]),
+            ("Same backwards", ["KAYAK", "RADAR", "LEVEL", "CIVIC"]),
+        ],
+        {"Weather", "Pasta", "Skeleton", "Same backwards"},
+        False,
+        3,
+    ),
+    (
+        [
+            ("Cafe menu", ["latte", "mocha", "espresso", "cortado"]),
+            ("Shapes", ["CUBE", "CONE", "SPHERE", "PRISM"]),
+            ("Knots", ["BOWLINE", "HITCH", "SHEEPSHANK", "REEF"]),
+            ("Boards", ["SKATE", "CHALK", "DART", "KEY"]),
+        ],
+        {"Cafe menu", "Shapes", "Knots"},
+        True,
+        None,
+    ),
     (None, set(), True, None),
 ]
 MODEL_B = [
-    ([("Fruit", ["LEMON", "LIME", "ORANGE", "GRAPEFRUIT"]), ("Footwear", ["SOLE", "HEEL", "TONGUE", "KING"]),
-      ("Royalty", ["LACE", "QUEEN", "ROOK", "BISHOP"]), ("Fish", ["SWORD", "CAT", "STAR", "JELLY"])],
-     {"Fruit", "Fish"}, False, None),
-    ([("Space", ["MARS", "VENUS", "SATURN", "MERCURY"]), ("Cooking", ["WHISK", "LADLE", "SPATULA", "TONGS"]),
-      ("Italian", ["ADAGIO", "PRESTO", "LARGO", "ALLEGRO"]), ("Balls", ["FOOT", "BASE", "SNOW", "EYE"])],
-     {"Space", "Cooking", "Italian", "Balls"}, False, None),
-    ([("Colours", ["NAVY", "COBALT", "TEAL", "AZURE"]), ("Wood", ["OAK", "MAPLE", "BIRCH", "CEDAR"]),
-      ("Card games", ["RUMMY", "CRIBBAGE", "CANASTA", "EUCHRE"]), ("Letters", ["BEE", "SEA", "TEA", "YOU"])],
-     {"Colours", "Wood", "Card games", "Letters"}, False, None),
-    ([("Cold weather", ["HAIL", "SLEET", "SNOW", "KAYAK"]), ("Italian food", ["PENNE", "FUSILLI", "ORZO", "RIGATONI"]),
-      ("Leg", ["FEMUR", "TIBIA", "ULNA", "RADIUS"]), ("Words", ["DRIZZLE", "RADAR", "LEVEL", "CIVIC"])],
-     {"Italian food"}, False, None),
-    ([("Coffee", ["LATTE", "MOCHA", "ESPRESSO", "CORTADO"]), ("Solids", ["CUBE", "CONE", "SPHERE", "PRISM"]),
-      ("Sailing", ["BOWLINE", "HITCH", "REEF", "REEF"]), ("Boards", ["SKATE", "CHALK", "DART", "KEY"])],
-     {"Coffee", "Solids", "Boards"}, False, None),
-    ([("Hi", ["HELLO", "HOWDY", "HIYA", "GREETINGS"]), ("Dogs", ["BOXER", "POODLE", "BEAGLE", "PUG"]),
-      ("Punches", ["JAB", "HOOK", "CROSS", "UPPERCUT"]), ("Anagrams", ["POTS", "TOPS", "SPOT", "OPTS"])],
-     {"Hi", "Dogs", "Punches", "Anagrams"}, False, None),
+    (
+        [
+            ("Fruit", ["LEMON", "LIME", "ORANGE", "GRAPEFRUIT"]),
+            ("Footwear", ["SOLE", "HEEL", "TONGUE", "KING"]),
+            ("Royalty", ["LACE", "QUEEN", "ROOK", "BISHOP"]),
+            ("Fish", ["SWORD", "CAT", "STAR", "JELLY"]),
+        ],
+        {"Fruit", "Fish"},
+        False,
+        None,
+    ),
+    (
+        [
+            ("Space", ["MARS", "VENUS", "SATURN", "MERCURY"]),
+            ("Cooking", ["WHISK", "LADLE", "SPATULA", "TONGS"]),
+            ("Italian", ["ADAGIO", "PRESTO", "LARGO", "ALLEGRO"]),
+            ("Balls", ["FOOT", "BASE", "SNOW", "EYE"]),
+        ],
+        {"Space", "Cooking", "Italian", "Balls"},
+        False,
+        None,
+    ),
+    (
+        [
+            ("Colours", ["NAVY", "COBALT", "TEAL", "AZURE"]),
+            ("Wood", ["OAK", "MAPLE", "BIRCH", "CEDAR"]),
+            ("Card games", ["RUMMY", "CRIBBAGE", "CANASTA", "EUCHRE"]),
+            ("Letters", ["BEE", "SEA", "TEA", "YOU"]),
+        ],
+        {"Colours", "Wood", "Card games", "Letters"},
+        False,
+        None,
+    ),
+    (
+        [
+            ("Cold weather", ["HAIL", "SLEET", "SNOW", "KAYAK"]),
+            ("Italian food", ["PENNE", "FUSILLI", "ORZO", "RIGATONI"]),
+            ("Leg", ["FEMUR", "TIBIA", "ULNA", "RADIUS"]),
+            ("Words", ["DRIZZLE", "RADAR", "LEVEL", "CIVIC"]),
+        ],
+        {"Italian food"},
+        False,
+        None,
+    ),
+    (
+        [
+            ("Coffee", ["LATTE", "MOCHA", "ESPRESSO", "CORTADO"]),
+            ("Solids", ["CUBE", "CONE", "SPHERE", "PRISM"]),
+            ("Sailing", ["BOWLINE", "HITCH", "REEF", "REEF"]),
+            ("Boards", ["SKATE", "CHALK", "DART", "KEY"]),
+        ],
+        {"Coffee", "Solids", "Boards"},
+        False,
+        None,
+    ),
+    (
+        [
+            ("Hi", ["HELLO", "HOWDY", "HIYA", "GREETINGS"]),
+            ("Dogs", ["BOXER", "POODLE", "BEAGLE", "PUG"]),
+            ("Punches", ["JAB", "HOOK", "CROSS", "UPPERCUT"]),
+            ("Anagrams", ["POTS", "TOPS", "SPOT", "OPTS"]),
+        ],
+        {"Hi", "Dogs", "Punches", "Anagrams"},
+        False,
+        None,
+    ),
 ]
 # human players: (player, game number, the `input` cell as typed — row 3 is a broken literal)
 NOVICE_RAW = [
-    ("P1", "1", str([[" LEMON", " LIME", "ORANGE", " GRAPEFRUIT"], ["SOLE", " HEEL", " TONGUE", " LACE"],
-                     ["KING", "QUEEN", "SWORD", "BISHOP"], ["ROOK", "CAT", "STAR", "JELLY"]])),
-    ("P2", "2", str([["MARS", "VENUS", "SATURN", "MERCURY"], ["WHISK", "LADLE", "SPATULA", "TONGS"],
-                     ["ADAGIO", "PRESTO", "LARGO", "ALLEGRO"], ["FOOT", "BASE", "SNOW", "EYE"]])),
-    ("P1", "3", "[[' NAVY', ' COBALT', 'TEAL', ' AZURE], ['RUMMY, 'CRIBBAGE', ' CANASTA', ' BEE'], "
-                "[' OAK', ' MAPEL', 'BIRCH', ' CEDAR'], ['EUCHRE', 'SEA', 'TEA', 'YOU']]"),
-    ("P3", "4", str([["HAIL", "SLEET", "SNOW", "KAYAK", "DRIZZLE"], ["PENNE", "FUSILLI", "ORZO"],
-                     ["FEMUR", "TIBIA", "ULNA", "RADIUS"], ["RADAR", "LEVEL", "CIVIC"]])),
+    (
+        "P1",
+        "1",
+        str(
+            [
+                [" LEMON", " LIME", "ORANGE", " GRAPEFRUIT"],
+                ["SOLE", " HEEL", " TONGUE", " LACE"],
+                ["KING", "QUEEN", "SWORD", "BISHOP"],
+                ["ROOK", "CAT", "STAR", "JELLY"],
+            ]
+        ),
+    ),
+    (
+        "P2",
+        "2",
+        str(
+            [
+                ["MARS", "VENUS", "SATURN", "MERCURY"],
+                ["WHISK", "LADLE", "SPATULA", "TONGS"],
+                ["ADAGIO", "PRESTO", "LARGO", "ALLEGRO"],
+                ["FOOT", "BASE", "SNOW", "EYE"],
+            ]
+        ),
+    ),
+    (
+        "P1",
+        "3",
+        "[[' NAVY', ' COBALT', 'TEAL', ' AZURE], ['RUMMY, 'CRIBBAGE', ' CANASTA', ' BEE'], "
+        "[' OAK', ' MAPEL', 'BIRCH', ' CEDAR'], ['EUCHRE', 'SEA', 'TEA', 'YOU']]",
+    ),
+    (
+        "P3",
+        "4",
+        str(
+            [
+                ["HAIL", "SLEET", "SNOW", "KAYAK", "DRIZZLE"],
+                ["PENNE", "FUSILLI", "ORZO"],
+                ["FEMUR", "TIBIA", "ULNA", "RADIUS"],
+                ["RADAR", "LEVEL", "CIVIC"],
+            ]
+        ),
+    ),
 ]
 NOVICE_STORED = [(0, 2), (1, 4), (2, 1), (3, 0)]  # (game, stored score)
 TAXONOMY_COLUMNS = {
@@ -121,9 +255,15 @@ def _gold_records() -> list[dict]:
         categories: dict = {name: list(words) for name, words, _ in puzzle}
         if index == DICT_FORM[0]:
             categories[DICT_FORM[1]] = {"Words": categories[DICT_FORM[1]]}
-        records.append({"allwords": ", ".join(w for _, words, _ in puzzle for w in words), "categories": categories})
+        records.append(
+            {"allwords": ", ".join(w for _, words, _ in puzzle for w in words), "categories": categories}
+        )
     records.append(
-        {"allwords": ", ".join(w for words in FEW_SHOT.values() for w in words), "exclude": True, "categories": FEW_SHOT}
+        {
+            "allwords": ", ".join(w for words in FEW_SHOT.values() for w in words),
+            "exclude": True,
+            "categories": FEW_SHOT,
+        }
     )
     return records
 
@@ -153,8 +293,14 @@ def _knowledge_type_labels(gold: list[dict]) -> list[list[str]]:
     from wordplay_audit.corpora.contract import game_key
 
     rng = random.Random(7)
-    columns = ["Phonology/Orthography/Morphology", "Multiword Expressions", "Semantic Relations",
-               "Associative Relations", "Encyclopedic", "Word Meaning + Word Form"]
+    columns = [
+        "Phonology/Orthography/Morphology",
+        "Multiword Expressions",
+        "Semantic Relations",
+        "Associative Relations",
+        "Encyclopedic",
+        "Word Meaning + Word Form",
+    ]
     rows = []
     for puzzle, record in zip(PUZZLES, gold, strict=False):
         key = game_key(split_allwords(record["allwords"]))
@@ -184,8 +330,13 @@ def write_demo_corpus(folder: str | Path) -> Path:
                     "Categories": name,
                     "Words in Category": str(words),
                     "Complexity": "complex" if "+" in knowledge else "simple",
-                    "Based On": "word meaning + word form" if "+" in knowledge
-                    else ("word form" if knowledge in ("phonology", "orthography", "multiword expressions") else "word meaning"),
+                    "Based On": "word meaning + word form"
+                    if "+" in knowledge
+                    else (
+                        "word form"
+                        if knowledge in ("phonology", "orthography", "multiword expressions")
+                        else "word meaning"
+                    ),
                     "Knowledge Type": knowledge,
                 }
                 for name, words, knowledge in puzzle
@@ -198,15 +349,22 @@ def write_demo_corpus(folder: str | Path) -> Path:
         "gold_data.json": gold,
         "game_with_knowledge_taxonomy.json": taxonomy,
         "novice.json": [
-            {"allwords": gold[g]["allwords"], "categories": gold[g]["categories"], "score": s} for g, s in NOVICE_STORED
+            {"allwords": gold[g]["allwords"], "categories": gold[g]["categories"], "score": s}
+            for g, s in NOVICE_STORED
         ],
     }
     for name, answers, few_shot_group in (("model-a", MODEL_A, "Greek"), ("model-b", MODEL_B, "Greek")):
         records = [_answer(g, *answer) for g, answer in zip(gold, answers, strict=False)]
         # the few-shot game: an answer without score fields, as in the real files
         greek = list(FEW_SHOT["GREEK LETTERS"])
-        records.append({"allwords": few_shot["allwords"], "reason": f"Groupings: {few_shot_group}: [{', '.join(greek)}]",
-                        "categories": {few_shot_group: greek}, "malformed": False})
+        records.append(
+            {
+                "allwords": few_shot["allwords"],
+                "reason": f"Groupings: {few_shot_group}: [{', '.join(greek)}]",
+                "categories": {few_shot_group: greek},
+                "malformed": False,
+            }
+        )
         files[f"{name}.json"] = records
     for name, content in files.items():
         (folder / name).write_text(json.dumps(content, indent=1), encoding="utf-8")
