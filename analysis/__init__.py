@@ -1,1 +1,33 @@
-"""analysis"""
+"""The statistics room: pure functions of the contract's DataFrames.
+
+Sub-packages load on first use: ``from wordplay_audit import analysis; analysis.agreement.fleiss_kappa``."""
+
+_EXPORTS = {}
+_SUBMODULES = (
+    "agreement",
+    "balderdash",
+    "connections",
+    "correction",
+    "judge_audit",
+    "judge_audit_groups",
+    "proportions",
+    "report",
+    "stats_models",
+    "wof",
+)
+__all__ = sorted([*_EXPORTS, *_SUBMODULES])
+
+
+def __getattr__(name: str):
+    """Import on first use, so importing the package stays light."""
+    import importlib
+
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

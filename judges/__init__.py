@@ -1,1 +1,56 @@
-"""judges"""
+"""Every network call to a model: judges behind one protocol, the runner (retries, cache,
+concurrency) and the local OpenAI-compatible test server. Names load on first use (``openai``
+is imported only when an LLM judge is made)."""
+
+_EXPORTS = {
+    "Judge": "base",
+    "Query": "base",
+    "Verdict": "base",
+    "TransientJudgeError": "base",
+    "cache_key": "base",
+    "queries_from_items": "base",
+    "batch_requests": "batch",
+    "write_requests": "batch",
+    "read_results": "batch",
+    "VerdictCache": "cache",
+    "ThresholdFit": "fit",
+    "fit_judge": "fit",
+    "fit_threshold": "fit",
+    "best_threshold": "fit",
+    "load_fit": "fit",
+    "OpenAIJudge": "llm",
+    "make_judge": "make",
+    "ExactJudge": "match",
+    "NormalizedJudge": "match",
+    "normalize_text": "match",
+    "TfidfJudge": "offline",
+    "EmbedJudge": "offline",
+    "embed_available": "offline",
+    "Template": "prompts",
+    "template_for": "prompts",
+    "load_template": "prompts",
+    "parse_verdict": "prompts",
+    "RetryPolicy": "runner",
+    "RunResult": "runner",
+    "RunStats": "runner",
+    "FatalJudgeError": "runner",
+    "run_judge": "runner",
+    "LocalServer": "server",
+}
+_SUBMODULES = ()
+__all__ = sorted([*_EXPORTS, *_SUBMODULES])
+
+
+def __getattr__(name: str):
+    """Import on first use, so importing the package stays light."""
+    import importlib
+
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

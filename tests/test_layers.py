@@ -132,3 +132,20 @@ def test_the_command_line_starts_without_heavy_libraries():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_every_package_names_its_public_api():
+    """Each package's ``__init__`` declares ``__all__``, and every name in it resolves."""
+    import importlib
+
+    packages = [p for p in library_files() if p.name == "__init__.py"]
+    missing = []
+    for path in packages:
+        name = module_name(path)
+        module = importlib.import_module(name)
+        if not hasattr(module, "__all__"):
+            missing.append(name)
+            continue
+        for attr in module.__all__:
+            getattr(module, attr)  # raises when a listed name does not exist
+    assert not missing, "packages without __all__: " + ", ".join(missing)

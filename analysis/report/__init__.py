@@ -19,6 +19,20 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+__all__ = [
+    "Block",
+    "Bullets",
+    "Figure",
+    "Paragraph",
+    "Report",
+    "Section",
+    "Table",
+    "figure_png",
+    "format_cell",
+    "new_figure",
+    "plot_text",
+]
+
 
 class Block:
     """A piece of a section that renders itself to safe HTML."""

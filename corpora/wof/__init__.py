@@ -8,3 +8,24 @@
 * :mod:`.players` — scripted, seeded player policies;
 * :mod:`.demo_riddles` — the project's own riddles for the demo.
 """
+
+from wordplay_audit.corpora.wof.game import Rules, play_game, write_report
+from wordplay_audit.corpora.wof.items import game_table, guess_items
+from wordplay_audit.corpora.wof.players import make_player
+from wordplay_audit.corpora.wof.reader import read_report, read_reports
+from wordplay_audit.corpora.wof.riddles import read_riddles
+from wordplay_audit.corpora.wof.simulate import simulate_games, write_simulation
+
+__all__ = [
+    "Rules",
+    "game_table",
+    "guess_items",
+    "make_player",
+    "play_game",
+    "read_report",
+    "read_reports",
+    "read_riddles",
+    "simulate_games",
+    "write_report",
+    "write_simulation",
+]
