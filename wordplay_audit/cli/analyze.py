@@ -20,7 +20,9 @@ from wordplay_audit.errors import InputError, ParameterError, about, check_choic
 if TYPE_CHECKING:
     import pandas as pd
 
-app = typer.Typer(help="Agreement statistics and consensus labels.", no_args_is_help=True)
+app = typer.Typer(
+    rich_markup_mode=None, help="Agreement statistics and consensus labels.", no_args_is_help=True
+)
 
 _METHODS = ("majority", "dawid-skene")
 

@@ -15,6 +15,7 @@ from wordplay_audit.cli.output import JSON_OPTION, emit
 from wordplay_audit.errors import InputError, ParameterError
 
 app = typer.Typer(
+    rich_markup_mode=None,
     help="Annotation campaigns in Label Studio: plan, push, pull, status, adjudicate, files.",
     no_args_is_help=True,
     add_completion=False,

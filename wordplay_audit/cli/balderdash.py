@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 app = typer.Typer(
+    rich_markup_mode=None,
     help="Balderdash: read the game database, reproduce and correct its metrics.",
     no_args_is_help=True,
     add_completion=False,
@@ -170,7 +171,7 @@ def convergence_command(
     design: DesignOpt = "stratified",
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Eq. 6 convergence of LKR per ε under judge, replaced and corrected labels."""
+    """Convergence of LKR (the study's Eq 6) per ε under judge, replaced and corrected labels."""
     from wordplay_audit.analysis.balderdash.convergence import convergence_table
     from wordplay_audit.analysis.correction import JudgeAccuracy
 

@@ -11,7 +11,9 @@ from wordplay_audit.cli.output import emit
 from wordplay_audit.errors import check_choice
 
 NAME = "connections"
-app = typer.Typer(help="The NYT Connections study: read, score, audit.", no_args_is_help=True)
+app = typer.Typer(
+    rich_markup_mode=None, help="The NYT Connections study: read, score, audit.", no_args_is_help=True
+)
 
 
 @app.command("score")

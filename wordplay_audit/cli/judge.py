@@ -15,6 +15,7 @@ from wordplay_audit.cli.output import JSON_OPTION, emit
 from wordplay_audit.errors import ParameterError, check_choice
 
 app = typer.Typer(
+    rich_markup_mode=None,
     help="Judge items with an LLM (any OpenAI-compatible server) or offline similarity/match judges.",
     no_args_is_help=True,
     add_completion=False,

@@ -17,6 +17,7 @@ from wordplay_audit.errors import InputError, ParameterError
 
 def build_app() -> typer.Typer:
     root = typer.Typer(
+        rich_markup_mode=None,
         name="wordplay-audit",
         help="Audit the labels behind LLM word-game benchmarks.",
         no_args_is_help=True,

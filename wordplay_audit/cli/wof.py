@@ -15,6 +15,7 @@ from wordplay_audit.cli.output import JSON_OPTION, emit
 from wordplay_audit.errors import check_choice
 
 app = typer.Typer(
+    rich_markup_mode=None,
     help="Wheel of Fortune (LLMike): read the game master's reports, reproduce its metrics, simulate runs.",
     no_args_is_help=True,
     add_completion=False,
