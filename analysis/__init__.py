@@ -2,6 +2,8 @@
 
 Sub-packages load on first use: ``from wordplay_audit import analysis; analysis.agreement.fleiss_kappa``."""
 
+from wordplay_audit import lazy_exports
+
 _EXPORTS = {}
 _SUBMODULES = (
     "agreement",
@@ -16,18 +18,4 @@ _SUBMODULES = (
     "wof",
 )
 __all__ = sorted([*_EXPORTS, *_SUBMODULES])
-
-
-def __getattr__(name: str):
-    """Import on first use, so importing the package stays light."""
-    import importlib
-
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-    if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)

@@ -1,6 +1,8 @@
 """Annotation campaigns in Label Studio: configs, campaign design, push/pull, file mode,
 reconciliation. Names load on first use (``label_studio_sdk`` only when a server is used)."""
 
+from wordplay_audit import lazy_exports
+
 _EXPORTS = {
     "label_config": "configs",
     "task_data": "configs",
@@ -28,18 +30,4 @@ _EXPORTS = {
 }
 _SUBMODULES = ()
 __all__ = sorted([*_EXPORTS, *_SUBMODULES])
-
-
-def __getattr__(name: str):
-    """Import on first use, so importing the package stays light."""
-    import importlib
-
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-    if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)

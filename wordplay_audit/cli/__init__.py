@@ -4,14 +4,8 @@ Group modules import only ``typer`` and the standard library at the top; the lib
 command needs is imported inside that command, so ``wordplay-audit --help`` stays fast.
 """
 
+from wordplay_audit import lazy_exports
+
 _EXPORTS = {"main": "main", "build_app": "main"}
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    """Import on first use, so importing the package stays light."""
-    import importlib
-
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _EXPORTS, ())

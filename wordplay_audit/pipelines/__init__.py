@@ -2,6 +2,8 @@
 
 Each pipeline is also callable from Python; names load on first use."""
 
+from wordplay_audit import lazy_exports
+
 _EXPORTS = {
     "run_demo": "demo",
     "score_connections": "connections",
@@ -12,12 +14,4 @@ _EXPORTS = {
     "write_outputs": "outputs",
 }
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    """Import on first use, so importing the package stays light."""
-    import importlib
-
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _EXPORTS, ())

@@ -60,7 +60,6 @@ def run_demo_part(folder: str | Path, seed: int = 0) -> tuple[dict[str, Any], Se
         "omniscient_judge_lkr": float(obs.loc[obs["model"] == "omniscient-llm", "knows"].mean()),
         "omniscient_converged_eps_0.1": {
             "judge_labels": bool(omni["converged_judge"].all()),
-            "corrected": bool(omni["converged_corrected"].fillna(False).all()),
             "window_bound": bool(omni["converged_window"].fillna(False).all()),
         },
         "window_lower_bound": [float(v) for v in omni["window_lower"].to_numpy() if np.isfinite(v)],
