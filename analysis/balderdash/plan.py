@@ -86,6 +86,8 @@ def labels_for_corrected_rate(
             raise ParameterError(f"{name} must be a proportion in [0, 1], got {value}")
     if not 0 < halfwidth < 0.5:
         raise ParameterError(f"halfwidth must lie in (0, 0.5), got {halfwidth}")
+    if not n_items >= 1:  # also refuses nan
+        raise ParameterError(f"items: expected a number of definitions ≥ 1 (or inf), got {n_items}")
     j = se + sp - 1
     if j <= 0:
         raise ParameterError(f"the judge must beat chance (Se + Sp > 1), got Se={se}, Sp={sp}")

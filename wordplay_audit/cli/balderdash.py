@@ -87,16 +87,17 @@ def metrics_command(export: ExportArg, words: WordsOpt = None, as_json: bool = J
     if kept.empty:
         raise InputError(f"{export}: no complete game (every game lacks some of its rounds)")
     result = balderdash_metrics(kept)
-    payload = {
-        "export": str(export),
-        "skipped": {**data.skipped, "incomplete_games_left_out": len(dropped)},
-        "incomplete_games": dropped,
-        "settings": _records(result["settings"]),
-        "games": _records(result["games"]),
-        "rounds": _records(result["rounds"]),
-    }
+    skipped = {**data.skipped, "incomplete_games_left_out": len(dropped)}
     lines = _lines(result["settings"], METRICS_SHOWN, "per setting and model:")
-    lines.append(f"skipped: {payload['skipped']}")
+    lines.append(f"skipped: {skipped}")
+    payload = {"export": str(export), "skipped": skipped}
+    if as_json:  # per-round records are built only when they are printed (a million rows at scale)
+        payload.update(
+            incomplete_games=dropped,
+            settings=_records(result["settings"]),
+            games=_records(result["games"]),
+            rounds=_records(result["rounds"]),
+        )
     emit(payload, as_json=as_json, lines=lines)
 
 
