@@ -12,7 +12,7 @@ W_th = N_h / Σ_{h∈t} N_h over the target's strata; a ratio such as a judge's 
     V_t(n) = Σ_h g_th² S²_th (1/n_h − 1/N_h),   g_th = ∂φ_t/∂q_h,
     S²_th = max(q̃_th(1 − q̃_th), floor) · N_h/(N_h − 1),   q̃ = (x + ½)/(n + 1),
 
-the floor keeping a stratum where people agreed with every verdict from being starved, and
+(a = 1 pseudo-observation by default), the floor keeping a stratum where people agreed with every verdict from being starved, and
 the predicted half-width is z·√V_t. :func:`allocate` first brings every stratum that a target
 uses up to a pilot minimum, then gives the remaining labels one at a time to the stratum whose
 extra label lowers the largest (``objective="max"``) or the summed (``"sum"``) half-width
@@ -95,12 +95,14 @@ class Target:
 @dataclass(frozen=True)
 class AllocationOptions:
     """``objective``: "max" (largest half-width) or "sum"; ``floor`` on q(1 − q); ``pilot``
-    labels every used stratum gets first; ``confidence`` of the predicted intervals."""
+    labels every used stratum gets first; ``confidence`` of the predicted intervals;
+    ``pseudo`` = a in q̃ = (x + a/2)/(n + a) (1; z² predicts Agresti–Coull intervals)."""
 
     objective: str = "max"
     confidence: float = 0.95
     floor: float = 0.01
     pilot: int = 5
+    pseudo: float = 1.0
 
     def __post_init__(self) -> None:
         if self.objective not in OBJECTIVES:
@@ -111,6 +113,8 @@ class AllocationOptions:
             raise ParameterError(f"floor: {self.floor} must lie in 0 … 0.25")
         if self.pilot < 0:
             raise ParameterError(f"pilot: {self.pilot} must be 0 or more")
+        if self.pseudo < 0:
+            raise ParameterError(f"pseudo: {self.pseudo} must be 0 or more")
 
     @property
     def z(self) -> float:
@@ -128,10 +132,13 @@ class Allocation:
     notes: tuple[str, ...] = field(default=())
 
     def to_dict(self) -> dict[str, object]:
+        def finite(values):  # an infinite prediction (a used stratum without labels) → None
+            return [float(v) if np.isfinite(v) else None for v in values]
+
         return {
             "add": [int(a) for a in self.add],
-            "half_width_before": dict(zip(self.names, map(float, self.before), strict=True)),
-            "half_width_after": dict(zip(self.names, map(float, self.after), strict=True)),
+            "half_width_before": dict(zip(self.names, finite(self.before), strict=True)),
+            "half_width_after": dict(zip(self.names, finite(self.after), strict=True)),
             "notes": list(self.notes),
         }
 
@@ -165,12 +172,15 @@ def fnr_target(
     return Target(name, np.where(mask, grad, 0.0), x)
 
 
-def unit_variances(counts: StrataCounts, targets: Sequence[Target], floor: float) -> np.ndarray:
-    """The matrix g_th² S²_th (targets × strata), S² = max(q̃(1 − q̃), floor)·N/(N − 1)."""
+def unit_variances(counts: StrataCounts, targets: Sequence[Target], floor: float, pseudo: float = 1.0):
+    """The matrix g_th² S²_th (targets × strata), S² = max(q̃(1 − q̃), floor)·N/(N − 1) with
+    q̃ = (x + a/2)/(n + a), a = ``pseudo`` (0.5 where n + a = 0)."""
     big_n, n = counts.population, counts.labelled
     rows = []
     for target in targets:
-        q = (target.labelled_true + 0.5) / (n + 1)
+        q = np.where(
+            n + pseudo > 0, (target.labelled_true + pseudo / 2) / np.maximum(n + pseudo, 1e-300), 0.5
+        )
         s2 = np.maximum(q * (1 - q), floor) * np.where(big_n > 1, big_n / np.maximum(big_n - 1, 1), 0.0)
         rows.append(np.asarray(target.gradient, dtype=float) ** 2 * s2)
     return np.array(rows, dtype=float).reshape(len(targets), len(big_n))
@@ -192,10 +202,11 @@ def predicted_half_widths(unit: np.ndarray, counts: StrataCounts, add=None, *, c
 
 
 def _pilot(unit: np.ndarray, counts: StrataCounts, budget: int, pilot: int) -> np.ndarray:
-    """Top every used stratum up to min(pilot, N_h), one label per round over the strata in
-    order of their largest unit variance, until the budget runs out."""
+    """Top every used stratum up to min(max(pilot, 1), N_h) (an unlabelled stratum has no
+    finite variance), one label per round over the strata in order of their largest unit
+    variance, until the budget runs out."""
     big_n, n = counts.population, counts.labelled
-    want = np.where(unit.max(axis=0, initial=0) > 0, np.minimum(pilot, big_n), 0) - n
+    want = np.where(unit.max(axis=0, initial=0) > 0, np.minimum(max(pilot, 1), big_n), 0) - n
     want = np.maximum(want, 0).astype(int)
     order = np.argsort(-unit.max(axis=0, initial=0), kind="stable")
     add = np.zeros(len(big_n), dtype=int)
@@ -279,7 +290,7 @@ def allocate(counts: StrataCounts, targets: Sequence[Target], budget: int, optio
     options = options or AllocationOptions()
     if not targets:
         raise ParameterError("targets: give at least one target")
-    unit = unit_variances(counts, targets, options.floor)
+    unit = unit_variances(counts, targets, options.floor, options.pseudo)
     add = allocate_variances(unit, counts, budget, options)
     notes = []
     if add.sum() < budget:

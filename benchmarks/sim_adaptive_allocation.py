@@ -18,7 +18,8 @@ model's realised TDR is counted per cell. Allocation of each batch:
 * ``proportional``: n_h → n·N_h/N, ``equal``: n_h → n/H (the batch goes to the largest deficits,
   capped at N_h);
 * ``adaptive``: :func:`wordplay_audit.analysis.allocation.allocate` (pilot 5 per stratum, floor
-  0.01 on q(1 − q), minimise the largest predicted half-width).
+  0.01 on q(1 − q), q̃ with a = z² pseudo-observations like the interval, minimise the largest
+  predicted half-width).
 
 The three methods share each campaign's population (common random numbers).
 
@@ -43,6 +44,7 @@ from wordplay_audit.analysis.allocation import (
 
 METHODS = ("proportional", "equal", "adaptive")
 MIN_LABELS = 5
+Z = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -126,8 +128,9 @@ def fixed_batch(big_n, n, batch, shares):
 def adaptive_batch(big_n, n, x, model, batch):
     counts = StrataCounts(big_n.astype(float), n.astype(float))
     targets = [linear_target(str(m), counts, model == m, x) for m in np.unique(model)]
-    options = AllocationOptions(pilot=MIN_LABELS)
-    return allocate_variances(unit_variances(counts, targets, options.floor), counts, batch, options)
+    options = AllocationOptions(pilot=MIN_LABELS, pseudo=Z**2)
+    unit = unit_variances(counts, targets, options.floor, options.pseudo)
+    return allocate_variances(unit, counts, batch, options)
 
 
 def run_campaign(pop, method, rng, args):
@@ -187,7 +190,7 @@ def main() -> None:
     parser.add_argument("--half-width", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=20261130)
     args = parser.parse_args()
-    args.z = 1.959963984540054
+    args.z = Z
     print(
         f"target: every model's corrected TDR ± {args.half_width} (95 %), batches of {args.batch}, "
         f"seed {args.seed}; coverage SE at 500 campaigns ≈ 0.010"

@@ -9,6 +9,7 @@ import itertools
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from wordplay_audit.analysis.allocation import (
@@ -92,6 +93,8 @@ def test_pilot_first_then_greedy_and_caps():
     short = allocate(counts, [target], 6, AllocationOptions(pilot=5))
     assert list(short.add) == [2, 2, 2]  # one label per stratum per pass, not all to one
     assert np.isinf(short.before).all() and np.isfinite(short.after).all()
+    zero_pilot = allocate(counts, [target], 6, AllocationOptions(pilot=0))
+    assert (counts.labelled + zero_pilot.add >= 1).all()  # every used stratum gets one label first
     none = allocate(counts, [target], 2, AllocationOptions(pilot=5))
     assert np.isinf(none.after).all()  # a used stratum is still unlabelled: no prediction
 
@@ -227,3 +230,111 @@ def test_weighted_share_by_hand():
     assert theta == pytest.approx(3 / 7)
     resid = np.array([1, 0, 1]) - 3 / 7
     assert var == pytest.approx(np.sum(w**2 * resid**2) / 49 * 1.5)
+
+
+# --- annotate next (file mode): the app layer over a planned campaign ---------------------
+
+
+@pytest.fixture
+def planned(tmp_path, run_cli):
+    """300 definitions of three models; model m3's judge disagrees with people far more often."""
+    rng = np.random.default_rng(8)
+    rows, truth = [], {}
+    for i in range(300):
+        model = ("m1", "m2", "m3")[i % 3]
+        true = bool(rng.random() < 0.5)
+        wrong = rng.random() < (0.4 if model == "m3" else 0.05)
+        truth[f"d{i}"] = true
+        rows.append(
+            {
+                "item_id": f"d{i}",
+                "game": "balderdash",
+                "kind": "definition",
+                "context": "w",
+                "reference": "r",
+                "candidate": "c",
+                "player_model": model,
+                "judge_verdict": str(true != wrong).lower(),
+            }
+        )
+    pd.DataFrame(rows).to_csv(tmp_path / "items.csv", index=False)
+    code, _out, err = run_cli(
+        "annotate", "plan", str(tmp_path / "items.csv"), "--n", "60", "--raters", "ann,bob",
+        "--overlap", "1", "--strata", "player_model,judge_verdict", "--seed", "1",
+        "--out", str(tmp_path / "camp"),
+    )  # fmt: skip
+    assert code == 0, err
+    sampled = pd.read_csv(tmp_path / "camp" / "items.csv", dtype=str)
+    final = pd.DataFrame(
+        {
+            "item_id": sampled["item_id"],
+            "question": "reference",
+            "label": sampled["item_id"].map(truth).map(str).str.lower(),
+        }
+    )
+    final.to_csv(tmp_path / "final.csv", index=False)
+    return tmp_path, pd.DataFrame(rows)
+
+
+def _next(run_cli, folder, *extra):
+    return run_cli(
+        "annotate", "next", str(folder / "camp"), "--budget", "40", "--labels", str(folder / "final.csv"),
+        "--by", "player_model", "--seed", "3", "--json", *extra,
+    )  # fmt: skip
+
+
+def test_annotate_next_appends_a_round_with_inclusion_probabilities(planned, run_cli):
+    import json
+
+    from wordplay_audit.annotate.campaign import read_campaign
+
+    folder, population = planned
+    before = read_campaign(folder / "camp")
+    code, out, err = _next(run_cli, folder)
+    assert code == 0, err
+    record = json.loads(out)
+    after = read_campaign(folder / "camp")
+    sampled = after.items[after.items["honeypot"].astype(str) != "true"]
+    assert len(sampled) == 100 and sampled["item_id"].is_unique
+    assert set(record["item_ids"]) == set(sampled["item_id"]) - set(before.items["item_id"])
+    assert len(after.assignments) == len(before.assignments) + 40  # overlap 1
+    assert (
+        after.assignments.groupby("rater")["position"]
+        .apply(lambda p: sorted(p) == list(range(1, len(p) + 1)))
+        .all()
+    )
+    # same strata in both rounds: π telescopes to (n1 + n2)/N per model × verdict stratum
+    merged = sampled.merge(
+        population[["item_id", "player_model", "judge_verdict"]], on="item_id", suffixes=("_x", "")
+    )
+    big_n = population.groupby(["player_model", "judge_verdict"]).size()
+    n = merged.groupby(["player_model", "judge_verdict"]).size()
+    pi = (
+        merged.groupby(["player_model", "judge_verdict"])["inclusion_probability"]
+        .agg(["min", "max"])
+        .astype(float)
+    )
+    assert np.allclose(pi["min"], n / big_n) and np.allclose(pi["max"], n / big_n)
+    # the model whose judge people contradict gets most of the new labels
+    added = merged[merged["item_id"].isin(record["item_ids"])].groupby("player_model").size()
+    assert added.get("m3", 0) > max(added.get("m1", 0), added.get("m2", 0))
+    assert max(v for v in record["half_width_after"].values()) < max(record["half_width_before"].values())
+
+
+def test_annotate_next_is_seeded_and_checks_its_options(planned, run_cli):
+    import json
+    import shutil
+
+    folder, _ = planned
+    shutil.copytree(folder / "camp", folder / "copy")
+    first = json.loads(_next(run_cli, folder)[1])["item_ids"]
+    shutil.rmtree(folder / "camp")
+    shutil.move(folder / "copy", folder / "camp")
+    assert json.loads(_next(run_cli, folder)[1])["item_ids"] == first
+    code, _out, err = _next(run_cli, folder, "--target", "lkr")
+    assert code == 2 and "tdr, fnr" in err
+    code, _out, err = run_cli(
+        "annotate", "next", str(folder / "camp"), "--budget", "5", "--labels", str(folder / "final.csv"),
+        "--by", "deck",
+    )  # fmt: skip
+    assert code == 2 and "'deck'" in err

@@ -280,3 +280,53 @@ def adjudicate_command(
         as_json=as_json,
         lines=[f"{len(adj['assignments'])} items to adjudicate -> project {rows[0]['project_id']}"],
     )
+
+
+def _width(value: float | None) -> str:
+    return "?" if value is None else f"{value:.3f}"
+
+
+@app.command("next")
+def next_command(
+    campaign: CampaignArg,
+    budget: Annotated[int, typer.Option("--budget", help="Items to add in this round.")],
+    labels: Annotated[Path, typer.Option("--labels", help="final.csv from `annotate pull` / `import-file`.")],
+    target: Annotated[str, typer.Option("--target", help="Metrics, comma-separated: tdr, fnr.")] = "tdr",
+    by: Annotated[
+        str, typer.Option("--by", help="Columns of the targets' groups (strata: these × judge_verdict).")
+    ] = "player_model",
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    objective: Annotated[str, typer.Option("--objective", help="max or sum of the half-widths.")] = "max",
+    confidence: Annotated[float, typer.Option("--confidence")] = 0.95,
+    items: Annotated[
+        Path | None, typer.Option("--items", help="The planned items table (default: the manifest's).")
+    ] = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Adaptive round: put the next --budget items where they shrink the widest interval most (file mode)."""
+    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.corpora.io import output_folder
+    from wordplay_audit.pipelines.adaptive import NextSpec, next_round
+
+    spec = NextSpec(
+        budget=budget,
+        labels=labels,
+        targets=tuple(_split(target, "--target")),
+        by=tuple(_split(by, "--by")),
+        seed=seed,
+        objective=objective,
+        confidence=confidence,
+        items=items,
+    )
+    c = read_campaign(campaign)
+    with output_folder(campaign, option="campaign") as staging:
+        record = next_round(c, staging, spec)
+    lines = [
+        f"round {record['round']}: {len(record['item_ids'])} items added -> {campaign} (push to send them)"
+    ]
+    lines += [
+        f"{name}: ±{_width(record['half_width_before'][name])} -> ±{_width(record['half_width_after'][name])}"
+        for name in record["half_width_before"]
+    ]
+    lines += [f"note: {note}" for note in record["notes"]]
+    emit({"campaign": c.name, **record}, as_json=as_json, lines=lines)
