@@ -68,9 +68,7 @@ def _jsonl_breaks(good: str, field: str) -> dict[str, Callable[[Path], None] | N
     first, *rest = good.splitlines()
     doc = json.loads(first)
     without = {k: v for k, v in doc.items() if k != field}
-    with_nan = (
-        first.replace(json.dumps(doc[field]), "NaN", 1) if isinstance(doc[field], int | float) else None
-    )
+    with_nan = json.dumps({**doc, field: float("nan")}) if isinstance(doc[field], int | float) else None
     breaks = {
         "missing file": None,
         "directory": lambda p: p.mkdir(),
