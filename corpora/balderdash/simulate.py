@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from wordplay_audit.corpora.balderdash.model import PLAYER_ROUND_COLUMNS
 from wordplay_audit.errors import InputError
 
 DEFAULT_MODELS = ("llama-3-8b", "gemma-2-9b", "gpt-4o-mini")
@@ -128,17 +129,7 @@ def _words(config: SimConfig) -> dict[str, pd.DataFrame]:
 
 
 OBS_COLUMNS = [
-    "game_id",
-    "round_id",
-    "player_id",
-    "model",
-    "history_type",
-    "filter_words",
-    "deck",
-    "judge_model",
-    "knows",
-    "true_def",
-    "item_id",
+    *PLAYER_ROUND_COLUMNS,
     "vote",
     "score",
     "word",
