@@ -93,20 +93,32 @@ def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> Bat
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     result = BatchReadResult()
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            result.lines += 1
-            record = _record(line, at_line(path, number))
-            response = record.get("response") or {}
-            status = response.get("status_code")
-            body = response.get("body")
-            if record.get("error") or status != 200 or not isinstance(body, dict):
-                kind = (record.get("error") or {}).get("code") or f"http {status}"
-                result.error_kinds[str(kind)] = result.error_kinds.get(str(kind), 0) + 1
-                result.errors += 1
-                continue
-            cache.put(record["custom_id"], judge_id, verdict_from_completion(body))
-            result.stored += 1
+    for number, line in _lines(path):
+        result.lines += 1
+        record = _record(line, at_line(path, number))
+        response = record.get("response") or {}
+        status = response.get("status_code")
+        body = response.get("body")
+        if record.get("error") or status != 200 or not isinstance(body, dict):
+            kind = (record.get("error") or {}).get("code") or f"http {status}"
+            result.error_kinds[str(kind)] = result.error_kinds.get(str(kind), 0) + 1
+            result.errors += 1
+            continue
+        cache.put(record["custom_id"], judge_id, verdict_from_completion(body))
+        result.stored += 1
     return result
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, text) of the non-blank lines; one-line errors for bytes that are not
+    UTF-8 (a BOM is fine) and for a file with no result at all."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(f"{at_line(path, line)}not UTF-8 text (byte {raw[exc.start]:#04x})") from None
+    found = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not found:
+        raise InputError(f"{path}: empty; expected a Batch API result file (one JSON object a line)")
+    return found

@@ -356,6 +356,7 @@ def more_good(good, tmp_path_factory) -> dict[str, Path]:
     return {
         "items": items,
         "judge_labels": root / "items" / "labels.csv",
+        "human": good["export"] / "labels.csv",
         "campaign": root / "camp",
         "wof": root / "wof",
     }
@@ -387,10 +388,8 @@ def _other_cases():
             str(f),
             "--judge",
             "openai:m",
-            "--items",
-            str(g["items"]),
-            "--out",
-            str(out / "l.csv"),
+            "--cache",
+            str(out.parent / "cache"),
         ],
         "judge fit": lambda f, g, out: [
             "judge",
@@ -420,7 +419,9 @@ def _other_cases():
             "--judge-labels",
             str(f),
             "--human",
-            str(g["judge_labels"]),
+            str(g["human"]),
+            "--items",
+            str(g["items"]),
         ],
         "wof metrics": lambda f, g, out: ["wof", "metrics", str(f)],
         "wof recompute": lambda f, g, out: ["wof", "recompute", str(g["wof"]), "--human", str(f)],
@@ -483,3 +484,33 @@ def test_every_other_command_on_malformed_input(
     if breaker is not None:
         breaker(target)
     _assert_clean_failure(in_tmp(*build(target, more_good, out)), out, before, tree_digest)
+
+
+GOOD_RUNS = {
+    "judge run": ("items", 0),
+    "judge batch-write": ("items", 0),
+    "judge fit": ("human", 0),
+    "annotate plan": ("items", 0),
+    "analyze judge-audit": ("judge_labels", 0),
+    "wof metrics": ("wof", 0),
+    "annotate export-files": ("campaign", 0),
+    "balderdash items": ("export", 0),
+    "annotate push": ("campaign", 2),  # the server at 127.0.0.1:9 is down: one line, exit 2
+    "annotate pull": ("campaign", 2),
+}
+
+
+@pytest.mark.parametrize("command", sorted(GOOD_RUNS))
+def test_the_table_breaks_only_the_input(more_good, good, tmp_path, in_tmp, monkeypatch, command):
+    """With its good input each command of the table above does its work (or, needing a server
+    that is down, says so): the failures above come from the broken input, not from the call."""
+    monkeypatch.setenv("LABEL_STUDIO_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("LABEL_STUDIO_API_KEY", "not-a-token")
+    builds = {name: build for name, build, _, _ in _other_cases()}
+    slot, expected = GOOD_RUNS[command]
+    inputs = {**more_good, "export": good["export"], "human": good["export"] / "labels.csv"}
+    out = tmp_path / "out"
+    code, _, err = in_tmp(*builds[command](inputs[slot], more_good, out))
+    assert code == expected, err
+    if expected == 2:
+        assert "127.0.0.1:9" in err or "server" in err.lower(), err

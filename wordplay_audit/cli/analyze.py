@@ -247,6 +247,9 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
         str | None, typer.Option("--human-rater", help="One annotator instead of the human majority.")
     ] = None,
     unparsed: Annotated[str, typer.Option("--unparsed", help="exclude, as_false or as_true.")] = "exclude",
+    question: Annotated[
+        str, typer.Option("--question", help="With a question column: reference or any_sense.")
+    ] = "reference",
     weight: Annotated[str | None, typer.Option("--weight", help="Items column of sampling weights.")] = None,
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", help="Resamples for F1 and kappa intervals.")
@@ -265,11 +268,12 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
     from wordplay_audit.pipelines.judge_audit import judge_audit_run
 
     check_choice("--unparsed", unparsed, ("exclude", "as_false", "as_true"))
+    check_choice("--question", question, ("reference", "any_sense"))
     if bootstrap < 0:
         raise ParameterError(f"--bootstrap: expected a whole number ≥ 0; got {bootstrap}")
     columns = [c.strip() for c in by.split(",") if c.strip()]
     result, written = judge_audit_run(
-        judge_labels, human, items=items, by=columns, out=out, human_rater=human_rater, unparsed=unparsed,
+        judge_labels, human, items=items, by=columns, out=out, question=question, human_rater=human_rater, unparsed=unparsed,
         weight=weight, n_boot=bootstrap, seed=seed, confidence=confidence, min_cell=min_cell,
     )  # fmt: skip
     payload = result.to_dict()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wordplay_audit.analysis.judge_audit_groups import JudgeAuditResult, judge_audit
 from wordplay_audit.analysis.judge_audit_report import fnr_plot, judge_audit_section
@@ -18,6 +18,16 @@ from wordplay_audit.analysis.report import Report
 from wordplay_audit.corpora.contract import read_items, read_labels
 from wordplay_audit.corpora.io import output_folder
 from wordplay_audit.pipelines.outputs import write_outputs
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _one_question(labels: pd.DataFrame, question: str) -> pd.DataFrame:
+    if "question" not in labels.columns:
+        return labels
+    asked = labels["question"].astype(str).str.strip().replace("", "reference")
+    return labels[(asked == question).to_numpy()]
 
 
 def judge_audit_run(
@@ -27,12 +37,16 @@ def judge_audit_run(
     items: Path | None = None,
     by: Sequence[str] = ("player_model",),
     out: Path | None = None,
+    question: str = "reference",
     **options: Any,
 ) -> tuple[JudgeAuditResult, dict[str, Path]]:
     """Read the files, audit, and with ``out`` write ``judge_audit.csv``, ``judge_fnr.png`` and
-    ``report.html`` into that folder in one step. ``options`` go to :func:`judge_audit`."""
+    ``report.html`` into that folder in one step. Labels that carry a ``question`` column (the
+    Balderdash ``reference``/``any_sense`` pair) are audited on ``question`` (an empty value
+    counts as ``reference``). ``options`` go to :func:`judge_audit`."""
     item_table = read_items(items) if items is not None else None
-    result = judge_audit(read_labels(judge_labels), read_labels(human), item_table, by=by, **options)
+    judged, people = (_one_question(read_labels(p), question) for p in (judge_labels, human))
+    result = judge_audit(judged, people, item_table, by=by, **options)
     written: dict[str, Path] = {}
     if out is not None:
         report = Report(
