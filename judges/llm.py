@@ -7,6 +7,11 @@ retries, and this adapter only sorts faults: 408/409/429/5xx, timeouts and dropp
 become :class:`TransientJudgeError` carrying ``Retry-After``; anything else (401, 403, 404, 400)
 is :class:`FatalJudgeError` and stops the run.
 
+HTTP goes through the SDK's aiohttp transport (``openai.DefaultAioHttpClient``, the ``aiohttp``
+extra of ``openai``) when it is installed, else the SDK's default httpx client: at many calls in
+flight the aiohttp transport costs about half the client CPU per call (measured by
+``benchmarks/bench_judges.py``). Setting ``judge.transport = "httpx"`` forces the default.
+
 The judge id reads ``openai:<model>@prompts-<version>,t=<temperature>,k=<samples>[,swap]``.
 """
 
@@ -72,6 +77,7 @@ class OpenAIJudge:
     """``OpenAIJudge(model, base_url=..., temperature=0, samples=1, swap=False, prompt=None)``."""
 
     batch_size = 1
+    transport = "auto"  # "aiohttp" (required), "httpx" (the SDK's default client) or "auto"
 
     def __init__(
         self,
@@ -133,7 +139,11 @@ class OpenAIJudge:
             if not key:
                 raise FatalJudgeError("OPENAI_API_KEY is not set; export it (any value for a local server)")
             self._client = AsyncOpenAI(
-                api_key=key, base_url=self.base_url, max_retries=0, timeout=self.timeout
+                api_key=key,
+                base_url=self.base_url,
+                max_retries=0,
+                timeout=self.timeout,
+                http_client=_http_client(self.transport, self.timeout),
             )
             self._loop = loop
         return self._client
@@ -174,6 +184,22 @@ class OpenAIJudge:
         except ValueError:
             raise TransientJudgeError("reply is not JSON") from None
         return verdict_from_completion(data, latency=time.perf_counter() - started)
+
+
+def _http_client(transport: str, timeout: float) -> Any:
+    """The SDK's aiohttp client when wanted and installed; ``None`` (the SDK's httpx default) else."""
+    if transport not in ("auto", "aiohttp", "httpx"):
+        raise FatalJudgeError(f"transport: expected auto, aiohttp or httpx; got {transport!r}")
+    if transport == "httpx":
+        return None
+    try:
+        from openai import DefaultAioHttpClient
+
+        return DefaultAioHttpClient(timeout=timeout)
+    except (ImportError, RuntimeError):  # an SDK without it, or without the aiohttp extra
+        if transport == "aiohttp":
+            raise FatalJudgeError("transport aiohttp: install openai[aiohttp]") from None
+        return None
 
 
 def verdict_from_completion(response: Any, *, latency: float = 0.0) -> Verdict:

@@ -52,18 +52,23 @@ class FatalJudgeError(ParameterError):
 
 
 class _WaitRetryAfter(wait_base):
-    """Exponential backoff with jitter; the server's ``Retry-After`` (plus jitter) when given."""
+    """Exponential backoff with jitter; the server's ``Retry-After`` (plus jitter) when given.
 
-    def __init__(self, initial: float, max_wait: float, jitter: float) -> None:
-        self.initial, self.max_wait, self.jitter = initial, max_wait, jitter
+    ``offset`` counts attempts made before tenacity took over (the first, made directly)."""
+
+    def __init__(self, initial: float, max_wait: float, jitter: float, offset: int = 0) -> None:
+        self.initial, self.max_wait, self.jitter, self.offset = initial, max_wait, jitter, offset
 
     def __call__(self, retry_state: Any) -> float:
         exc = retry_state.outcome.exception() if retry_state.outcome else None
+        return self.seconds(exc, retry_state.attempt_number + self.offset)
+
+    def seconds(self, exc: BaseException | None, attempt: int) -> float:
         after = getattr(exc, "retry_after", None)
         extra = random.uniform(0, self.jitter)
         if after is not None and after >= 0:
             return min(float(after) + extra, self.max_wait)
-        return min(self.initial * 2 ** (retry_state.attempt_number - 1) + extra, self.max_wait)
+        return min(self.initial * 2 ** (attempt - 1) + extra, self.max_wait)
 
 
 @dataclass
@@ -137,23 +142,33 @@ def _batches(queries: Sequence[tuple[str, Query]], size: int) -> list[list[tuple
     return [list(queries[i : i + size]) for i in range(0, len(queries), size)]
 
 
-async def _call(judge: Judge, batch: list[Query], policy: RetryPolicy, stats: RunStats) -> list[Verdict]:
-    def before_sleep(state: Any) -> None:
-        stats.retries += 1
-        exc = state.outcome.exception()
-        name = f"http {exc.status}" if getattr(exc, "status", None) else (str(exc) or type(exc).__name__)
-        stats.errors[name] = stats.errors.get(name, 0) + 1
+def _count_retry(stats: RunStats, exc: BaseException) -> None:
+    stats.retries += 1
+    name = f"http {exc.status}" if getattr(exc, "status", None) else (str(exc) or type(exc).__name__)
+    stats.errors[name] = stats.errors.get(name, 0) + 1
 
-    retrying = AsyncRetrying(
-        retry=retry_if_exception_type(TransientJudgeError),
-        stop=stop_after_attempt(policy.attempts),
-        wait=_WaitRetryAfter(policy.initial, policy.max_wait, policy.jitter),
-        before_sleep=before_sleep,
-        reraise=True,
-    )
-    async for attempt in retrying:
-        with attempt:
-            verdicts = await judge.judge(batch)
+
+async def _call(judge: Judge, batch: list[Query], policy: RetryPolicy, stats: RunStats) -> list[Verdict]:
+    """One batch call; the first attempt is made directly (no retry machinery on the fast path),
+    the rest through tenacity with the same backoff as if it had made the first."""
+    try:
+        verdicts = await judge.judge(batch)
+    except TransientJudgeError as first:
+        if policy.attempts <= 1:
+            raise
+        _count_retry(stats, first)
+        wait = _WaitRetryAfter(policy.initial, policy.max_wait, policy.jitter, offset=1)
+        await asyncio.sleep(wait.seconds(first, 1))
+        retrying = AsyncRetrying(
+            retry=retry_if_exception_type(TransientJudgeError),
+            stop=stop_after_attempt(policy.attempts - 1),
+            wait=wait,
+            before_sleep=lambda state: _count_retry(stats, state.outcome.exception()),
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                verdicts = await judge.judge(batch)
     if len(verdicts) != len(batch):
         raise RuntimeError(f"judge {judge.judge_id} answered {len(verdicts)} of {len(batch)} queries")
     return verdicts

@@ -55,11 +55,16 @@ def test_garbage_reply_is_unparsed_never_false():
     assert result.to_dict()["labels"] == {"true": 3, "false": 2, "unparsed": 1}
 
 
-def test_thirty_percent_faults_every_item_judged_once(tmp_path):
+TRANSPORTS = pytest.mark.parametrize("transport", ["aiohttp", "httpx"])  # the SDK's two clients
+
+
+@TRANSPORTS
+def test_thirty_percent_faults_every_item_judged_once(tmp_path, transport):
     items = _items(60)
     script = Script(rule="equal", latency=0.005, p_429=0.15, p_500=0.15, retry_after=0.02, seed=3)
     with LocalServer(script) as server, VerdictCache(tmp_path) as cache:
         judge = OpenAIJudge("m", base_url=server.base_url)
+        judge.transport = transport
         result = run_judge(judge, items, cache=cache, concurrency=8, policy=FAST, progress=False)
         assert len(result.labels) == 60 and not result.failed_items
         assert server.by_status["429"] + server.by_status["500"] == result.stats.retries > 0
@@ -92,11 +97,13 @@ def test_retry_after_is_honoured():
     assert min(gaps) >= 0.3 - 0.01  # the backoff alone (1 ms) would retry far sooner
 
 
-def test_timeouts_are_retried():
+@TRANSPORTS
+def test_timeouts_are_retried(transport):
     items = _items(10)
     script = Script(rule="equal", p_timeout=0.3, hang=5.0, seed=2)
     with LocalServer(script) as server:
         judge = OpenAIJudge("m", base_url=server.base_url, timeout=1.0)
+        judge.transport = transport
         result = run_judge(judge, items, concurrency=5, policy=FAST, progress=False)
     assert len(result.labels) == 10 and not result.failed_items
     # every hung request was a client timeout and was retried (a slow machine may add a few more)
@@ -114,6 +121,22 @@ def test_exhausted_retries_are_counted_not_labelled():
     assert result.failed_items == [q.item_id for q in items]
     assert result.labels.empty and result.stats.failed == 4
     assert server.requests == 8  # two tries each
+
+
+def test_one_attempt_means_no_retry():
+    with LocalServer(Script(p_500=1.0)) as server:
+        result = run_judge(
+            OpenAIJudge("m", base_url=server.base_url), _items(3),
+            policy=RetryPolicy(attempts=1), progress=False,
+        )  # fmt: skip
+    assert server.requests == 3 and result.stats.retries == 0 and result.stats.failed == 3
+
+
+def test_unknown_transport_is_a_parameter_error():
+    judge = OpenAIJudge("m", base_url="http://127.0.0.1:9/v1")
+    judge.transport = "curl"
+    with pytest.raises(FatalJudgeError, match="transport: expected auto, aiohttp or httpx"):
+        run_judge(judge, _items(1), progress=False)
 
 
 def test_fatal_error_stops_and_hides_key(monkeypatch):
