@@ -78,6 +78,11 @@ def test_contract_item_ids(folder):
     assert set(labels["rater_type"]) == {"human"}
     yes = labels.set_index("item_id").loc[f"cx:{key}:model-a:0", "label"]
     assert yes == "true"
+    # a taxonomy item shows the game's 16 words, alphabetically (not in the gold grouping's order)
+    shown = items.set_index("item_id").loc[f"cxt:{key}:3", "game_words"].split(", ")
+    assert shown == sorted(
+        "LEMON LIME ORANGE GRAPEFRUIT SOLE HEEL TONGUE LACE KING QUEEN ROOK BISHOP SWORD CAT STAR JELLY".split()
+    )
 
 
 def test_missing_folder_and_files(tmp_path, folder):

@@ -37,8 +37,17 @@ def _category_items(data: ConnectionsData, matched: pd.DataFrame, scored: set) -
     return items, labels
 
 
+def _game_words(data: ConnectionsData) -> dict[str, str]:
+    """Each game's 16 words in alphabetical order (the gold order would give the grouping away)."""
+    words: dict[str, list[str]] = {}
+    for row in data.gold.itertuples(index=False):
+        words.setdefault(row.game_key, []).extend(row.words)
+    return {key: ", ".join(sorted(w)) for key, w in words.items()}
+
+
 def _taxonomy_items(data: ConnectionsData, scored: set) -> tuple[list, list]:
     items, labels = [], []
+    game_words = _game_words(data)
     for row in data.gold.itertuples(index=False):
         if row.game_key not in scored:
             continue
@@ -49,6 +58,7 @@ def _taxonomy_items(data: ConnectionsData, scored: set) -> tuple[list, list]:
                 "game": "connections",
                 "kind": "knowledge_type",
                 "context": ", ".join(row.words),
+                "game_words": game_words[row.game_key],
                 "reference": row.gold_name,
                 "candidate": "",
                 "player_model": "",
@@ -75,8 +85,8 @@ def to_contract(data: ConnectionsData, matched: pd.DataFrame) -> tuple[pd.DataFr
     per model, game and gold group, with ``model_name`` of the model group that reproduced it,
     or None). A category-name item exists for each gold group a model reproduced exactly (only
     those had a name to judge); its human label is the released Yes/No (``true``/``false``).
-    Taxonomy items carry the linguists' majority label as a human label from rater
-    ``linguists-majority``.
+    Taxonomy items carry the game's 16 words (``game_words``, alphabetical) and the linguists'
+    majority label as a human label from rater ``linguists-majority``.
     """
     scored = set(data.games.loc[data.games["scored"], "game_key"])
     items, labels = _category_items(data, matched, scored)
