@@ -50,7 +50,8 @@ def boolean_labels(labels: pd.DataFrame, *, source: str | None = None) -> pd.Dat
     out["label"] = bool_labels(out, source=source)
     if "question" not in out.columns:
         out["question"] = DEFAULT_QUESTION
-    out["question"] = out["question"].fillna("").astype(str).str.strip().replace("", DEFAULT_QUESTION)
+    if not set(out["question"].unique()) <= set(QUESTIONS):  # else already normalised
+        out["question"] = out["question"].fillna("").astype(str).str.strip().replace("", DEFAULT_QUESTION)
     bad = ~out["question"].isin(QUESTIONS)
     if bad.any():
         pos = int(np.flatnonzero(bad.to_numpy())[0])
@@ -125,7 +126,7 @@ def audit_frame(
     frame["human"] = frame["human"].astype("boolean")
     frame["labelled"] = frame["human"].notna()
     skipped = {
-        "human_without_judge": int((~consensus["item_id"].isin(judged["item_id"])).sum()),
+        "human_without_judge": int((pd.Index(judged["item_id"]).get_indexer(consensus["item_id"]) < 0).sum()),
         "ties": int(frame["tie"].sum()),
     }
     if items is not None:

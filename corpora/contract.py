@@ -79,10 +79,16 @@ def normalize_bool_label(value: object) -> str:
 def bool_labels(frame: pd.DataFrame, column: str = "label", *, source: str | None = None) -> pd.Series:
     """The one boolean-label normaliser over a column: ``"true"``/``"false"`` strings.
 
-    Vectorised over the distinct values (a million rows with two spellings cost two look-ups).
-    Raises :class:`InputError` naming the first bad row (see :func:`place`).
+    Vectorised over the distinct values (a million rows with two spellings cost two look-ups); a
+    column that holds only ``"true"``/``"false"`` already (normalised earlier in the command) is
+    returned after one pass over its distinct values. Raises :class:`InputError` naming the first bad row (see :func:`place`).
     """
-    values = frame[column].astype(str).str.strip().str.lower()
+    raw = frame[column]
+    if raw.dtype == object or isinstance(raw.dtype, pd.StringDtype):
+        distinct = raw.unique()
+        if len(distinct) <= 2 and all(isinstance(v, str) and v in ("true", "false") for v in distinct):
+            return raw.astype(str)  # already normalised (a table validated earlier in the command)
+    values = raw.astype(str).str.strip().str.lower()
     mapping = {v: ("true" if v in _TRUE else "false" if v in _FALSE else None) for v in values.unique()}
     mapped = values.map(mapping)
     bad = mapped.isna()
