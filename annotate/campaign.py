@@ -151,18 +151,29 @@ def write_campaign(
         "design": design.to_dict(),
         "assignments": design.assignments[list(ASSIGNMENT_COLUMNS)].to_dict(orient="records"),
     }
-    manifest = _jsonable(manifest)
+    return write_manifest(folder, manifest)
+
+
+def write_manifest(folder: Path, manifest: dict) -> dict:
+    """Write ``manifest.json`` into ``folder`` (a staging folder); return what was written."""
+    manifest = jsonable(manifest)
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
 
 
-def _jsonable(value):
+def jsonable(value):
+    """``value`` with numpy scalars made plain and NaN made None (dict keys become str).
+
+    >>> import numpy as np
+    >>> jsonable({1: (np.int64(2), np.float64("nan"), np.bool_(True))})
+    {'1': [2, None, True]}
+    """
     import numpy as np
 
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, np.bool_ | bool):
         return bool(value)
     if isinstance(value, np.integer):

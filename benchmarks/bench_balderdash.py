@@ -9,10 +9,12 @@ child process so that its peak resident memory (``getrusage(RUSAGE_SELF).ru_maxr
   from it (a groupby), end to end;
 * ``loop``     — the naive baseline: a plain Python loop over ``players.jsonl`` and
   ``rounds.jsonl`` with ``json.loads`` per line, computing the same per-round LKR/TDR per model;
-* ``cli``      — ``wordplay-audit balderdash metrics FOLDER`` (optional, ``--cli``).
+* ``cli``      — ``wordplay-audit balderdash metrics FOLDER`` and ``balderdash recompute FOLDER
+  --human labels.csv`` (4,000 definitions labelled twice on both questions by
+  :func:`write_human_labels`), each a fresh process, text output (optional, ``--cli``).
 
-The reader's per-round LKR/TDR are checked against the loop's. Prints seconds, the ratio
-loop ÷ reader and peak RSS. Run:
+The reader's per-round LKR/TDR are checked against the loop's. Prints seconds, the ratios
+loop ÷ reader, loop ÷ CLI metrics and recompute ÷ metrics, and peak RSS. Run:
     .venv/bin/python -m benchmarks bench_balderdash -- [--sizes 100000,1000000] [--cli] [--keep DIR]
 """
 
@@ -162,6 +164,27 @@ def write_synthetic_export(folder: Path, player_rounds: int, *, seed: int = 0) -
     return n_games * per_game
 
 
+def write_human_labels(folder: Path, n_items: int = 4000, *, seed: int = 0) -> Path:
+    """``labels.csv`` beside the export: two people label ``n_items`` random definitions on
+    both questions (what ``balderdash recompute --human`` reads)."""
+    per_game = ROUNDS * PLAYERS_PER_MODEL * len(MODELS)
+    n_games = sum(1 for line in open(folder / "games.jsonl", encoding="utf-8") if line.strip())
+    rng = np.random.default_rng(seed)
+    picks = rng.choice(n_games * per_game, size=min(n_items, n_games * per_game), replace=False)
+    rows = ["item_id,rater,rater_type,label,question"]
+    for pick in sorted(int(p) for p in picks):
+        game, rest = divmod(pick, per_game)
+        round_id, seat = divmod(rest, per_game // ROUNDS)
+        item = f"bd:{game + 1}:{round_id + 1}:{game * per_game // ROUNDS + seat + 1}"
+        for rater in ("ann1", "ann2"):
+            for question in ("reference", "any_sense"):
+                label = "true" if rng.random() < 0.5 else "false"
+                rows.append(f"{item},{rater},human,{label},{question}")
+    path = folder / "labels.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
 # --------------------------------------------------------------------------- the measured runs
 
 
@@ -226,8 +249,15 @@ def measure(kind: str, folder: Path, scratch: Path) -> dict:
     return {**json.loads(out.read_text()), "wall": wall}
 
 
-def measure_cli(folder: Path) -> dict:
-    command = [str(Path(sys.executable).with_name("wordplay-audit")), "balderdash", "metrics", str(folder)]
+def measure_cli(folder: Path, command_name: str = "metrics") -> dict:
+    """Seconds and peak RSS of ``wordplay-audit balderdash metrics|recompute FOLDER`` (text
+    output, no --json); recompute reads the ``labels.csv`` of :func:`write_human_labels`."""
+    command = [str(Path(sys.executable).with_name("wordplay-audit")), "balderdash", command_name, str(folder)]
+    if command_name == "recompute":
+        labels = folder / "labels.csv"
+        if not labels.exists():
+            write_human_labels(folder)
+        command += ["--human", str(labels)]
     code = (
         "import resource, subprocess, sys, time; t = time.perf_counter();"
         "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL);"
@@ -242,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000,1000000", help="player-rounds per export, comma-separated")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--cli", action="store_true", help="also time `wordplay-audit balderdash metrics`")
+    parser.add_argument("--cli", action="store_true", help="also time the CLI's metrics and recompute")
     parser.add_argument("--no-loop", action="store_true", help="skip the naive loop (e.g. at 10M)")
     parser.add_argument("--keep", type=Path, default=None, help="write the exports here and keep them")
     args = parser.parse_args(argv)
@@ -279,7 +309,15 @@ def main(argv: list[str] | None = None) -> int:
             print(line, flush=True)
             if args.cli:
                 cli = measure_cli(folder)
-                print(f"  cli metrics {cli['seconds']:7.2f} s  peak {cli['peak_mb']:7.0f} MB", flush=True)
+                print(f"  cli metrics   {cli['seconds']:7.2f} s  peak {cli['peak_mb']:7.0f} MB", flush=True)
+                again = measure_cli(folder, "recompute")
+                ratios = f"recompute/metrics = {again['seconds'] / cli['seconds']:.2f}x"
+                if not args.no_loop:
+                    ratios += f"  loop/cli metrics = {loop['seconds'] / cli['seconds']:.2f}x"
+                print(
+                    f"  cli recompute {again['seconds']:7.2f} s  peak {again['peak_mb']:7.0f} MB  {ratios}",
+                    flush=True,
+                )
     return 0
 
 

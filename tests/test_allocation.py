@@ -331,8 +331,10 @@ def test_annotate_next_is_seeded_and_checks_its_options(planned, run_cli):
     shutil.rmtree(folder / "camp")
     shutil.move(folder / "copy", folder / "camp")
     assert json.loads(_next(run_cli, folder)[1])["item_ids"] == first
-    code, _out, err = _next(run_cli, folder, "--target", "lkr")
-    assert code == 2 and "tdr, fnr" in err
+    code, _out, err = _next(run_cli, folder, "--target", "tdr,dr")
+    assert code == 2 and "tdr, fnr, lkr" in err
+    code, _out, err = _next(run_cli, folder, "--target", "lkr")  # final.csv: reference labels only
+    assert code == 2 and err.count("\n") == 1 and "no any_sense label" in err
     code, _out, err = run_cli(
         "annotate", "next", str(folder / "camp"), "--budget", "5", "--labels", str(folder / "final.csv"),
         "--by", "deck",

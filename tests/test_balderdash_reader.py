@@ -549,3 +549,17 @@ def test_words_file_nan_zipf_and_duplicate_header_are_refused(tmp_path):
     path.write_bytes(b"words,def\nfard,x\ncaf\xe9,y\n")
     with pytest.raises(InputError, match=r"w\.csv line 3: not UTF-8 text \(byte 0xe9\)"):
         read_words_file(path)
+
+
+# --------------------------------------------------------------------------- the plain-shape path
+
+
+def test_repeated_key_three_levels_deep_is_refused_on_a_plain_looking_line(tmp_path):
+    """player_definitions.<id>.<key> repeated on a round of the usual shape: still refused."""
+    folder = write(tmp_path / "e", documents())
+    lines = [json.dumps(r) for r in documents()["rounds"]]
+    assert '"judge_decision": ' in lines[1]
+    lines[1] = lines[1].replace('"judge_decision": ', '"judge_decision": false, "judge_decision": ', 1)
+    write_lines(folder, "rounds", lines)
+    with pytest.raises(InputError, match=r"rounds\.jsonl line 2: key 'judge_decision' appears twice"):
+        read_export(folder)

@@ -26,11 +26,16 @@ The target is the realised share in the cell's definitions (what the study would
 perfect labels), not a super-population rate. Point estimates and intervals are clipped to
 [0, 1].
 
-Intervals (``CorrectionOptions(method=…)``): ``"exact"`` (default) treats every binomial piece
-exactly by Jeffreys posterior-predictive draws (:mod:`analysis.correction.intervals`), calibrated
-93–97 % per cell down to 5 labels per post-stratum (docs/BALDERDASH.md); a cell where that
-cannot hold gets no interval and says why in ``rg_reason``/``ppi_reason``. ``"normal"`` gives
-the delta-method intervals above.
+Intervals (``CorrectionOptions(method=…)``): ``"exact"`` (default) is exact for the binomial
+pieces. A cell made of whole sampling strata of its model (model × deck) gets the randomised
+Clopper–Pearson predictive interval of its realised share from its own post-strata
+(:mod:`analysis.correction.calibration`) for PPI and Rogan–Gladen alike; Rogan–Gladen then uses
+the cell's own post-stratified Se and Sp (its point is the post-stratified share, unbiased where
+the judge's accuracy differs by deck). Other cells (one round, a window) propagate Jeffreys draws
+of the model's realised Se and Sp (:mod:`analysis.correction.intervals`). Per-cell coverage is
+measured in docs/BALDERDASH.md ("Per-cell calibration"); a cell with fewer than ``min_labels``
+labels in a post-stratum gets no interval and says why in ``rg_reason``/``ppi_reason``.
+``"normal"`` gives the delta-method intervals above (with the model's Se and Sp).
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from wordplay_audit.analysis.balderdash.corrected_cells import (
     missing_reason,
     ppi_cell,
     rg_cell,
+    whole_strata,
 )
 from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, labels_for
 from wordplay_audit.analysis.correction import (
@@ -63,6 +69,9 @@ from wordplay_audit.errors import ParameterError, check_choice
 __all__ = ["CorrectionOptions", "ModelAccuracy", "corrected_rates", "model_accuracy", "model_accuracy_draws"]
 
 _OTHER = {"true_def": "knows", "knows": "true_def"}
+WEIGHT = "sampling_weight"
+"""Optional column of ``obs``: 1/π of each sampled definition (an adaptive campaign's items.csv);
+the stratified estimate then weights each label by 1/π − 1 (:func:`.corrected_cells.label_counts`)."""
 
 
 @dataclass
@@ -78,13 +87,13 @@ def _question_frame(obs: pd.DataFrame, labels: pd.DataFrame | None, metric: str)
     """The cell data for ``metric``: ``judge``, ``human`` (the consensus; NA where unlabelled
     or when ``labels`` is None) and ``labelled``."""
     question, judge_col = METRIC_QUESTION[metric]
-    mapping = {}
-    if labels is not None:
-        consensus = human_consensus(labels, question=question)
-        mapping = dict(zip(consensus["item_id"], consensus["human"], strict=True))
     data = obs.copy()
     data["judge"] = data[judge_col].astype(bool)
-    data["human"] = pd.array([mapping.get(i) for i in data["item_id"]], dtype="boolean")
+    data["human"] = pd.Series(pd.NA, index=data.index, dtype="boolean")
+    if labels is not None:
+        consensus = human_consensus(labels, question=question)
+        human = pd.Series(pd.array(consensus["human"], dtype="boolean"), index=consensus["item_id"])
+        data["human"] = pd.array(data["item_id"].map(human), dtype="boolean")
     data["labelled"] = data["human"].notna()
     return _Frame(data, judge_col, _OTHER[judge_col], question, bool(data["labelled"].any()))
 
@@ -233,7 +242,8 @@ def corrected_rates(
     Returns
     -------
     DataFrame, one row per cell and metric: ``metric``, the ``by`` columns, ``n`` definitions,
-    ``n_labelled``, ``judge`` (the judge's rate), ``se``, ``sp`` of the judge for the model,
+    ``n_labelled``, ``judge`` (the judge's rate), ``se``, ``sp`` of the judge for the model (the
+    cell's own where Rogan–Gladen used them, see Intervals above),
     ``rg``, ``rg_unclipped`` (before clipping to [0, 1]), ``rg_low``, ``rg_high``, ``rg_reason``,
     ``ppi``, ``ppi_low``, ``ppi_high``, ``ppi_lambda`` (nan for the stratified design),
     ``ppi_pooled``, ``ppi_reason`` and ``accuracy_pooled``. A value that cannot be computed is nan
@@ -243,9 +253,14 @@ def corrected_rates(
     were used) are None where nothing was computed.
     """
     by = _check_corrected_args(obs, labels, accuracy, by=by, design=design, metrics=metrics)
+    if design == "random" and WEIGHT in obs.columns:
+        raise ParameterError(
+            "design 'random' cannot use sampling weights: an adaptive campaign is 'stratified'"
+        )
     opts = options or CorrectionOptions()
     strata = [c for c in opts.strata if c in obs.columns]
-    obs = obs[list(dict.fromkeys([*by, "item_id", "model", "true_def", "knows", *strata]))]
+    weight = [WEIGHT] if WEIGHT in obs.columns else []  # 1/π of an adaptive campaign's items
+    obs = obs[list(dict.fromkeys([*by, "item_id", "model", "true_def", "knows", *strata, *weight]))]
     checked = labels_for(obs, labels) if labels is not None else None
     z_value(confidence)
     rows = []
@@ -281,7 +296,12 @@ def _metric_rows(frame: _Frame, metric: str, by, acc_by_model, design, confidenc
             n_labelled=int(cell["labelled"].sum()),
             judge=float(cell["judge"].mean()),
         )
-        row.update(rg_cell(cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why))
+        # the cell's own Se/Sp only where the model's accuracy came from labels (not assumed)
+        whole = model_acc.counts is not None and whole_strata(
+            cell, pooled_by_model[row["model"]], opts.strata
+        )
+        own = tuple(c for c in [frame.other_col] if c in cell.columns) if whole else None
+        row.update(rg_cell(cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why, own))
         if design is None or not frame.has_question:
             reason = why if design is not None else "needs human labels"
             row.update(ppi=np.nan, ppi_low=np.nan, ppi_high=np.nan, ppi_lambda=np.nan, ppi_pooled=None,

@@ -3,9 +3,14 @@ Rogan–Gladen and PPI estimates, their intervals, and the reason where there is
 
 Two interval methods (``CorrectionOptions.method``):
 
-* ``"exact"`` (default): exact for the binomial pieces — Jeffreys posterior-predictive draws
-  (:mod:`wordplay_audit.analysis.correction.intervals`); a post-stratum with fewer than
-  ``min_labels`` labels gets no interval (``*_reason`` says so).
+* ``"exact"`` (default): exact for the binomial pieces. A cell made of whole sampling strata of
+  its model (model × deck) gets the randomised Clopper–Pearson predictive interval of its
+  realised share from its own post-strata (:mod:`wordplay_audit.analysis.correction.calibration`),
+  for PPI and for Rogan–Gladen alike — Rogan–Gladen then uses the cell's own post-stratified Se
+  and Sp, so its point is the post-stratified share and is not biased where the judge's accuracy
+  differs by deck. Other cells (one round, a window) propagate Jeffreys draws of the model's
+  realised Se and Sp (:mod:`wordplay_audit.analysis.correction.intervals`). A post-stratum with
+  fewer than ``min_labels`` labels gets no interval (``*_reason`` says so).
 * ``"normal"``: the earlier delta-method intervals (point ± z·SE), kept for comparison.
 """
 
@@ -27,9 +32,10 @@ from wordplay_audit.analysis.correction import (
     se_sp_from_true,
     seeded_rng,
     stratified_mean,
-    stratified_share_interval,
 )
+from wordplay_audit.analysis.correction.calibration import randomised_share_interval
 from wordplay_audit.analysis.correction.intervals import TOO_FEW, true_count_draws
+from wordplay_audit.analysis.correction.poststratify import poststratified_accuracy
 from wordplay_audit.analysis.proportions import z_value
 from wordplay_audit.errors import ParameterError, check_choice
 
@@ -101,13 +107,27 @@ def missing_reason(question: str, has_question: bool) -> str:
 
 
 def rg_cell(
-    cell: pd.DataFrame, model_acc: ModelAccuracy, shares, confidence: float, opts, why_missing: str
+    cell: pd.DataFrame,
+    model_acc: ModelAccuracy,
+    shares,
+    confidence: float,
+    opts,
+    why_missing: str,
+    own: tuple[str, ...] | None = None,
 ) -> dict:
-    """Rogan–Gladen on the whole cell with its interval, or None values and ``rg_reason``."""
+    """Rogan–Gladen on the whole cell with its interval, or None values and ``rg_reason``.
+
+    ``own``: the cell is made of whole sampling strata of its model and these are its finest
+    post-strata columns besides the judge's decision (e.g. ``("knows",)``); with the exact
+    method it then uses its own Se and Sp (:func:`_rg_own`)."""
     acc, z = model_acc.acc, z_value(confidence)
     n, p = len(cell), float(cell["judge"].mean())
     out = {"se": acc.se, "sp": acc.sp, "rg": np.nan, "rg_unclipped": np.nan, "rg_low": np.nan,
            "rg_high": np.nan, "rg_reason": None}  # fmt: skip
+    if own is not None and opts.method == "exact" and np.isfinite(acc.se) and np.isfinite(acc.sp):
+        mine = _rg_own(cell, own, acc, confidence, opts)
+        if mine is not None:
+            return {**out, **mine}
     if not (np.isfinite(acc.se) and np.isfinite(acc.sp)):
         return {**out, "rg_reason": why_missing}
     j = acc.se + acc.sp - 1
@@ -119,22 +139,48 @@ def rg_cell(
         half = z * np.sqrt(var_rg)
         out.update(rg_low=float(np.clip(rg - half, 0, 1)), rg_high=float(np.clip(rg + half, 0, 1)))
         return out
+    if own is not None:
+        return {**out, "rg_reason": TOO_FEW.format(k=opts.min_labels)}
     out.update(_rg_exact(cell, model_acc, shares, confidence, opts, rg, p))
     return out
 
 
+def _rg_own(
+    cell: pd.DataFrame, own: tuple[str, ...], model: JudgeAccuracy, confidence: float, opts
+) -> dict | None:
+    """Rogan–Gladen with the cell's own post-stratified Se and Sp (post-strata: judge × ``own``,
+    coarsened to the judge's decision), which makes its point the post-stratified share
+    Σ_s N_s q_s / N (Tenenbein 1970); the randomised exact interval of that share. None when a
+    post-stratum of the cell has fewer than ``min_labels`` labels. The share needs no J > 0;
+    where the cell's labels hold no human-true (human-false) definition its Se (Sp) is
+    undefined and the model's (``model``) is shown instead."""
+    levels = [["judge", *own], ["judge"]] if own else [["judge"]]
+    for keys in levels:
+        parts = _exact_parts(cell, [keys], opts.min_labels)
+        if parts is None:
+            continue
+        acc = poststratified_accuracy(cell, strata=keys[1:])
+        lab = cell[cell["labelled"]]
+        known = float(lab["human"].astype(bool).sum())
+        u, n, x = (np.asarray(v, float) for v in zip(*parts, strict=True))
+        rg = float((known + np.sum(u * x / n)) / len(cell))
+        low, high = randomised_share_interval(
+            u, n, x, known_true=known, n_total=len(cell), confidence=confidence,
+            rng=seeded_rng(opts.seed, "rg", *cell["item_id"].iloc[:1]),
+        )  # fmt: skip
+        se = acc.se if np.isfinite(acc.se) else model.se
+        sp = acc.sp if np.isfinite(acc.sp) else model.sp
+        return {"se": se, "sp": sp, "rg": rg, "rg_unclipped": rg,
+                "rg_low": min(low, rg), "rg_high": max(high, rg), "rg_reason": None}  # fmt: skip
+    return None
+
+
 def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, shares, confidence: float, opts, rg, p) -> dict:
-    """The exact interval of a Rogan–Gladen cell. A cell made of whole post-strata of its model
-    (e.g. model × deck) gets the posterior-predictive interval of its realised share; any other
-    cell (e.g. one round) propagates draws of the model's realised Se and Sp through
-    θ = (p + Sp − 1)/J plus the cell's own departure (the delta-method term)."""
+    """The exact interval of a Rogan–Gladen cell that is not made of whole sampling strata
+    (e.g. one round): draws of the model's realised Se and Sp through θ = (p + Sp − 1)/J plus
+    the cell's own departure (the delta-method term)."""
     if model_acc.se_draws is None:
         return {"rg_reason": model_acc.reason}
-    union = _cell_draws(cell, model_acc)
-    alpha = 1 - confidence
-    if union is not None:
-        low, high = (float(v) for v in np.quantile(union, [alpha / 2, 1 - alpha / 2]))
-        return {"rg_low": min(low, rg), "rg_high": max(high, rg)}
     acc, n = model_acc.acc, len(cell)
     j = acc.se + acc.sp - 1
     spread = rg * acc.se * (1 - acc.se) * (1 - shares[0]) + (1 - rg) * acc.sp * (1 - acc.sp) * (1 - shares[1])
@@ -147,20 +193,14 @@ def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, shares, confidence: 
     return {"rg_low": min(low, rg), "rg_high": max(high, rg)}
 
 
-def _cell_draws(cell: pd.DataFrame, model_acc: ModelAccuracy) -> np.ndarray | None:
-    """Draws of the cell's realised share when the cell is a union of the model's post-strata
-    (every sampling stratum is constant in the cell): Σ_{s ∈ cell} T_s / n, the posterior
-    predictive of the target itself; None otherwise (e.g. a cell per round)."""
-    counts = model_acc.counts
-    if counts is None or model_acc.true_draws is None:
-        return None
-    strata = [c for c in counts.columns if c not in ("judge", "N", "true_def", "knows")]
-    if not strata or any(cell[c].nunique() != 1 for c in strata):
-        return None
-    inside = np.logical_and.reduce([(counts[c] == cell[c].iloc[0]).to_numpy() for c in strata])
-    if int(counts.loc[inside, "N"].sum()) != len(cell):
-        return None
-    return model_acc.true_draws[:, inside].sum(axis=1) / len(cell)
+def whole_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:
+    """Whether ``cell`` holds every item of its model in each sampling stratum it touches (its
+    strata columns are constant and it has all of the model's items with those values)."""
+    strata = [c for c in strata if c in cell.columns]
+    if not strata or any(cell[c].nunique(dropna=False) != 1 for c in strata):
+        return False
+    inside = np.logical_and.reduce([(model_part[c] == cell[c].iloc[0]).to_numpy() for c in strata])
+    return int(inside.sum()) == len(cell)
 
 
 def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:
@@ -180,8 +220,30 @@ def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> 
             used_pool = True
         if lab.empty:
             return [], used_pool
-        parts.append((len(u), len(lab), int(lab["human"].astype(bool).sum())))
+        parts.append((len(u), *label_counts(lab)))
     return parts, used_pool
+
+
+def label_counts(lab: pd.DataFrame) -> tuple[float, float]:
+    """(n, x) of the labels that stand for a post-stratum's unlabelled rest: the counts, or with
+    a ``sampling_weight`` column (1/π, a campaign whose sampling rates changed between rounds)
+    the Kish effective size n = (Σv)²/Σv² and x = n·Σ v y/Σ v with v = 1/π − 1, the unlabelled
+    items each label stands for (a label without π, e.g. a honeypot, gets v = 0; equal π → the
+    counts). Counts when no label has v > 0.
+
+    >>> lab = pd.DataFrame({"human": [True, False, False], "sampling_weight": [2.0, 2.0, 5.0]})
+    >>> n, x = label_counts(lab)
+    >>> round(n, 3), round(x / n, 3)
+    (2.0, 0.167)
+    """
+    y = lab["human"].astype(bool).to_numpy(float)
+    if "sampling_weight" not in lab.columns:
+        return len(lab), int(y.sum())
+    v = np.clip(np.nan_to_num(lab["sampling_weight"].to_numpy(float) - 1, nan=0.0), 0, None)
+    if v.sum() <= 0:
+        return len(lab), int(y.sum())
+    n_eff = float(v.sum() ** 2 / (v**2).sum())
+    return n_eff, n_eff * float(v @ y / v.sum())
 
 
 def _exact_parts(cell: pd.DataFrame, levels: list[list[str]], min_labels: int) -> list | None:
@@ -196,7 +258,7 @@ def _exact_parts(cell: pd.DataFrame, levels: list[list[str]], min_labels: int) -
 
 def _whole(cell: pd.DataFrame) -> list:
     lab = cell[cell["labelled"]]
-    return [(int((~cell["labelled"]).sum()), len(lab), int(lab["human"].astype(bool).sum()))]
+    return [(int((~cell["labelled"]).sum()), *label_counts(lab))]
 
 
 def ppi_cell(
@@ -229,8 +291,8 @@ def ppi_cell(
     parts = _exact_parts(cell, levels, opts.min_labels)
     if parts is None:
         return {**out, "ppi_reason": TOO_FEW.format(k=opts.min_labels)}
-    low, high = stratified_share_interval(
-        *zip(*parts, strict=True), known_true=pos_lab, n_total=n, confidence=confidence, draws=opts.draws,
+    low, high = randomised_share_interval(
+        *zip(*parts, strict=True), known_true=pos_lab, n_total=n, confidence=confidence,
         rng=seeded_rng(opts.seed, "ppi", *cell["item_id"].iloc[:1]),
     )  # fmt: skip
     out.update(ppi_low=min(low, out["ppi"]), ppi_high=max(high, out["ppi"]))

@@ -29,9 +29,10 @@ METRIC_QUESTION = {"tdr": ("reference", "true_def"), "lkr": ("any_sense", "knows
 
 def labels_for(obs: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
     checked = boolean_labels(labels)
-    unknown = ~checked["item_id"].isin(set(obs["item_id"]))
+    # hashed lookup, not Series.isin(set): pandas' string isin builds one pyarrow scalar per value
+    unknown = pd.Index(obs["item_id"].drop_duplicates()).get_indexer(checked["item_id"]) < 0
     if unknown.any():
-        pos = int(np.flatnonzero(unknown.to_numpy())[0])
+        pos = int(np.flatnonzero(unknown)[0])
         raise InputError(
             f"labels row {pos + 1}: item_id {checked['item_id'].iloc[pos]!r} names no definition in the export"
         )
@@ -58,8 +59,9 @@ def replace_labels(obs: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
     for question, column in (("reference", "human_ref"), ("any_sense", "human_any")):
         consensus = human_consensus(checked, question=question)
         skipped[f"ties_{question}"] = int(consensus["tie"].sum()) if len(consensus) else 0
-        mapping = dict(zip(consensus["item_id"], consensus["human"], strict=True))
-        out[column] = pd.array([mapping.get(i) for i in out["item_id"]], dtype="boolean")
+        found = pd.Index(consensus["item_id"]).get_indexer(out["item_id"])
+        human = consensus["human"].to_numpy(object)[found] if len(consensus) else found.astype(object)
+        out[column] = pd.array(np.where(found >= 0, human, None), dtype="boolean")
     has_ref = out["human_ref"].notna().to_numpy()
     has_any = out["human_any"].notna().to_numpy()
     ref = out["human_ref"].fillna(False).to_numpy(bool)
@@ -118,12 +120,10 @@ def recompute_scores(replaced: pd.DataFrame) -> pd.DataFrame:
         if vote == "-1":
             out.iloc[pos, out.columns.get_loc("score")] -= row["correct_vote_points"]
         elif vote:
-            target = (
-                (out["game_id"] == row["game_id"])
-                & (out["round_id"] == row["round_id"])
-                & (out["player_id"] == vote)
-            ).to_numpy()
-            out.loc[target, "score"] -= row["receiving_vote_points"]
+            # the voted-for player's row, looked up (not three comparisons over every row)
+            target = idx.get_indexer_for([(row["game_id"], row["round_id"], vote)])
+            target = target[target >= 0]
+            out.iloc[target, out.columns.get_loc("score")] -= row["receiving_vote_points"]
         out.iloc[pos, out.columns.get_loc("score")] += row["correct_definition_points"]
         out.iloc[pos, out.columns.get_loc("vote")] = ""
     out.loc[out["round_status"] == "needs_replay", "score"] = np.nan

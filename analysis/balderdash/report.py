@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from wordplay_audit.analysis.balderdash.adaptive_report import adaptive_blocks, width_history
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING
 from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
 from wordplay_audit.analysis.balderdash.summary import BalderdashAnalysis, TrendAnalysis
@@ -135,7 +136,7 @@ _AUDIT_W = [
     "specificity_w_low", "specificity_w_high", "precision_w",
 ]  # fmt: skip
 _AUDIT_RAW = ["player_model", "tp", "fp", "fn", "tn", "precision", "recall", "fnr", "fnr_low", "fnr_high"]
-_CORRECTED_COLUMNS = [
+CORRECTED_SHOWN = _CORRECTED_COLUMNS = [
     "metric", "model", "deck", "n", "n_labelled", "judge", "rg", "rg_low", "rg_high",
     "ppi", "ppi_low", "ppi_high", "rg_reason", "ppi_reason",
 ]  # fmt: skip
@@ -208,13 +209,20 @@ def _convergence_blocks(conv: pd.DataFrame) -> list:
 
 
 def balderdash_section(
-    result: BalderdashAnalysis, *, title: str = "Balderdash: metrics under judge and human labels"
+    result: BalderdashAnalysis,
+    *,
+    title: str = "Balderdash: metrics under judge and human labels",
+    campaign: dict | None = None,
 ) -> Section:
     """Report section: metrics per setting, judge FNR per model, LKR/TDR per round under judge,
-    replaced and corrected labels (95 % Rogan–Gladen bands), convergence and trend tests."""
+    replaced and corrected labels (95 % Rogan–Gladen bands), convergence and trend tests; with
+    an adaptive ``campaign`` manifest, its interval width against labels spent."""
     blocks = _metrics_blocks(result)
     if result.corrected is not None:
         blocks += _human_blocks(result)
+    history = width_history(campaign) if campaign is not None else None
+    if history is not None and len(history):
+        blocks += adaptive_blocks(history)
     blocks += _convergence_blocks(result.convergence)
     blocks += list(trend_section(result.trend.table).blocks)
     blocks += _drift_blocks(result.trend)

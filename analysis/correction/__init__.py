@@ -4,7 +4,9 @@
   decision (and sampling strata), with delta-method variances.
 * :mod:`.rogan_gladen` — θ̂ = (p + Sp − 1)/(Se + Sp − 1) with its variance.
 * :mod:`.intervals` — intervals exact for the binomial pieces (Jeffreys posterior-predictive
-  draws), calibrated per cell down to 5 labels per post-stratum.
+  draws), for cells that are not made of whole sampling strata (one round, a window).
+* :mod:`.calibration` — the randomised exact (Stevens / Clopper–Pearson) predictive interval of
+  a cell's realised share from its own post-strata, and its exact coverage at given shares.
 * :mod:`.ppi` — prediction-powered means: PPI++ for a random sample, the stratified
   (double-sampling) estimator for a sample drawn within the judge's verdicts.
 
@@ -12,6 +14,7 @@ Inputs are plain arrays or a frame with ``judge``, ``labelled``, ``human`` colum
 Wheel of Fortune and Connections build those from their own tables.
 """
 
+from wordplay_audit.analysis.correction.calibration import randomised_share_interval, share_coverage
 from wordplay_audit.analysis.correction.intervals import (
     MIN_LABELS,
     accuracy_draws,
@@ -47,4 +50,6 @@ __all__ = [
     "ppi_mean",
     "stratified_mean",
     "rogan_gladen",
+    "randomised_share_interval",
+    "share_coverage",
 ]

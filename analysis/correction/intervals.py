@@ -44,8 +44,9 @@ __all__ = [
 ]
 
 MIN_LABELS = 5
-"""Fewest labels per post-stratum given an interval. Measured per-cell coverage at 5, 10 and 20
-labels (docs/BALDERDASH.md): 0.91–0.99; below 5 it was not measured, so no interval is given."""
+"""Fewest labels per post-stratum given an interval. Per-cell coverage was measured at 5, 10 and
+20 labels (docs/BALDERDASH.md, "Per-cell calibration"); below 5 it was not, so no interval is
+given."""
 
 TOO_FEW = "fewer than {k} labels in a judge-verdict post-stratum: no calibrated interval"
 DEFAULT_DRAWS = 4000

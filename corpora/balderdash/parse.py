@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from wordplay_audit.corpora.balderdash.documents import Doc
+from wordplay_audit.corpora.balderdash.documents import ID_LIMIT, Doc
 from wordplay_audit.corpora.balderdash.model import FILTER_WORDS, HISTORY_TYPES
 from wordplay_audit.corpora.balderdash.words import deck_of
 
@@ -75,10 +75,36 @@ def _final_score(doc: Doc) -> float:
     return doc.number("score")
 
 
+def _plain_player(data: dict, seen: dict[str, int], games: set[str]) -> tuple | None:
+    """The row of a player of the usual shape (integer ids, a new player of a known game, a
+    model name, an integer score or none), as the checks below give it; None for any other."""
+    pid, gid, model = data.get("player_id"), data.get("game_id"), data.get("llm_name")
+    score, name = data.get("score"), data.get("name")
+    if not (
+        type(pid) is int
+        and type(gid) is int
+        and -ID_LIMIT <= pid <= ID_LIMIT
+        and -ID_LIMIT <= gid <= ID_LIMIT
+        and type(model) is str
+        and (score is None or (type(score) is int and -ID_LIMIT <= score <= ID_LIMIT))
+        and (name is None or type(name) is str)
+    ):
+        return None
+    player_id, game_id, model = str(pid), str(gid), model.strip()
+    if player_id in seen or game_id not in games or not model:
+        return None
+    return (player_id, game_id, name or "", model, math.nan if score is None else float(score))
+
+
 def parse_players(source: str, docs: Iterable[tuple[int, dict]], games: set[str]) -> pd.DataFrame:
     """One row per player; ``final_score`` is nan when absent, a finite number when present."""
     rows, seen = [], {}
     for line, data in docs:
+        row = _plain_player(data, seen, games)
+        if row is not None:
+            seen[row[0]] = line
+            rows.append(row)
+            continue
         doc = Doc(source, line, data)
         player_id = doc.ident("player_id")
         if player_id in seen:

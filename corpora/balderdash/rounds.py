@@ -23,6 +23,10 @@ CHUNK = 1 << 16
 _ID_LIMIT = 10**18  # integers from this size on are refused (corpora.values.MAX_INT_DIGITS)
 _NUMBER_LIMIT = 1e15  # plain scores below this in size need no further check
 _DICT, _BOOL, _STR, _INT, _NUMBER = {dict}, {bool}, {str}, {int}, {int, float}
+_INT_OR_NONE = {int, type(None)}
+_JUDGE = operator.itemgetter("judge_decision")
+_KNOWS = operator.itemgetter("llm_knows_one_of_the_defs")
+_TEXT = operator.itemgetter("definition")
 
 
 class Roster(NamedTuple):
@@ -30,7 +34,7 @@ class Roster(NamedTuple):
 
     pids: list[str]
     in_round: frozenset[str]
-    allowed: dict[int, str]
+    allowed: dict[int | None, str]
     key: tuple | None
 
 
@@ -177,16 +181,19 @@ class RoundColumns:
         Plain: each entry an object with JSON booleans and a string definition, a vote (an
         integer id of a player of the round, or -1) from exactly the players whose definition
         was not true, every score a number below 10^15 in size. Anything else (also anything
-        counted in ``skipped``) is left to the checks of :meth:`_definition`.
+        counted in ``skipped``) is left to the checks of :meth:`_definition`. Every step is one
+        C-level ``map`` over the round's players.
         """
         pids = roster.pids
-        found = [entries.get(p) for p in pids]
+        found = list(map(entries.get, pids))
         if set(map(type, found)) != _DICT:
             return None
-        judges = [e.get("judge_decision") for e in found]
-        knows = [e.get("llm_knows_one_of_the_defs") for e in found]
-        texts = [e.get("definition") for e in found]
-        points = [scores.get(p) for p in pids]
+        try:
+            judges, knows = list(map(_JUDGE, found)), list(map(_KNOWS, found))
+            texts = list(map(_TEXT, found))
+        except KeyError:
+            return None
+        points = list(map(scores.get, pids))
         if (
             set(map(type, judges)) != _BOOL
             or set(map(type, knows)) != _BOOL
@@ -196,8 +203,14 @@ class RoundColumns:
             or not sum(map(abs, points)) < _NUMBER_LIMIT
         ):
             return None
-        cast = self._vote_targets(roster, judges, votes)
-        if cast is None:
+        n_true = sum(judges)
+        # a vote from exactly the players whose definition was not true: the one without a
+        # vote casts "" (allowed[None]), a vote for a stranger casts None
+        targets = list(map(votes.get, pids))
+        if len(votes) != len(pids) - n_true or not set(map(type, targets)) <= _INT_OR_NONE:
+            return None
+        cast = list(map(roster.allowed.get, targets))
+        if None in cast or list(map(operator.not_, cast)) != judges:
             return None
         columns = self.definitions
         columns["round_row"].extend([row] * len(pids))
@@ -207,23 +220,7 @@ class RoundColumns:
         columns["llm_knows"].extend(knows)
         columns["vote"].extend(cast)
         columns["score"].extend(map(float, points))
-        return sum(judges)
-
-    @staticmethod
-    def _vote_targets(roster: Roster, judges: list[bool], votes: dict) -> list[str] | None:
-        """Each player's vote as text ("" for a true definition), or None when not all plain."""
-        pids = roster.pids
-        voters = [p for p, judge in zip(pids, judges, strict=True) if not judge]
-        if len(voters) != len(votes) or not all(p in votes for p in voters):
-            return None
-        targets = [votes[p] for p in voters]
-        if targets and set(map(type, targets)) != _INT:
-            return None
-        allowed = roster.allowed
-        cast = {p: allowed.get(t) for p, t in zip(voters, targets, strict=True)}
-        if None in cast.values():
-            return None
-        return [cast.get(p, "") for p in pids]
+        return n_true
 
     def _key(self, doc: Doc) -> tuple[str, int]:
         raw = doc.get("game_id")
@@ -266,6 +263,7 @@ class RoundColumns:
             raise doc.fail("field 'players' lists a player twice")
         allowed = {int(p): p for p in pids if p.isdigit() and p == str(int(p))}
         allowed[-1] = REFERENCE_VOTE
+        allowed[None] = ""  # no vote (a true definition's)
         return Roster(pids, frozenset(pids), allowed, key)
 
     def _maps(self, doc: Doc, roster: Roster, game_id: str) -> tuple[dict, dict, dict]:

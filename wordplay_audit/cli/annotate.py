@@ -222,21 +222,72 @@ def export_files_command(
 
 
 @app.command("status")
-def status_command(campaign: CampaignArg, as_json: bool = JSON_OPTION) -> None:
-    """Per rater: done / skipped / left, with a progress bar."""
+def status_command(
+    campaign: CampaignArg,
+    labels: Annotated[
+        Path | None,
+        typer.Option("--labels", help="final.csv: recompute the targets' widths (works without a server)."),
+    ] = None,
+    budget: Annotated[
+        int | None, typer.Option("--budget", help="Next batch size (default: the last round's).")
+    ] = None,
+    target: Annotated[
+        str | None, typer.Option("--target", help="Metrics (default: the last round's, else tdr).")
+    ] = None,
+    by: Annotated[
+        str | None, typer.Option("--by", help="Target groups (default: the last round's, else player_model).")
+    ] = None,
+    items: Annotated[Path | None, typer.Option("--items", help="The planned items table.")] = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Per rater: done / skipped / left; per target: interval half-width now and after the next batch."""
+    import os
+
     from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.server import Server
-    from wordplay_audit.annotate.workflow import progress_bar, status_campaign
+    from wordplay_audit.annotate.server import URL_ENV
+    from wordplay_audit.pipelines.adaptive_status import (
+        status_from_labels,
+        status_from_manifest,
+        status_lines,
+    )
 
     c = read_campaign(campaign)
-    rows = status_campaign(c, Server())
-    width = max((len(r["rater"]) for r in rows), default=5)
-    lines = [
-        f"{r['rater']:<{width}} {progress_bar(r['done'] + r['skipped'], r['done'] + r['skipped'] + r['left'])}"
-        f"  done {r['done']}, skipped {r['skipped']}, left {r['left']}"
-        for r in rows
-    ]
-    emit({"campaign": c.name, "raters": rows}, as_json=as_json, lines=lines)
+    if labels is not None:
+        overrides = {
+            "budget": budget,
+            "targets": None if target is None else tuple(_split(target, "--target")),
+            "by": None if by is None else tuple(_split(by, "--by")),
+            "items": items,
+        }
+        adaptive = status_from_labels(c, labels, overrides)
+    else:
+        adaptive = status_from_manifest(c)
+    rows, lines = None, []
+    if adaptive is None or os.environ.get(URL_ENV):
+        rows = _rater_progress(c)
+        width = max((len(r["rater"]) for r in rows), default=5)
+        lines = [
+            f"{r['rater']:<{width}} {_bar(r)}  done {r['done']}, skipped {r['skipped']}, left {r['left']}"
+            for r in rows
+        ]
+    else:
+        lines = [f"file mode ({URL_ENV} not set): no rater progress"]
+    if adaptive is not None:
+        lines += status_lines(adaptive)
+    emit({"campaign": c.name, "raters": rows, "adaptive": adaptive}, as_json=as_json, lines=lines)
+
+
+def _rater_progress(c) -> list[dict]:
+    from wordplay_audit.annotate.server import Server
+    from wordplay_audit.annotate.workflow import status_campaign
+
+    return status_campaign(c, Server())
+
+
+def _bar(row: dict) -> str:
+    from wordplay_audit.annotate.workflow import progress_bar
+
+    return progress_bar(row["done"] + row["skipped"], row["done"] + row["skipped"] + row["left"])
 
 
 @app.command("adjudicate")
@@ -291,7 +342,7 @@ def next_command(
     campaign: CampaignArg,
     budget: Annotated[int, typer.Option("--budget", help="Items to add in this round.")],
     labels: Annotated[Path, typer.Option("--labels", help="final.csv from `annotate pull` / `import-file`.")],
-    target: Annotated[str, typer.Option("--target", help="Metrics, comma-separated: tdr, fnr.")] = "tdr",
+    target: Annotated[str, typer.Option("--target", help="Metrics, comma-separated: tdr, fnr, lkr.")] = "tdr",
     by: Annotated[
         str, typer.Option("--by", help="Columns of the targets' groups (strata: these × judge_verdict).")
     ] = "player_model",
@@ -301,12 +352,18 @@ def next_command(
     items: Annotated[
         Path | None, typer.Option("--items", help="The planned items table (default: the manifest's).")
     ] = None,
+    push: Annotated[
+        bool | None,
+        typer.Option(
+            "--push/--no-push",
+            help="Push the new tasks (default: when LABEL_STUDIO_URL is set and the campaign is there).",
+        ),
+    ] = None,
+    review: Annotated[bool, typer.Option("--review", help="Push with the judge's verdicts shown.")] = False,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Adaptive round: put the next --budget items where they shrink the widest interval most (file mode)."""
-    from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.corpora.io import output_folder
-    from wordplay_audit.pipelines.adaptive import NextSpec, next_round
+    """Adaptive round: put the next --budget items where they shrink the widest interval most, then push."""
+    from wordplay_audit.pipelines.adaptive import NextSpec, run_next
 
     spec = NextSpec(
         budget=budget,
@@ -318,15 +375,16 @@ def next_command(
         confidence=confidence,
         items=items,
     )
-    c = read_campaign(campaign)
-    with output_folder(campaign, option="campaign") as staging:
-        record = next_round(c, staging, spec)
-    lines = [
-        f"round {record['round']}: {len(record['item_ids'])} items added -> {campaign} (push to send them)"
-    ]
+    record = run_next(campaign, spec, push=push, review=review)
+    lines = [f"round {record['round']}: {len(record['item_ids'])} items added -> {campaign}"]
     lines += [
         f"{name}: ±{_width(record['half_width_before'][name])} -> ±{_width(record['half_width_after'][name])}"
         for name in record["half_width_before"]
     ]
-    lines += [f"note: {note}" for note in record["notes"]]
-    emit({"campaign": c.name, **record}, as_json=as_json, lines=lines)
+    lines += [
+        f"pushed {r['owner']}: project {r['project_id']}, {r['imported']} tasks imported, "
+        f"{r['already_there']} already there"
+        for r in record["pushed"] or []
+    ]
+    lines += [f"note: {note}" for note in [*record["notes"], record["push_note"]] if note]
+    emit(record, as_json=as_json, lines=lines)

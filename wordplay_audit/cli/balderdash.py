@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from wordplay_audit.cli.balderdash_plan import plan_command
 from wordplay_audit.cli.balderdash_text import (
     CONVERGENCE_SHOWN,
     METRICS_SHOWN,
@@ -38,6 +39,10 @@ HumanOpt = Annotated[
 WordsOpt = Annotated[
     list[Path] | None, typer.Option("--words", help="Words CSV file or folder (repeatable).")
 ]
+WEIGHTS_NOTE = (
+    "1/π weights enter the PPI (stratified) estimate; Rogan–Gladen's Se/Sp and the judge audit "
+    "post-stratify on deck × judge verdict without them (unbiased when π is constant there)"
+)
 DesignOpt = Annotated[
     str,
     typer.Option("--design", help="How people's sample was drawn: stratified (by judge verdict) or random."),
@@ -54,14 +59,17 @@ def _load(export: Path, words: list[Path] | None):
 def _labels(path: Path | None, obs: pd.DataFrame) -> pd.DataFrame | None:
     if path is None:
         return None
+    import pandas as pd
+
     from wordplay_audit.analysis.judge_audit import boolean_labels
     from wordplay_audit.corpora.contract import read_labels
 
     labels = read_labels(path)
     labels = boolean_labels(labels, source=str(path))
-    unknown = ~labels["item_id"].isin(set(obs["item_id"]))
+    # a hashed lookup: pandas' Series.isin(set) makes one pyarrow scalar per id (14 s at 1M)
+    unknown = pd.Index(obs["item_id"].drop_duplicates()).get_indexer(labels["item_id"]) < 0
     if unknown.any():
-        pos = int(unknown.to_numpy().nonzero()[0][0])
+        pos = int(unknown.nonzero()[0][0])
         raise InputError(
             f"{path} line {pos + 2}: item_id {labels['item_id'].iloc[pos]!r} names no definition in the export"
         )
@@ -107,10 +115,18 @@ def recompute_command(
     human: Annotated[Path, typer.Option("--human", help="Labels CSV from people.")],
     words: WordsOpt = None,
     design: DesignOpt = "stratified",
+    weights: Annotated[
+        Path | None,
+        typer.Option("--weights", help="Campaign items.csv with sampling_weight (1/π; adaptive rounds)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for corrected.csv and report.html (+ the campaign's width plot)."),
+    ] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Judge audit per model (re-weighted first), corrected LKR/TDR with intervals, and metrics
-    under replaced labels (a sensitivity view)."""
+    under replaced labels (a sensitivity view); --weights: estimates weighted by 1/π."""
     from wordplay_audit.analysis.balderdash.corrected import corrected_rates
     from wordplay_audit.analysis.balderdash.metrics import game_metrics, setting_metrics
     from wordplay_audit.analysis.balderdash.recompute import (
@@ -128,17 +144,19 @@ def recompute_command(
     labels = _labels(human, obs)
     if labels is None or labels.empty:
         raise InputError(f"{human}: holds no human labels (rater_type 'human')")
+    weighted = _weighted_obs(obs, labels, weights, design)
     audits = judge_audit_tables(obs, labels)
     replaced = replace_labels(obs, labels)
     rescored = recompute_scores(replaced)
     settings = setting_metrics(game_metrics(replaced_round_metrics(rescored)))
-    corrected = corrected_rates(obs, labels, design=design)
+    corrected = corrected_rates(weighted, labels, design=design)
     replaced_view = replaced_rates(obs, labels)
     status = rescored.drop_duplicates(["game_id", "round_id"])["round_status"].value_counts().to_dict()
     payload = {
         "export": str(export),
         "human": str(human),
         "design": design,
+        "weights": str(weights) if weights is not None else None,
         "skipped": {
             **data.skipped,
             **replaced.attrs.get("skipped", {}),
@@ -151,7 +169,27 @@ def recompute_command(
         "replaced_rates": _records(replaced_view),
         "replaced_settings": _records(settings),
     }
-    emit(payload, as_json=as_json, lines=recompute_lines(audits, status, corrected, replaced_view))
+    lines = recompute_lines(audits, status, corrected, replaced_view)
+    if weights is not None:
+        payload["weights_note"] = WEIGHTS_NOTE
+        lines.append(f"weights ({weights}): {WEIGHTS_NOTE}")
+    if out is not None:
+        from wordplay_audit.pipelines.balderdash import write_recompute_outputs
+
+        payload["files"] = write_recompute_outputs(out, corrected, weights)
+        lines.append(f"wrote {out}: {', '.join(payload['files'])}")
+    emit(payload, as_json=as_json, lines=lines)
+
+
+def _weighted_obs(obs: pd.DataFrame, labels: pd.DataFrame, weights: Path | None, design: str) -> pd.DataFrame:
+    """``obs`` with the campaign's 1/π (``--weights``) as ``sampling_weight``, or as it is."""
+    if weights is None:
+        return obs
+    if design == "random":
+        raise ParameterError("--weights: needs --design stratified (an adaptive campaign samples by verdict)")
+    from wordplay_audit.pipelines.balderdash import with_sampling_weights
+
+    return with_sampling_weights(obs, labels, weights)
 
 
 @app.command("convergence")
@@ -304,46 +342,7 @@ def simulate_command(
     )
 
 
-@app.command("plan")
-def plan_command(
-    fnr: Annotated[float, typer.Option("--fnr", help="Expected judge false-negative rate.")] = 0.26,
-    fnr_halfwidth: Annotated[float, typer.Option("--fnr-halfwidth")] = 0.05,
-    true_share: Annotated[
-        float, typer.Option("--true-share", help="Share of labelled definitions people call true.")
-    ] = 0.5,
-    rate: Annotated[float, typer.Option("--rate", help="Expected true LKR or TDR.")] = 0.5,
-    rate_halfwidth: Annotated[float, typer.Option("--rate-halfwidth")] = 0.05,
-    se: Annotated[float, typer.Option("--se", help="Expected judge sensitivity.")] = 0.74,
-    sp: Annotated[float, typer.Option("--sp", help="Expected judge specificity.")] = 0.97,
-    items: Annotated[float, typer.Option("--items", help="Definitions per model (inf = many).")] = float(
-        "inf"
-    ),
-    trend_slope: Annotated[
-        float, typer.Option("--trend-slope", help="Log-odds change of LKR from first to last round.")
-    ] = 1.0,
-    games: Annotated[int, typer.Option("--games", help="Games per model and setting.")] = 5,
-    rounds: Annotated[int, typer.Option("--rounds", help="Rounds per game.")] = 20,
-    players: Annotated[int, typer.Option("--players", help="Players of the model per game.")] = 3,
-    confidence: Annotated[float, typer.Option("--confidence")] = 0.95,
-    as_json: bool = JSON_OPTION,
-) -> None:
-    """Human labels per model for a chosen interval width on FNR and on corrected rates, and the
-    trend test's power for a slope, games and rounds (seeded simulation, 2000 replications)."""
-    from wordplay_audit.analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr, trend_power
-
-    a = labels_for_fnr(fnr, fnr_halfwidth, true_share=true_share, confidence=confidence)
-    b = labels_for_corrected_rate(rate, rate_halfwidth, se=se, sp=sp, n_items=items, confidence=confidence)
-    c = trend_power(trend_slope, games=games, rounds=rounds, players=players, confidence=confidence)
-    payload = {"fnr": a, "corrected_rate": b, "trend_power": c}
-    lines = [
-        f"FNR {fnr:.2f} ± {fnr_halfwidth:.3f}: {a['true_definitions']:.0f} true definitions per model, "
-        f"{a['labels']:.0f} labels at true share {true_share:.2f}",
-        f"corrected rate {rate:.2f} ± {rate_halfwidth:.3f} (Se {se:.2f}, Sp {sp:.2f}): {b['labels']:.0f} random labels per model",
-        f"trend test power: {c['power']:.0%} ± {c['se']:.0%} for a log-odds change of {trend_slope:g} "
-        f"(odds × {c['odds_ratio']:.1f}) with {games} games × {rounds} rounds × {players} players "
-        "(two-stage t; the GEE t-test has somewhat less)",
-    ]
-    emit(payload, as_json=as_json, lines=lines)
+app.command("plan")(plan_command)
 
 
 @app.command("items")

@@ -1,0 +1,181 @@
+"""The randomised exact share interval of a cell, and its exact coverage (game-agnostic).
+
+The target is the realised number of true items Y = Σ_s Y_s among the ``U_s`` unlabelled items
+of the post-strata of one cell, from ``x_s`` true of ``n_s`` labels per post-stratum.
+
+*The interval* (:func:`randomised_share_interval`). Per post-stratum the share q_s gets the
+confidence distribution of the randomised Clopper–Pearson interval (Stevens 1950, Biometrika
+37:117; Geyer & Meeden 2005, Stat. Sci. 20:358): with v_s ~ Uniform(0, 1),
+
+    H_s(q) = (1 − v_s) · I_q(x_s, n_s − x_s + 1) + v_s · I_q(x_s + 1, n_s − x_s),
+
+I the regularised incomplete beta function, i.e. the mixture (1 − v)·Beta(x, n − x + 1) +
+v·Beta(x + 1, n − x) (a point mass at 0 or 1 where a parameter is 0). Its equal-tailed
+quantiles are the randomised Clopper–Pearson interval, whose coverage is exactly the nominal
+level at every share q: the discreteness of x no longer makes coverage oscillate with q, which is
+what kept the Jeffreys interval from 93–97 % at 5–10 labels. Y_s given q_s is Binomial(U_s, q_s),
+so its predictive is the mixture of the two beta-binomials; Y's pmf is their convolution (FFT,
+no Monte-Carlo noise) and the interval is its (α/2, 1 − α/2) quantiles. ``v_s`` comes from a
+seeded generator: the same input gives the same interval, but it is a randomised interval (a
+different seed moves a bound by at most the spread the discreteness of x leaves).
+
+*Its coverage* (:func:`share_coverage`) at given shares is exact under the model the interval
+rests on (items of a post-stratum true with probability q_s independently; labels a random
+sample of the post-stratum): Σ_x Π_s Bin(x_s; n_s, q_s) · E_v P(low ≤ Y ≤ high), Y ~ ⊛ Bin(U_s,
+q_s), every label outcome enumerated and v integrated over [0, 1]^S by a scrambled Sobol set
+(seeded). The integrand jumps near v = 0 and 1 (the point masses at a share of 0 or 1 carry
+weight 1 − v or v), so a coarse grid misleads: on one cell of 5 + 5 labels a 4-point midpoint
+grid gave 0.979, 20 points 0.949, 40 points 0.952; use a few hundred points.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import stats
+
+from wordplay_audit.errors import ParameterError
+
+__all__ = ["predictive_pmf", "randomised_share_interval", "share_coverage"]
+
+
+def _fft_len(total: int) -> int:
+    return 1 << int(np.ceil(np.log2(max(total + 1, 2))))
+
+
+def _beta_binomial(u: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Rows BetaBinomial(u, a, b) over 0..u; a point mass at 0 (a = 0) or u (b = 0)."""
+    k = np.arange(u + 1)[None, :]
+    a, b = np.asarray(a, float)[:, None], np.asarray(b, float)[:, None]
+    out = stats.betabinom.pmf(k, u, np.maximum(a, 1e-12), np.maximum(b, 1e-12))
+    out = np.where(a <= 0, (k == 0).astype(float), out)
+    return np.where(b <= 0, (k == u).astype(float), out)
+
+
+def predictive_pmf(u: int, n: float, x: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Rows (one per pair x[i], v[i]) of the predictive pmf of the true items among ``u``
+    unlabelled ones, under the randomised Clopper–Pearson confidence distribution of the share.
+
+    0 of 4 labels true and v = 0: the share is 0 with certainty, so is every unlabelled item:
+
+    >>> predictive_pmf(3, 4, np.array([0]), np.array([0.0])).round(3).tolist()
+    [[1.0, 0.0, 0.0, 0.0]]
+    """
+    x, v = np.asarray(x, float), np.asarray(v, float)[:, None]
+    return (1 - v) * _beta_binomial(u, x, n - x + 1) + v * _beta_binomial(u, x + 1, n - x)
+
+
+def _sum_cdf(pmfs: Sequence[np.ndarray], length: int) -> np.ndarray:
+    """CDF of the sum over strata for rows matched across ``pmfs`` (each rows × ·)."""
+    spec = np.ones((pmfs[0].shape[0], length // 2 + 1), dtype=complex)
+    for pmf in pmfs:
+        spec = spec * np.fft.rfft(pmf, n=length, axis=1)
+    cdf = np.cumsum(np.clip(np.fft.irfft(spec, n=length, axis=1), 0.0, None), axis=1)
+    return cdf / cdf[:, -1:]
+
+
+def _quantile_counts(cdf: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    alpha = (1 - confidence) / 2
+    return (cdf < alpha - 1e-12).sum(axis=1), (cdf < 1 - alpha - 1e-12).sum(axis=1)
+
+
+def randomised_share_interval(
+    unlabelled: Sequence[int],
+    labelled: Sequence[int],
+    labelled_true: Sequence[int],
+    *,
+    known_true: float = 0.0,
+    n_total: float | None = None,
+    confidence: float = 0.95,
+    rng: np.random.Generator | None = None,
+    v: Sequence[float] | None = None,
+) -> tuple[float, float]:
+    """Interval of the realised share (known_true + Y)/n_total (module doc); ``v`` (one per
+    post-stratum) is drawn from ``rng`` unless given. ``labelled``/``labelled_true`` may be
+    effective (weighted) counts, used as beta parameters unrounded. (nan, nan) when a
+    post-stratum with unlabelled items has no label.
+
+    One post-stratum, 10 unlabelled items, 0 of 5 labels true, v = 0.5: the share's
+    distribution is ½·δ₀ + ½·Beta(1, 5), so P(Y ≤ y) = ½ + ½·F(y), F the BetaBinomial(10, 1, 5)
+    cdf (``scipy.stats.betabinom(10, 1, 5).cdf``: F(0) = 1/3, F(4) = 0.916, F(5) = 0.958). The
+    2.5 % quantile is 0 and the 97.5 % one the first y with F(y) ≥ 0.95, i.e. 5:
+
+    >>> randomised_share_interval([10], [5], [0], v=[0.5])
+    (0.0, 0.5)
+    """
+    if not 0 < confidence < 1:
+        raise ParameterError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    u = np.rint(np.asarray(unlabelled, dtype=float)).astype(int)
+    n = np.asarray(labelled, dtype=float)  # may be effective (Kish) sizes: not rounded
+    x = np.asarray(labelled_true, dtype=float)
+    total = float(u.sum()) if n_total is None else float(n_total)
+    if total <= 0 or np.any((u > 0) & (n <= 0)):
+        return np.nan, np.nan
+    keep = u > 0
+    if not keep.any():
+        return known_true / total, known_true / total
+    if v is None:
+        rng = rng if rng is not None else np.random.default_rng(0)
+        v = rng.random(len(u))
+    v = np.asarray(v, dtype=float)[keep]
+    u, n, x = u[keep], n[keep], x[keep]
+    pmfs = [predictive_pmf(int(us), ns, np.array([xs]), np.array([vs])) for us, ns, xs, vs in zip(u, n, x, v, strict=True)]  # fmt: skip
+    low, high = _quantile_counts(_sum_cdf(pmfs, _fft_len(int(u.sum()))), confidence)
+    return (known_true + float(low[0])) / total, (known_true + float(high[0])) / total
+
+
+def share_coverage(
+    unlabelled: Sequence[int],
+    labelled: Sequence[int],
+    shares: np.ndarray,
+    *,
+    confidence: float = 0.95,
+    v_points: int = 256,
+    seed: int = 0,
+) -> np.ndarray:
+    """Exact coverage of :func:`randomised_share_interval` at each row of ``shares`` (G × S),
+    for post-strata of ``unlabelled`` items with ``labelled`` labels (module doc), v integrated by
+    ``v_points`` scrambled Sobol points (a power of 2); costs Π_s (n_s + 1)·v_points
+    convolutions.
+
+    One post-stratum of 4000 unlabelled items and 3 labels: the realised share is all but q,
+    and the randomised Clopper–Pearson interval covers q with probability exactly 0.95 at every q
+    (Stevens 1950), so coverage is 0.95 up to the v integration and the binomial spread of Y:
+
+    >>> cover = share_coverage([4000], [3], np.array([[0.05], [0.3], [0.9]]), v_points=256)
+    >>> bool(np.all(np.abs(cover - 0.95) < 0.003))
+    True
+    """
+    u = np.asarray(unlabelled, dtype=int)
+    n = np.asarray(labelled, dtype=int)
+    q = np.atleast_2d(np.asarray(shares, dtype=float))
+    length = _fft_len(int(u.sum()))
+    points = stats.qmc.Sobol(d=len(u), scramble=True, seed=seed).random(v_points)
+    combos = np.array(list(itertools.product(*[range(k + 1) for k in n])), dtype=int)
+    inside = np.zeros((len(q), len(combos)))
+    true_spec = np.ones((len(q), length // 2 + 1), dtype=complex)
+    for s, us in enumerate(u):
+        true_spec = true_spec * np.fft.rfft(stats.binom.pmf(np.arange(us + 1)[None], us, q[:, [s]]), n=length, axis=1)  # fmt: skip
+    below = np.concatenate(
+        [
+            np.zeros((len(q), 1)),
+            np.cumsum(np.clip(np.fft.irfft(true_spec, n=length, axis=1), 0, None), axis=1),
+        ],
+        axis=1,
+    )  # P(Y < k)
+    # the two beta-binomials of each post-stratum do not depend on v: tabulate them once
+    pieces = [
+        (_beta_binomial(int(us), combos[:, s], n[s] - combos[:, s] + 1), _beta_binomial(int(us), combos[:, s] + 1, n[s] - combos[:, s]))
+        for s, us in enumerate(u)
+    ]  # fmt: skip
+    for vs in points:
+        pmfs = [(1 - vs[s]) * a + vs[s] * b for s, (a, b) in enumerate(pieces)]
+        low, high = _quantile_counts(_sum_cdf(pmfs, length), confidence)
+        inside += below[:, np.minimum(high + 1, below.shape[1] - 1)] - below[:, low]
+    inside /= len(points)
+    px = np.ones((len(q), len(combos)))
+    for s in range(len(u)):
+        px = px * stats.binom.pmf(combos[None, :, s], n[s], q[:, [s]])
+    return (px * inside).sum(axis=1)
