@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.corrected_cells import (
+    WEIGHT,
     CorrectionOptions,
     ModelAccuracy,
     draws_for_model,
@@ -69,9 +70,6 @@ from wordplay_audit.errors import ParameterError, check_choice
 __all__ = ["CorrectionOptions", "ModelAccuracy", "corrected_rates", "model_accuracy", "model_accuracy_draws"]
 
 _OTHER = {"true_def": "knows", "knows": "true_def"}
-WEIGHT = "sampling_weight"
-"""Optional column of ``obs``: 1/π of each sampled definition (an adaptive campaign's items.csv);
-the stratified estimate then weights each label by 1/π − 1 (:func:`.corrected_cells.label_counts`)."""
 
 
 @dataclass

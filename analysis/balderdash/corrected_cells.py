@@ -224,6 +224,11 @@ def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> 
     return parts, used_pool
 
 
+WEIGHT = "sampling_weight"
+"""Optional column of the definitions: 1/π of each sampled definition (an adaptive campaign's
+items.csv); the stratified estimate then weights each label by 1/π − 1 (:func:`label_counts`)."""
+
+
 def label_counts(lab: pd.DataFrame) -> tuple[float, float]:
     """(n, x) of the labels that stand for a post-stratum's unlabelled rest: the counts, or with
     a ``sampling_weight`` column (1/π, a campaign whose sampling rates changed between rounds)
@@ -237,9 +242,9 @@ def label_counts(lab: pd.DataFrame) -> tuple[float, float]:
     (2.0, 0.167)
     """
     y = lab["human"].astype(bool).to_numpy(float)
-    if "sampling_weight" not in lab.columns:
+    if WEIGHT not in lab.columns:
         return len(lab), int(y.sum())
-    v = np.clip(np.nan_to_num(lab["sampling_weight"].to_numpy(float) - 1, nan=0.0), 0, None)
+    v = np.clip(np.nan_to_num(lab[WEIGHT].to_numpy(float) - 1, nan=0.0), 0, None)
     if v.sum() <= 0:
         return len(lab), int(y.sum())
     n_eff = float(v.sum() ** 2 / (v**2).sum())

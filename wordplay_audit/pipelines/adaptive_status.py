@@ -119,10 +119,10 @@ def status_from_labels(c: Campaign, labels: Path, overrides: dict) -> dict:
     unit = unit_variances(drawn, targets, options.floor, options.pseudo)
     pending = predicted_half_widths(unit, drawn, confidence=spec.confidence)
     after = allocate(drawn, targets, spec.budget, options).after if spec.budget > 0 else None
-    names, now, labelled = [], [], []
+    now: dict[str, tuple[float, float]] = {}  # target → (half-width, labelled) with the labels so far
     for metric in spec.targets:
-        n, w, k = _now(c, table, metric, spec.confidence)
-        names, now, labelled = [*names, *n], [*now, *w], [*labelled, *k]
+        names, widths, labelled = _now(c, table, metric, spec.confidence)
+        now.update(zip(names, zip(widths, labelled, strict=True), strict=True))
     shares = {m: stratum_shares(c, _pop, table, labels, m) for m in spec.targets}
     rows = []
     for i, target in enumerate(targets):
@@ -132,9 +132,9 @@ def status_from_labels(c: Campaign, labels: Path, overrides: dict) -> dict:
             {
                 "target": target.name,
                 "estimate": estimate(metric, at, table, shares[metric]),
-                "labelled": int(labelled[names.index(target.name)]),
+                "labelled": int(now[target.name][1]),
                 "drawn": int(drawn.labelled[at].sum()),
-                "half_width": _finite(now[names.index(target.name)]),
+                "half_width": _finite(now[target.name][0]),
                 "half_width_pending": _finite(pending[i]),
                 "half_width_next": None if after is None else _finite(after[i]),
             }
