@@ -9,6 +9,10 @@ def test_demo_writes_report(run_cli, tmp_path):
     summary = json.loads(out)
     report = tmp_path / "demo" / "report.html"
     assert summary["report"] == str(report)
+    # every path in the summary names where the files ended up, not the staging folder
+    assert ".staging" not in out
+    assert summary["wof"]["reports"] == str(tmp_path / "demo" / "wof")
+    assert summary["balderdash"]["export"] == str(tmp_path / "demo" / "balderdash")
     html = report.read_text()
     assert "Connections (demo corpus)" in html
     assert "data:image/png;base64," in html

@@ -102,7 +102,21 @@ def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
             figures.update(files.get("figures", {}))
             markdown += tuple(files.get("markdown", ()))
         write_outputs(staging, tables=tables, figures=figures, report=report, markdown=markdown)
-    if "balderdash" in summary:  # name the export where it ended up, not the staging folder
-        summary["balderdash"]["export"] = str(Path(out_dir) / "balderdash")
+    summary = _relocated(summary, str(staging), str(Path(out_dir)))  # paths where they ended up
     summary["report"] = str(Path(out_dir) / "report.html")
     return summary
+
+
+def _relocated(value, staging: str, final: str):
+    """``value`` with every path string under the staging folder moved to the final folder.
+
+    >>> _relocated({"a": ["/t/.x.staging/wof", 3]}, "/t/.x.staging", "/t/x")
+    {'a': ['/t/x/wof', 3]}
+    """
+    if isinstance(value, dict):
+        return {k: _relocated(v, staging, final) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_relocated(v, staging, final) for v in value)
+    if isinstance(value, str) and (value == staging or value.startswith(staging + "/")):
+        return final + value[len(staging) :]
+    return value
