@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.stats import norm
+from scipy.special import ndtri  # = scipy.stats.norm.ppf, without importing scipy.stats
 
 from wordplay_audit.errors import ParameterError
 
@@ -118,7 +118,7 @@ class AllocationOptions:
 
     @property
     def z(self) -> float:
-        return float(norm.ppf(0.5 + self.confidence / 2))
+        return float(ndtri(0.5 + self.confidence / 2))
 
 
 @dataclass(frozen=True)

@@ -190,6 +190,18 @@ def judge_confusion(
     ``attrs["skipped"]`` as in :func:`audit_frame`.
     """
     frame = audit_frame(labels, items, question=question, judge=judge)
+    return confusion_table(frame, by=by, strata=strata, confidence=confidence)
+
+
+def confusion_table(
+    frame: pd.DataFrame,
+    *,
+    by: str | Sequence[str] | None = "player_model",
+    strata: Sequence[str] = (),
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """:func:`judge_confusion` on an :func:`audit_frame` (or a frame with its columns, e.g.
+    built straight from a player-round table without the labels detour)."""
     by_cols = [by] if isinstance(by, str) else list(by or [])
     for column in [*by_cols, *strata]:
         if column not in frame.columns:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import norm
+from scipy.special import ndtri  # = scipy.stats.norm.ppf, without importing scipy.stats
 
 from wordplay_audit.errors import ParameterError
 
@@ -22,7 +22,7 @@ def z_value(confidence: float) -> float:
     """
     if not isinstance(confidence, int | float) or not 0 < confidence < 1:
         raise ParameterError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
-    return float(norm.ppf(0.5 + confidence / 2))
+    return float(ndtri(0.5 + confidence / 2))
 
 
 def wilson_interval(successes, n, *, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

@@ -139,7 +139,7 @@ def exact_coverage(design: Design) -> dict:
 BAND = (0.93, 0.97)
 
 
-def summarise(frame: pd.DataFrame, exact: dict | None = None) -> pd.DataFrame:
+def summarise(frame: pd.DataFrame, exact: dict | None = None, keys: list[str] | None = None) -> pd.DataFrame:
     """Per method × estimator × cell: coverage over the campaigns where an interval was printed,
     its binomial SE and 95 % Wilson interval, mean width, share of campaigns without an
     interval, mean error of the point; ``verdict``: "in" (coverage in 93–97 %), "out" (its
@@ -163,7 +163,7 @@ def summarise(frame: pd.DataFrame, exact: dict | None = None) -> pd.DataFrame:
                           "no_interval": 1 - k / len(part), "bias": part["error"].mean(), "n": k,
                           "verdict": verdict})  # fmt: skip
 
-    keys = ["method", "estimator", "model", "deck"]
+    keys = keys or ["method", "estimator", "model", "deck"]
     table = frame.groupby(keys).apply(agg, include_groups=False).reset_index()
     if exact:
         table["exact"] = [

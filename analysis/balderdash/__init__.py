@@ -4,61 +4,55 @@ tests over rounds and a campaign-size planner.
 Reading the export and simulating campaigns live in :mod:`wordplay_audit.corpora.balderdash`;
 its :func:`~wordplay_audit.corpora.balderdash.player_round_table` is the shared input.
 :func:`analyze_balderdash` computes everything the report shows once; :mod:`.report` lays it out.
-"""
 
-from wordplay_audit.analysis.balderdash.convergence import (
-    DEFAULT_EPS,
-    convergence_round,
-    convergence_table,
-    observed_threshold,
-)
-from wordplay_audit.analysis.balderdash.corrected import (
-    CorrectionOptions,
-    ModelAccuracy,
-    corrected_rates,
-    model_accuracy,
-    model_accuracy_draws,
-)
-from wordplay_audit.analysis.balderdash.drift import DriftResult, DriftWarning, se_sp_drift
-from wordplay_audit.analysis.balderdash.metrics import (
-    DEFAULT_SETTING,
-    METRICS,
-    balderdash_metrics,
-    complete_games,
-    game_metrics,
-    player_deception,
-    round_curves,
-    round_metrics,
-    setting_metrics,
-)
-from wordplay_audit.analysis.balderdash.misclassification import (
-    RubinResult,
-    draw_se_sp,
-    rubin_combine,
-)
-from wordplay_audit.analysis.balderdash.plan import (
-    labels_for_corrected_rate,
-    labels_for_fnr,
-    rg_halfwidth,
-    trend_power,
-)
-from wordplay_audit.analysis.balderdash.recompute import (
-    METRIC_QUESTION,
-    REPLACED_NOTE,
-    recompute_scores,
-    replace_labels,
-    replaced_rates,
-    replaced_round_metrics,
-)
-from wordplay_audit.analysis.balderdash.summary import (
-    BalderdashAnalysis,
-    TrendAnalysis,
-    analyze_balderdash,
-    judge_audit_tables,
-    trend_analysis,
-)
-from wordplay_audit.analysis.balderdash.trend import trend_tests
-from wordplay_audit.analysis.balderdash.trend_inputs import rescale_rounds
+Names load on first use (:func:`wordplay_audit.lazy_exports`): ``metrics`` needs neither scipy
+nor statsmodels, so ``balderdash metrics`` does not import them."""
+
+from wordplay_audit import lazy_exports
+
+_EXPORTS = {
+    "DEFAULT_EPS": "convergence",
+    "convergence_round": "convergence",
+    "convergence_table": "convergence",
+    "observed_threshold": "convergence",
+    "CorrectionOptions": "corrected",
+    "ModelAccuracy": "corrected",
+    "corrected_rates": "corrected",
+    "model_accuracy": "corrected",
+    "model_accuracy_draws": "corrected",
+    "DriftResult": "drift",
+    "DriftWarning": "drift",
+    "se_sp_drift": "drift",
+    "DEFAULT_SETTING": "metrics",
+    "METRICS": "metrics",
+    "balderdash_metrics": "metrics",
+    "complete_games": "metrics",
+    "game_metrics": "metrics",
+    "player_deception": "metrics",
+    "round_curves": "metrics",
+    "round_metrics": "metrics",
+    "setting_metrics": "metrics",
+    "RubinResult": "misclassification",
+    "draw_se_sp": "misclassification",
+    "rubin_combine": "misclassification",
+    "labels_for_corrected_rate": "plan",
+    "labels_for_fnr": "plan",
+    "rg_halfwidth": "plan",
+    "trend_power": "plan",
+    "METRIC_QUESTION": "recompute",
+    "REPLACED_NOTE": "recompute",
+    "recompute_scores": "recompute",
+    "replace_labels": "recompute",
+    "replaced_rates": "recompute",
+    "replaced_round_metrics": "recompute",
+    "BalderdashAnalysis": "summary",
+    "TrendAnalysis": "summary",
+    "analyze_balderdash": "summary",
+    "judge_audit_tables": "summary",
+    "trend_analysis": "summary",
+    "trend_tests": "trend",
+    "rescale_rounds": "trend_inputs",
+}
 
 __all__ = [
     "DEFAULT_EPS",
@@ -103,3 +97,4 @@ __all__ = [
     "trend_power",
     "trend_tests",
 ]
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -31,8 +31,10 @@ pieces. A cell made of whole sampling strata of its model (model × deck) gets t
 Clopper–Pearson predictive interval of its realised share from its own post-strata
 (:mod:`analysis.correction.calibration`) for PPI and Rogan–Gladen alike; Rogan–Gladen then uses
 the cell's own post-stratified Se and Sp (its point is the post-stratified share, unbiased where
-the judge's accuracy differs by deck). Other cells (one round, a window) propagate Jeffreys draws
-of the model's realised Se and Sp (:mod:`analysis.correction.intervals`). Per-cell coverage is
+the judge's accuracy differs by deck). A cell inside one sampling stratum (one round or a window
+of a deck) uses its own labels the same way where it has ``min_labels`` per post-stratum, and
+else the Rogan–Gladen model with its stratum's Se and Sp (:mod:`analysis.correction.intervals`,
+``mixture_share_interval``; see :mod:`.corrected_cells`). Per-cell coverage is
 measured in docs/BALDERDASH.md ("Per-cell calibration"); a cell with fewer than ``min_labels``
 labels in a post-stratum gets no interval and says why in ``rg_reason``/``ppi_reason``.
 ``"normal"`` gives the delta-method intervals above (with the model's Se and Sp).
@@ -268,8 +270,9 @@ def corrected_rates(
             acc_by_model = _given_accuracy(accuracy[metric], opts)
         else:
             acc_by_model = _accuracy_by_model(frame, strata, opts)
+        given = accuracy is not None and metric in accuracy
         rows += _metric_rows(
-            frame, metric, by, acc_by_model, None if checked is None else design, confidence, opts
+            frame, metric, by, acc_by_model, None if checked is None else design, confidence, opts, not given
         )
     return pd.DataFrame(rows, columns=_COLUMNS_HEAD + by + _COLUMNS_TAIL)
 
@@ -279,8 +282,13 @@ _COLUMNS_TAIL = ["n", "n_labelled", "judge", "se", "sp", "rg", "rg_unclipped", "
                  "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "accuracy_pooled"]  # fmt: skip
 
 
-def _metric_rows(frame: _Frame, metric: str, by, acc_by_model, design, confidence: float, opts) -> list[dict]:
+def _metric_rows(
+    frame: _Frame, metric: str, by, acc_by_model, design, confidence: float, opts, estimated: bool = True
+) -> list[dict]:
+    """One row per ``by`` cell. ``estimated``: the accuracy came from the labels here (not given),
+    so a cell inside one sampling stratum uses that stratum's Se and Sp (:func:`_stratum_accuracy`)."""
     pooled_by_model = dict(iter(frame.data.groupby("model", sort=True)))
+    cache: dict = {}
     shares = _rg_shares(frame.data, by, acc_by_model)
     why = missing_reason(frame.question, frame.has_question)
     rows = []
@@ -298,8 +306,14 @@ def _metric_rows(frame: _Frame, metric: str, by, acc_by_model, design, confidenc
         whole = model_acc.counts is not None and whole_strata(
             cell, pooled_by_model[row["model"]], opts.strata
         )
-        own = tuple(c for c in [frame.other_col] if c in cell.columns) if whole else None
-        row.update(rg_cell(cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why, own))
+        # a part of one stratum (one round of a deck) may use its own labels, and else the
+        # stratum's Se/Sp, where the accuracy came from the labels here (not given)
+        inside = (not whole and estimated and opts.method == "exact" and model_acc.counts is not None
+                  and _one_stratum(cell, opts.strata))  # fmt: skip
+        own = tuple(c for c in [frame.other_col] if c in cell.columns) if whole or inside else None
+        if inside:
+            model_acc = _stratum_accuracy(frame, cell, pooled_by_model[row["model"]], model_acc, opts, cache)
+        row.update(rg_cell(cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why, own, whole))
         if design is None or not frame.has_question:
             reason = why if design is not None else "needs human labels"
             row.update(ppi=np.nan, ppi_low=np.nan, ppi_high=np.nan, ppi_lambda=np.nan, ppi_pooled=None,
@@ -314,6 +328,40 @@ def _metric_rows(frame: _Frame, metric: str, by, acc_by_model, design, confidenc
         )
         rows.append(row)
     return rows
+
+
+def _one_stratum(cell: pd.DataFrame, strata) -> bool:
+    """Whether the cell lies inside one sampling stratum of its model (its strata columns constant)."""
+    cols = [c for c in strata if c in cell.columns]
+    return bool(cols) and all(cell[c].nunique(dropna=False) == 1 for c in cols)
+
+
+def _stratum_accuracy(
+    frame: _Frame, cell: pd.DataFrame, model_part: pd.DataFrame, model_acc: ModelAccuracy, opts, cache: dict
+) -> ModelAccuracy:
+    """The judge's accuracy on the one sampling stratum (model × ``opts.strata``) that holds a
+    cell which is not whole strata (one round of a deck): Rogan–Gladen assumes one Se and Sp for
+    the cell, and the stratum's are those its labels estimate without assuming the judge is as
+    accurate on every deck. A component the stratum's labels cannot estimate (no human-true or
+    no human-false label) is the model's."""
+    cols = [c for c in opts.strata if c in cell.columns]
+    values = tuple(cell[c].iloc[0] for c in cols)
+    key = (str(cell["model"].iloc[0]), *values)
+    if key not in cache:
+        inside = np.logical_and.reduce(
+            [(model_part[c] == v).to_numpy() for c, v in zip(cols, values, strict=True)]
+        )
+        part = model_part[inside].assign(model="|".join(map(str, key)))
+        extra = [c for c in [frame.other_col] if c in part.columns]
+        acc = poststratified_accuracy(part, strata=extra)
+        se_ok, sp_ok = bool(np.isfinite(acc.se)), bool(np.isfinite(acc.sp))
+        draws = draws_for_model(part, acc, [extra, []], opts)
+        acc = replace(acc, se=acc.se if se_ok else model_acc.acc.se, sp=acc.sp if sp_ok else model_acc.acc.sp,
+                      strata=model_acc.acc.strata)  # fmt: skip
+        cache[key] = replace(
+            draws if se_ok and sp_ok else _swap_pooled(draws, model_acc, se_ok, sp_ok), acc=acc
+        )
+    return cache[key]
 
 
 def _check_corrected_args(obs, labels, accuracy, *, by, design, metrics) -> list[str]:

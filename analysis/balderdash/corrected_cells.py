@@ -8,9 +8,16 @@ Two interval methods (``CorrectionOptions.method``):
   realised share from its own post-strata (:mod:`wordplay_audit.analysis.correction.calibration`),
   for PPI and for Rogan–Gladen alike — Rogan–Gladen then uses the cell's own post-stratified Se
   and Sp, so its point is the post-stratified share and is not biased where the judge's accuracy
-  differs by deck. Other cells (one round, a window) propagate Jeffreys draws of the model's
-  realised Se and Sp (:mod:`wordplay_audit.analysis.correction.intervals`). A post-stratum with
-  fewer than ``min_labels`` labels gets no interval (``*_reason`` says so).
+  differs by deck. A cell inside one sampling stratum (one round or a window of rounds of a
+  deck) does the same from its own labels where each of its post-strata holds ``min_labels``
+  (labels are a simple random sample of model × deck × verdict, so of the cell's part of it);
+  else Rogan–Gladen gets the interval of the cell's realised share under the Rogan–Gladen model
+  with the Se and Sp of its stratum (model × deck: Jeffreys posterior-predictive draws of their
+  realised values, then the cell's prevalence and its unlabelled true items given its verdicts
+  and labels, :func:`~wordplay_audit.analysis.correction.intervals.mixture_share_interval`) and
+  PPI none (borrowing the stratum's share of each verdict is biased when the share changes over
+  rounds). A cell across strata, or with accuracy passed in, uses the model's draws. A
+  post-stratum with fewer than ``min_labels`` labels gets no interval (``*_reason`` says so).
 * ``"normal"``: the earlier delta-method intervals (point ± z·SE), kept for comparison.
 """
 
@@ -28,13 +35,12 @@ from wordplay_audit.analysis.correction import (
     accuracy_counts,
     ppi_mean,
     rogan_gladen,
-    rogan_gladen_interval,
     se_sp_from_true,
     seeded_rng,
     stratified_mean,
 )
 from wordplay_audit.analysis.correction.calibration import randomised_share_interval
-from wordplay_audit.analysis.correction.intervals import TOO_FEW, true_count_draws
+from wordplay_audit.analysis.correction.intervals import TOO_FEW, mixture_share_interval, true_count_draws
 from wordplay_audit.analysis.correction.poststratify import poststratified_accuracy
 from wordplay_audit.analysis.proportions import z_value
 from wordplay_audit.errors import ParameterError, check_choice
@@ -114,12 +120,16 @@ def rg_cell(
     opts,
     why_missing: str,
     own: tuple[str, ...] | None = None,
+    whole: bool = True,
 ) -> dict:
     """Rogan–Gladen on the whole cell with its interval, or None values and ``rg_reason``.
 
-    ``own``: the cell is made of whole sampling strata of its model and these are its finest
-    post-strata columns besides the judge's decision (e.g. ``("knows",)``); with the exact
-    method it then uses its own Se and Sp (:func:`_rg_own`)."""
+    ``own``: the cell's finest post-strata columns besides the judge's decision (e.g.
+    ``("knows",)``) when it may use its own labels: with the exact method it then uses its own
+    Se and Sp (:func:`_rg_own`) — a cell made of whole sampling strata of its model (``whole``)
+    must (no interval otherwise), a part of one stratum (one round of a deck, ``whole`` False)
+    does where each of its post-strata holds ``min_labels`` labels, and else gets the interval of
+    :func:`_rg_exact` (its stratum's Se and Sp in ``model_acc``)."""
     acc, z = model_acc.acc, z_value(confidence)
     n, p = len(cell), float(cell["judge"].mean())
     out = {"se": acc.se, "sp": acc.sp, "rg": np.nan, "rg_unclipped": np.nan, "rg_low": np.nan,
@@ -139,9 +149,9 @@ def rg_cell(
         half = z * np.sqrt(var_rg)
         out.update(rg_low=float(np.clip(rg - half, 0, 1)), rg_high=float(np.clip(rg + half, 0, 1)))
         return out
-    if own is not None:
+    if own is not None and whole:
         return {**out, "rg_reason": TOO_FEW.format(k=opts.min_labels)}
-    out.update(_rg_exact(cell, model_acc, shares, confidence, opts, rg, p))
+    out.update(_rg_exact(cell, model_acc, confidence, opts, rg))
     return out
 
 
@@ -175,17 +185,19 @@ def _rg_own(
     return None
 
 
-def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, shares, confidence: float, opts, rg, p) -> dict:
+def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, confidence: float, opts, rg) -> dict:
     """The exact interval of a Rogan–Gladen cell that is not made of whole sampling strata
-    (e.g. one round): draws of the model's realised Se and Sp through θ = (p + Sp − 1)/J plus
-    the cell's own departure (the delta-method term)."""
+    (e.g. one round): per draw of the realised Se and Sp of the stratum it lies in (``model_acc``),
+    the cell's prevalence from its verdicts and labels, then its unlabelled true items
+    (:func:`~wordplay_audit.analysis.correction.intervals.mixture_share_interval`)."""
     if model_acc.se_draws is None:
         return {"rg_reason": model_acc.reason}
-    acc, n = model_acc.acc, len(cell)
-    j = acc.se + acc.sp - 1
-    spread = rg * acc.se * (1 - acc.se) * (1 - shares[0]) + (1 - rg) * acc.sp * (1 - acc.sp) * (1 - shares[1])
-    low, high = rogan_gladen_interval(
-        p, model_acc.se_draws, model_acc.sp_draws, noise_var=max(spread, 0.0) / (n * j**2),
+    judge, lab = cell["judge"].to_numpy(bool), cell["labelled"].to_numpy(bool)
+    true = cell["human"].fillna(False).to_numpy(bool) & lab
+    low, high = mixture_share_interval(
+        model_acc.se_draws, model_acc.sp_draws, verdicts=(int(judge.sum()), int((~judge).sum())),
+        labelled=(int((lab & judge).sum()), int((lab & ~judge).sum())),
+        labelled_true=(int((true & judge).sum()), int((true & ~judge).sum())),
         confidence=confidence, rng=seeded_rng(opts.seed, "rg", *cell["item_id"].iloc[:1]),
     )  # fmt: skip
     if not np.isfinite(low):
@@ -204,8 +216,45 @@ def whole_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:
 
 
 def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:
-    """(unlabelled, labelled, labelled true) per ``keys`` stratum of the cell's unlabelled rows;
-    a stratum without a label in the cell borrows the model's (``pooled``) labels."""
+    """(unlabelled, labelled, labelled true) per ``keys`` stratum of the cell's unlabelled rows
+    (in sorted order); a stratum without a label in the cell borrows the model's (``pooled``)
+    labels."""
+    if WEIGHT in cell.columns:
+        return _strata_parts_weighted(cell, pooled, keys)
+    counts = _key_counts(cell, keys)
+    parts, used_pool, pool_counts = [], False, None
+    for key in sorted(k for k, (u, _, _) in counts.items() if u > 0):
+        u, n, x = counts[key]
+        if n == 0:
+            pool_counts = _key_counts(pooled, keys) if pool_counts is None else pool_counts
+            _, n, x = pool_counts.get(key, (0, 0, 0))
+            used_pool = True
+        if n == 0:
+            return [], used_pool
+        parts.append((u, n, x))
+    return parts, used_pool
+
+
+def _key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, int, int]]:
+    """Per ``keys`` value: (unlabelled, labelled, labelled human-true) rows of ``frame``.
+
+    >>> f = pd.DataFrame({"judge": [True, True, False], "labelled": [True, False, True],
+    ...                   "human": [True, None, False]})
+    >>> _key_counts(f, ["judge"])
+    {(False,): (0, 1, 0), (True,): (1, 1, 1)}
+    """
+    lab = frame["labelled"].to_numpy(bool)
+    true = frame["human"].fillna(False).to_numpy(bool) & lab
+    counts = pd.DataFrame({"u": ~lab, "n": lab, "x": true}, index=frame.index).astype("int64")
+    grouped = counts.groupby([frame[k] for k in keys], dropna=False).sum()
+    index = grouped.index.to_flat_index() if len(keys) > 1 else [(k,) for k in grouped.index]
+    return {
+        tuple(k): (int(u), int(n), int(x)) for k, (u, n, x) in zip(index, grouped.to_numpy(), strict=True)
+    }
+
+
+def _strata_parts_weighted(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:
+    """:func:`_strata_parts` with sampling weights (:func:`label_counts`)."""
     unl = cell[~cell["labelled"]]
     parts, used_pool = [], False
     for key, u in unl.groupby(keys):

@@ -61,8 +61,9 @@ def player_deception(obs: pd.DataFrame) -> pd.Series:
     received.index = received.index.set_names(keys + ["player_id"])
     idx = pd.MultiIndex.from_frame(obs[keys + ["player_id"]])
     v = received.reindex(idx).fillna(0).to_numpy(dtype=float)
-    n = obs.groupby(keys)["player_id"].transform("size").to_numpy(dtype=float)
-    t = obs.groupby(keys)["true_def"].transform("sum").to_numpy(dtype=float)
+    rounds = obs.groupby(keys)  # one grouping of the million rows for both counts
+    n = rounds["player_id"].transform("size").to_numpy(dtype=float)
+    t = rounds["true_def"].transform("sum").to_numpy(dtype=float)
     denom = n - t - 1
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(denom > 0, v / np.where(denom > 0, denom, 1), np.nan)
@@ -87,7 +88,7 @@ def round_metrics(obs: pd.DataFrame, *, keep: Sequence[str] = DEFAULT_SETTING) -
     columns and the five metrics (nan where undefined).
     """
     _check(obs, _REQUIRED)
-    frame = obs.copy()
+    frame = obs.copy(deep=False)  # copy-on-write: only the columns written below are new
     frame["true_def"] = frame["true_def"].astype(bool)
     frame["knows"] = frame["knows"].astype(bool)
     frame["dr"] = player_deception(frame)
@@ -107,7 +108,7 @@ def round_metrics(obs: pd.DataFrame, *, keep: Sequence[str] = DEFAULT_SETTING) -
     guessers = out["n_players"] - out["n_true"]
     out["cgr"] = np.where(guessers > 0, out["n_correct"] / guessers.where(guessers > 0, 1), np.nan)
     if kept:
-        out = out.merge(frame.groupby(keys, sort=False)[kept].first().reset_index(), on=keys)
+        out = out.merge(grouped[kept].first().reset_index(), on=keys)
     columns = keys + ["n_players"] + kept + list(METRICS)
     return out[columns].sort_values(keys).reset_index(drop=True)
 
@@ -175,12 +176,14 @@ def complete_games(obs: pd.DataFrame, number_of_rounds: pd.Series) -> tuple[pd.D
     and the ids of the games left out.
     """
     _check(obs, ["game_id", "round_id"])
-    found = obs.groupby("game_id")["round_id"].agg(lambda s: set(s.astype(int)))
-    dropped = [
-        g
-        for g, rounds_found in found.items()
-        if rounds_found != set(range(1, int(number_of_rounds.get(g, 0)) + 1))
-    ]
+    # the rounds found are exactly 1..N when N distinct ones lie between 1 and N
+    rounds = obs["round_id"].astype(int).groupby(obs["game_id"])
+    found = pd.DataFrame({"distinct": rounds.nunique(), "low": rounds.min(), "high": rounds.max()})
+    planned = np.array([int(number_of_rounds.get(g, 0)) for g in found.index], dtype=np.int64)
+    complete = (found["distinct"] == planned) & (found["low"] == 1) & (found["high"] == planned)
+    dropped = list(found.index[~complete.to_numpy()])
+    if not dropped:
+        return obs.copy(deep=False), []  # copy-on-write: no column is duplicated
     return obs.loc[~obs["game_id"].isin(dropped)].copy(), sorted(dropped)
 
 

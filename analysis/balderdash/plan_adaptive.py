@@ -5,26 +5,32 @@ Each simulated campaign draws a population: per model × deck cell N items, each
 the cell's TDR, and a judge verdict with the model's Se/Sp; strata are model × deck × verdict.
 People label in batches (default 20) by simple random sampling without replacement within
 strata (within a stratum only counts matter, so a batch is a hypergeometric draw per stratum).
-After each batch every model's corrected TDR is estimated by the stratified double-sampling
-estimator Σ_h W_h q̂_h (W_h = N_h/N_model) with the interval
-
-    Σ W_h q̂_h ± z √(Σ W_h² q̃_h(1 − q̃_h) N_h/(N_h − 1) (1/n_h − 1/N_h)),
-    q̃ = (x + z²/2)/(n + z²) (Agresti–Coull, as ``correction.stratified_mean``),
-
-given only when every stratum of the model has ≥ 5 labels or is labelled in full (the toolkit's
-``MIN_LABELS``). The campaign stops when every model's half-width is ≤ the target (e.g. 0.05);
-the labels spent then are "labels needed", and the final intervals' coverage of each model's
-realised TDR is counted. Allocation of each batch:
+After each batch every model is judged by the interval the toolkit prints for a cell made of
+whole sampling strata (``balderdash recompute``): the randomised Clopper–Pearson predictive
+interval of the model's realised TDR (``correction.calibration.randomised_share_interval``, here
+its fast copy :func:`.plan_interval.share_interval`) from its strata — U_h = N_h − n_h unlabelled
+items, n_h labels, x_h true, known true Σ x_h, total N_model — with one uniform v_h per stratum
+drawn once per campaign (the toolkit seeds v from the cell, so re-running it on more labels
+keeps v). There is no interval (half-width ∞) until every stratum with unlabelled items has
+≥ ``MIN_LABELS`` = 5 labels (a stratum labelled in full needs none). The campaign stops at the
+first batch after which every model's half-width (high − low)/2 is ≤ the target (e.g. 0.05);
+the labels spent then are "labels needed", and each final interval's coverage of the model's
+realised TDR (low ≤ TDR ≤ high) is counted. A model whose strata were all labelled in full has
+a known TDR (width 0, covered trivially): it is counted apart (``known``) and left out of the
+coverage. The point estimate is the stratified estimate Σ_h W_h q̂_h (W_h = N_h/N_model).
+Allocation of each batch:
 
 * ``proportional``: n_h → n·N_h/N, ``equal``: n_h → n/H (the batch goes to the largest deficits,
   capped at N_h);
 * ``adaptive``: :func:`wordplay_audit.analysis.allocation.allocate_variances` (pilot 5 per
-  stratum, floor 0.01 on q(1 − q), q̃ with a = z² pseudo-observations like the interval,
-  minimise the largest predicted half-width).
+  stratum, floor 0.01 on q(1 − q), minimise the largest predicted half-width z·√(Σ W_h² q̃_h(1 −
+  q̃_h) N_h/(N_h − 1)(1/n_h − 1/N_h)) with q̃ = (x + a/2)/(n + a), a = ``pseudo``; a = 2 needed
+  the fewest labels against this interval on designs A and B and was within 1 % of a = 1.5 on C,
+  docs/ANNOTATE.md).
 
-The three methods share each campaign's population (common random numbers); campaign c uses
-the generators ``default_rng([seed, c])`` (population) and ``default_rng([seed, c, k + 1])``
-(method k's draws), so results are reproducible for a seed.
+The three methods share each campaign's population and v (common random numbers); campaign c
+uses the generators ``default_rng([seed, c])`` (population, then v) and
+``default_rng([seed, c, k + 1])`` (method k's draws), so results are reproducible for a seed.
 
 >>> d = AdaptiveDesign.even(models=2, decks=1, items=100, rate=[0.3, 0.6], se=[0.9, 0.9], sp=[0.9, 0.9])
 >>> d.sizes, d.tdr
@@ -45,11 +51,13 @@ from wordplay_audit.analysis.allocation import (
     linear_target,
     unit_variances,
 )
-from wordplay_audit.analysis.proportions import z_value
+from wordplay_audit.analysis.balderdash.plan_interval import share_interval
 from wordplay_audit.errors import ParameterError
 
 METHODS = ("proportional", "equal", "adaptive")
 MIN_LABELS = 5
+PSEUDO = 2.0
+"""a in the adaptive allocation's predicted share q̃ = (x + a/2)/(n + a) (module doc)."""
 
 
 @dataclass(frozen=True)
@@ -106,21 +114,35 @@ def population(design: AdaptiveDesign, rng: np.random.Generator):
     return np.array(big_n), np.array(true), np.array(model)
 
 
-def intervals(big_n, n, x, model, z):
-    """Per model: estimate and half-width (inf where some stratum has < 5 labels)."""
-    models = np.unique(model)
-    est, hw = np.zeros(len(models)), np.zeros(len(models))
+def estimates(big_n, n, x, model) -> np.ndarray:
+    """Per model the stratified estimate Σ_h W_h q̂_h (W_h = N_h/N_model; q̂_h = 0 unlabelled)."""
     q = np.where(n > 0, x / np.maximum(n, 1), 0.0)
-    qa = (x + z**2 / 2) / (n + z**2)
-    fpc = np.where(n > 0, 1 / np.maximum(n, 1) - 1 / np.maximum(big_n, 1), np.inf)
-    term = qa * (1 - qa) * big_n / np.maximum(big_n - 1, 1) * np.where(big_n > 0, fpc, 0.0)
-    ready = (n >= np.minimum(MIN_LABELS, big_n)) | (big_n == 0)
-    for i, m in enumerate(models):
-        at = model == m
-        w = big_n[at] / big_n[at].sum()
-        est[i] = np.sum(w * q[at])
-        hw[i] = z * np.sqrt(np.sum(w**2 * term[at])) if ready[at].all() else np.inf
-    return est, hw
+    return np.array(
+        [np.sum(big_n[model == m] * q[model == m]) / big_n[model == m].sum() for m in np.unique(model)]
+    )
+
+
+def model_interval(big_n, n, x, v, confidence: float = 0.95) -> tuple[float, float]:
+    """The toolkit's randomised Clopper–Pearson predictive interval of one model's realised TDR
+    from its strata (:func:`.plan_interval.share_interval`); (nan, nan) until every stratum with
+    unlabelled items has ≥ ``MIN_LABELS`` labels."""
+    if not ((n >= np.minimum(MIN_LABELS, big_n)) | (big_n == 0)).all():
+        return np.nan, np.nan
+    return share_interval(big_n - n, n, x, v, known_true=float(x.sum()), n_total=float(big_n.sum()), confidence=confidence)  # fmt: skip
+
+
+def _stop_check(big_n, n, x, v, model, half_width: float, confidence: float, first: int):
+    """(stop?, lows, highs, first failing model): the models' intervals, model ``first`` (the
+    one that failed last batch) tried first and the rest skipped once one is wider than
+    ``half_width`` (the stop decision does not depend on the order)."""
+    models = np.unique(model)
+    low, high = np.full(len(models), np.nan), np.full(len(models), np.nan)
+    for i in [first, *(j for j in range(len(models)) if j != first)]:
+        at = model == models[i]
+        low[i], high[i] = model_interval(big_n[at], n[at], x[at], v[at], confidence)
+        if not (high[i] - low[i]) / 2 <= half_width:  # nan (no interval yet) fails too
+            return False, low, high, i
+    return True, low, high, first
 
 
 def fixed_batch(big_n, n, batch, shares):
@@ -136,31 +158,39 @@ def fixed_batch(big_n, n, batch, shares):
     return add
 
 
-def adaptive_batch(big_n, n, x, model, batch, confidence: float = 0.95):
+def adaptive_batch(big_n, n, x, model, batch, confidence: float = 0.95, pseudo: float = PSEUDO):
     """The next batch by :func:`allocate_variances`: minimise the largest predicted half-width
-    of the models' corrected TDRs (q̃ with z² pseudo-observations, like the interval)."""
-    counts = StrataCounts(big_n.astype(float), n.astype(float))
+    of the models' corrected TDRs (q̃ = (x + a/2)/(n + a), a = ``pseudo``). A one-item stratum
+    has no variance to predict (the allocation would never label it) but the interval waits
+    for its label: it gets it first."""
+    lone = ((big_n == 1) & (n == 0)).astype(int)
+    lone[np.cumsum(lone) > batch] = 0
+    counts = StrataCounts(big_n.astype(float), (n + lone).astype(float))
     targets = [linear_target(str(m), counts, model == m, x) for m in np.unique(model)]
-    z = z_value(confidence)
-    options = AllocationOptions(pilot=MIN_LABELS, pseudo=z**2, confidence=confidence)
+    options = AllocationOptions(pilot=MIN_LABELS, pseudo=pseudo, confidence=confidence)
     unit = unit_variances(counts, targets, options.floor, options.pseudo)
-    return allocate_variances(unit, counts, batch, options)
+    return lone + allocate_variances(unit, counts, batch - int(lone.sum()), options)
 
 
-def run_campaign(pop, method: str, rng, *, half_width: float, batch: int, confidence: float = 0.95):
-    """Label in batches until every model's half-width ≤ ``half_width`` (or all is labelled);
-    returns (labels spent, estimates, half-widths)."""
-    big_n, true, model = pop
-    z = z_value(confidence)
+def run_campaign(pop, method: str, rng, *, half_width: float, batch: int, confidence: float = 0.95, pseudo: float = PSEUDO, confirm: int = 0):  # fmt: skip
+    """Label in batches until every model's half-width ≤ ``half_width`` (or all is labelled).
+    ``pop`` = (N_h, T_h, model, v_h); returns (labels spent, estimates, lows, highs, known),
+    known = the model's strata were labelled in full (its TDR is known, width 0)."""
+    big_n, true, model, v = pop
     n, x = np.zeros(len(big_n), dtype=int), np.zeros(len(big_n), dtype=int)
     shares = big_n / big_n.sum() if method == "proportional" else np.full(len(big_n), 1 / len(big_n))
+    first, held = 0, 0
     while True:
-        est, hw = intervals(big_n, n, x, model, z)
-        if (hw <= half_width).all() or (n == big_n).all():
-            return int(n.sum()), est, hw
+        stop, low, high, first = _stop_check(big_n, n, x, v, model, half_width, confidence, first)
+        held = held + 1 if stop else 0
+        if held > confirm or (
+            stop and (n == big_n).all()
+        ):  # (with every item labelled every interval is the known share: width 0)
+            known = np.array([(n[model == m] == big_n[model == m]).all() for m in np.unique(model)])
+            return int(n.sum()), estimates(big_n, n, x, model), low, high, known
         if method == "adaptive":
             with np.errstate(invalid="ignore"):  # inf × 0 for strata no target uses (harmless)
-                add = adaptive_batch(big_n, n, x, model, batch, confidence)
+                add = adaptive_batch(big_n, n, x, model, batch, confidence, pseudo)
         else:
             add = fixed_batch(big_n, n, batch, shares)
         left_true, left = true - x, big_n - n
@@ -168,38 +198,39 @@ def run_campaign(pop, method: str, rng, *, half_width: float, batch: int, confid
         n, x = n + add, x + new_true
 
 
+SETTINGS = {"half_width": 0.05, "batch": 20, "confidence": 0.95, "pseudo": PSEUDO, "confirm": 0}
+"""Campaign settings of :func:`simulate` and their defaults (``confirm``: extra consecutive
+batches after which the stop rule must still hold before the campaign stops)."""
+
+
 def simulate(
-    design: AdaptiveDesign,
-    *,
-    campaigns: int,
-    seed: int,
-    half_width: float = 0.05,
-    batch: int = 20,
-    confidence: float = 0.95,
-    methods: Sequence[str] = METHODS,
+    design: AdaptiveDesign, *, campaigns: int, seed: int, methods: Sequence[str] = METHODS, **settings
 ):
-    """Per method: labels needed in each campaign, and per campaign × model whether the final
-    interval held the model's realised TDR."""
-    _check(campaigns, half_width, batch, methods)
-    labels = {m: [] for m in methods}
-    covered = {m: [] for m in methods}
+    """Per method: labels needed in each campaign, per campaign × model whether the final
+    interval held the model's realised TDR, and whether that TDR was known (strata labelled
+    in full, width 0: it holds trivially). ``settings``: see :data:`SETTINGS`."""
+    unknown = sorted(set(settings) - set(SETTINGS))
+    if unknown:
+        raise ParameterError(f"simulate: unknown setting(s) {', '.join(unknown)}")
+    settings = {**SETTINGS, **settings}
+    if int(settings["confirm"]) != settings["confirm"] or settings["confirm"] < 0:
+        raise ParameterError(f"confirm: {settings['confirm']} must be a whole number ≥ 0")
+    _check(campaigns, settings["half_width"], settings["batch"], methods)
+    labels, covered, known = ({m: [] for m in methods} for _ in range(3))
     for c in range(campaigns):
-        pop = population(design, np.random.default_rng([seed, c]))
-        big_n, true, model = pop
+        pop_rng = np.random.default_rng([seed, c])
+        big_n, true, model = population(design, pop_rng)
+        pop = (big_n, true, model, pop_rng.random(len(big_n)))  # v per stratum, fixed for the campaign
         truth = np.array([true[model == m].sum() / big_n[model == m].sum() for m in np.unique(model)])
         for method in methods:
             k = METHODS.index(method)
-            spent, est, hw = run_campaign(
-                pop,
-                method,
-                np.random.default_rng([seed, c, k + 1]),
-                half_width=half_width,
-                batch=batch,
-                confidence=confidence,
+            spent, _, low, high, full = run_campaign(
+                pop, method, np.random.default_rng([seed, c, k + 1]), **settings
             )
             labels[method].append(spent)
-            covered[method].append(np.abs(est - truth) <= hw + 1e-12)
-    return {m: np.array(v) for m, v in labels.items()}, {m: np.array(v) for m, v in covered.items()}
+            covered[method].append((low - 1e-12 <= truth) & (truth <= high + 1e-12))
+            known[method].append(full)
+    return tuple({m: np.array(v) for m, v in d.items()} for d in (labels, covered, known))
 
 
 def _check(campaigns: int, half_width: float, batch: int, methods: Sequence[str]) -> None:
@@ -214,18 +245,24 @@ def _check(campaigns: int, half_width: float, batch: int, methods: Sequence[str]
             raise ParameterError(f"method: {m!r} is not one of {', '.join(METHODS)}")
 
 
-def summarise(labels: dict, covered: dict, items: int | None = None) -> dict:
-    """Per method: mean labels needed, its SE, median, coverage per model (and with ``items``
-    the share of campaigns that labelled every item: the target may not have been reached);
-    the adaptive saving against proportional and against the best fixed design (share of
-    labels, with the SE of the paired difference over the common-random-number campaigns)."""
+def summarise(labels: dict, covered: dict, known: dict, items: int | None = None) -> dict:
+    """Per method: mean labels needed, its SE, median, per model the share of campaigns whose
+    TDR was known (strata labelled in full) and the coverage over the other campaigns (None if
+    there is none), and with ``items`` the share of campaigns that labelled every item; the
+    adaptive saving against proportional and against the best fixed design (share of labels,
+    with the SE of the paired difference over the common-random-number campaigns)."""
     out: dict = {"methods": {}}
     for method, spent in labels.items():
+        cov, full = covered[method], known[method]
+        open_ = (~full).sum(axis=0)
         out["methods"][method] = {
             "labels_mean": float(spent.mean()),
             "labels_se": float(spent.std(ddof=1) / np.sqrt(len(spent))),
             "labels_median": float(np.median(spent)),
-            "coverage_per_model": [float(c) for c in covered[method].mean(axis=0)],
+            "coverage_per_model": [
+                float((c & ~f).sum() / k) if k else None for c, f, k in zip(cov.T, full.T, open_, strict=True)
+            ],
+            "known_share_per_model": [float(f) for f in full.mean(axis=0)],
         }
         if items is not None:
             out["methods"][method]["all_labelled_share"] = float(np.mean(spent >= items))
@@ -253,7 +290,7 @@ def plan_adaptive(
 ) -> dict:
     """Simulated labels needed until every model's corrected TDR has a half-width ≤
     ``half_width``, under each allocation, and the adaptive saving (see the module docstring)."""
-    labels, covered = simulate(
+    labels, covered, known = simulate(
         design, campaigns=campaigns, seed=seed, half_width=half_width, batch=batch, confidence=confidence
     )
     items = int(sum(sum(s) for s in design.sizes))
@@ -265,5 +302,5 @@ def plan_adaptive(
         "campaigns": campaigns,
         "batch": batch,
         "seed": seed,
-        **summarise(labels, covered, items),
+        **summarise(labels, covered, known, items),
     }

@@ -21,16 +21,44 @@ import pandas as pd
 
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_metrics
 from wordplay_audit.analysis.judge_audit import boolean_labels, human_consensus
+from wordplay_audit.corpora.balderdash.model import REFERENCE_VOTE
 from wordplay_audit.errors import InputError
 
 METRIC_QUESTION = {"tdr": ("reference", "true_def"), "lkr": ("any_sense", "knows")}
 """Metric → (question people answered, judge column of the player-round table)."""
 
 
+def item_rows(values: pd.Series, keys) -> np.ndarray:
+    """Position in ``keys`` (distinct) of every value of ``values``; -1 where it is not there.
+
+    Arrow-backed text (the player-round table's ids) is looked up in one hashed pass in Arrow:
+    pandas' ``get_indexer`` and ``isin`` first turn every one of a million ids into a Python
+    object (≈ 1 s at 1M player-rounds against ≈ 0.1 s).
+    """
+    keys = pd.Index(keys)
+    if isinstance(values.array, pd.arrays.ArrowStringArray) and keys.inferred_type in ("string", "empty"):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        column = values.array.__arrow_array__()
+        value_set = pa.array(keys.to_numpy(dtype=object), type=column.type)
+        found = pc.fill_null(pc.index_in(column, value_set=value_set), -1)
+        return found.to_numpy().astype(np.int64, copy=False)
+    return keys.get_indexer(values)
+
+
+def known_items(obs: pd.DataFrame, item_ids: pd.Series) -> np.ndarray:
+    """Per value of ``item_ids`` (a few labels), whether it names a row of ``obs`` (millions)."""
+    codes, distinct = pd.factorize(item_ids)
+    rows = item_rows(obs["item_id"], distinct)
+    hit = np.zeros(len(distinct) + 1, dtype=bool)  # the last slot: code -1 (a missing id)
+    hit[rows[rows >= 0]] = True
+    return hit[codes]
+
+
 def labels_for(obs: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
     checked = boolean_labels(labels)
-    # hashed lookup, not Series.isin(set): pandas' string isin builds one pyarrow scalar per value
-    unknown = pd.Index(obs["item_id"].drop_duplicates()).get_indexer(checked["item_id"]) < 0
+    unknown = ~known_items(obs, checked["item_id"])
     if unknown.any():
         pos = int(np.flatnonzero(unknown)[0])
         raise InputError(
@@ -52,14 +80,14 @@ def replace_labels(obs: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
     consensus (left to the judge).
     """
     checked = labels_for(obs, labels)
-    out = obs.copy()
+    out = obs.copy(deep=False)  # copy-on-write: obs's columns are shared, not duplicated
     out["true_def_judge"] = out["true_def"].astype(bool)
     out["knows_judge"] = out["knows"].astype(bool)
     skipped = {}
     for question, column in (("reference", "human_ref"), ("any_sense", "human_any")):
         consensus = human_consensus(checked, question=question)
         skipped[f"ties_{question}"] = int(consensus["tie"].sum()) if len(consensus) else 0
-        found = pd.Index(consensus["item_id"]).get_indexer(out["item_id"])
+        found = item_rows(out["item_id"], consensus["item_id"])
         human = consensus["human"].to_numpy(object)[found] if len(consensus) else found.astype(object)
         out[column] = pd.array(np.where(found >= 0, human, None), dtype="boolean")
     has_ref = out["human_ref"].notna().to_numpy()
@@ -99,7 +127,7 @@ def recompute_scores(replaced: pd.DataFrame) -> pd.DataFrame:
         raise InputError(
             f"recompute_scores needs column {missing[0]!r} (run replace_labels on player_round_table)"
         )
-    out = replaced.copy()
+    out = replaced.copy(deep=False)
     out["score"] = out["score"].astype(float)
     keys = ["game_id", "round_id"]
     changed = out["true_def"] != out["true_def_judge"]
@@ -114,20 +142,40 @@ def recompute_scores(replaced: pd.DataFrame) -> pd.DataFrame:
     status = np.where(~round_changed, "unchanged", np.where(replay, "needs_replay", "recomputed"))
     out["round_status"] = status
     rec = (out["round_status"] == "recomputed").to_numpy()
-    for pos in np.flatnonzero(rec & turned_true.to_numpy()):
-        row = out.iloc[pos]
-        vote = row["vote"]
-        if vote == "-1":
-            out.iloc[pos, out.columns.get_loc("score")] -= row["correct_vote_points"]
-        elif vote:
-            # the voted-for player's row, looked up (not three comparisons over every row)
-            target = idx.get_indexer_for([(row["game_id"], row["round_id"], vote)])
-            target = target[target >= 0]
-            out.iloc[target, out.columns.get_loc("score")] -= row["receiving_vote_points"]
-        out.iloc[pos, out.columns.get_loc("score")] += row["correct_definition_points"]
-        out.iloc[pos, out.columns.get_loc("vote")] = ""
+    _void_turned_true(out, np.flatnonzero(rec & turned_true.to_numpy()), idx)
     out.loc[out["round_status"] == "needs_replay", "score"] = np.nan
     return out
+
+
+def _void_turned_true(out: pd.DataFrame, rows: np.ndarray, idx: pd.MultiIndex) -> None:
+    """In place: each of ``rows`` (a definition turned true in a recomputed round) earns
+    ``correct_definition_points`` and its vote is voided (a reference vote loses
+    ``correct_vote_points``, a vote for a player takes ``receiving_vote_points`` back from the
+    player's row in ``idx``). All at once: the changes are sums, so their order does not matter."""
+    if not len(rows):
+        return
+    score = out["score"].to_numpy(dtype=float, copy=True)
+    vote = out["vote"].take(rows).to_numpy(dtype=object)
+    points = {c: out[c].to_numpy()[rows] for c in ("correct_vote_points", "receiving_vote_points")}
+    ref = vote == REFERENCE_VOTE
+    np.subtract.at(score, rows[ref], points["correct_vote_points"][ref])
+    cast = np.flatnonzero((vote != "") & ~ref)
+    if len(cast):
+        keys = [out["game_id"].take(rows[cast]), out["round_id"].take(rows[cast]), vote[cast]]
+        wanted = pd.MultiIndex.from_arrays([np.asarray(k, dtype=object) for k in keys])
+        if idx.is_unique:
+            targets, voters = idx.get_indexer(wanted), np.arange(len(cast))
+        else:  # every row of the voted-for player, as a lookup per vote finds them
+            found = [idx.get_indexer_for(wanted[i : i + 1]) for i in range(len(cast))]
+            targets = np.concatenate(found)
+            voters = np.repeat(np.arange(len(cast)), [len(f) for f in found])
+        hit = targets >= 0
+        np.subtract.at(score, targets[hit], points["receiving_vote_points"][cast][voters[hit]])
+    np.add.at(score, rows, out["correct_definition_points"].to_numpy()[rows])
+    out["score"] = score
+    voided = np.zeros(len(out), dtype=bool)
+    voided[rows] = True
+    out["vote"] = out["vote"].mask(voided, "")
 
 
 def replaced_round_metrics(rescored: pd.DataFrame, *, keep: Sequence[str] = DEFAULT_SETTING) -> pd.DataFrame:
@@ -153,14 +201,20 @@ REPLACED_NOTE = (
 
 
 def replaced_rates(
-    obs: pd.DataFrame, labels: pd.DataFrame, *, by: Sequence[str] = ("model", "deck")
+    obs: pd.DataFrame,
+    labels: pd.DataFrame,
+    *,
+    by: Sequence[str] = ("model", "deck"),
+    replaced: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """LKR and TDR per ``by`` cell under replaced labels (:func:`replace_labels`), beside the
     judge's rate: ``metric``, the ``by`` columns, ``n``, ``n_labelled`` (definitions people
     labelled for the metric's question), ``judge``, ``replaced``. A sensitivity view
     (:data:`REPLACED_NOTE`); the corrected estimates are
-    :func:`~wordplay_audit.analysis.balderdash.corrected.corrected_rates`."""
-    replaced = replace_labels(obs, labels)
+    :func:`~wordplay_audit.analysis.balderdash.corrected.corrected_rates`. ``replaced``:
+    :func:`replace_labels` of the same ``obs`` and ``labels`` when the caller has it already."""
+    if replaced is None:
+        replaced = replace_labels(obs, labels)
     rows = []
     for metric, (column, human, judge) in {
         "lkr": ("knows", "human_any", "knows_judge"),

@@ -16,17 +16,16 @@ import pandas as pd
 
 from wordplay_audit.analysis.balderdash.convergence import DEFAULT_EPS, convergence_table
 from wordplay_audit.analysis.balderdash.corrected import corrected_rates
-from wordplay_audit.analysis.balderdash.drift import DriftWarning, se_sp_drift
 from wordplay_audit.analysis.balderdash.metrics import balderdash_metrics
 from wordplay_audit.analysis.balderdash.recompute import (
     REPLACED_NOTE,
+    item_rows,
     recompute_scores,
     replace_labels,
     replaced_rates,
     replaced_round_metrics,
 )
-from wordplay_audit.analysis.balderdash.trend import trend_tests
-from wordplay_audit.analysis.judge_audit import judge_confusion
+from wordplay_audit.analysis.judge_audit import confusion_table, human_consensus, judge_confusion
 from wordplay_audit.corpora.balderdash import judge_labels_from_table
 
 OUTCOME_QUESTION = {
@@ -50,14 +49,65 @@ def _questions(labels: pd.DataFrame) -> set[str]:
 def judge_audit_tables(obs: pd.DataFrame, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Per-model judge audit for each question people answered (``reference`` → TDR,
     ``any_sense`` → LKR), re-weighted within deck × judge verdict."""
+    present = [q for q in ("reference", "any_sense") if q in _questions(labels)]
+    if _direct_audit_ok(obs, labels):
+        return {
+            q: confusion_table(_audit_frame_of(obs, labels, q), by="player_model", strata=("deck",))
+            for q in present
+        }
     combined = pd.concat([labels, judge_labels_from_table(obs)], ignore_index=True)
     items = strata_items(obs)
-    present = _questions(labels)
     return {
         question: judge_confusion(combined, items, by="player_model", question=question, strata=("deck",))
-        for question in ("reference", "any_sense")
-        if question in present
+        for question in present
     }
+
+
+def _direct_audit_ok(obs: pd.DataFrame, labels: pd.DataFrame) -> bool:
+    """Whether :func:`_audit_frame_of` gives what the judge's rows as labels would: people's
+    labels only, one named judge, boolean verdicts, every definition once (else the labels
+    path, with its errors)."""
+    if (
+        "rater_type" not in labels.columns
+        or not (labels["rater_type"].astype(str).str.strip() == "human").all()
+    ):
+        return False
+    judges = obs["judge_model"].unique()
+    return (
+        len(judges) == 1
+        and isinstance(judges[0], str)
+        and judges[0].strip() != ""
+        and all(obs[c].dtype == bool for c in ("true_def", "knows"))
+        and bool(obs["item_id"].is_unique)
+    )
+
+
+_JUDGE_COLUMN = {"reference": "true_def", "any_sense": "knows"}
+
+
+def _audit_frame_of(obs: pd.DataFrame, labels: pd.DataFrame, question: str) -> pd.DataFrame:
+    """:func:`analysis.judge_audit.audit_frame` of the judge's verdicts in ``obs`` and people's
+    ``labels`` (the columns the audit uses), by position: no 2 × n label rows, no joins."""
+    consensus = human_consensus(labels, question=question)
+    found = item_rows(obs["item_id"], consensus["item_id"])
+    hit = found >= 0
+    human = consensus["human"].to_numpy(object)[found] if len(consensus) else found.astype(object)
+    tie = consensus["tie"].to_numpy(bool)[found] if len(consensus) else hit
+    frame = pd.DataFrame(
+        {
+            "item_id": obs["item_id"].array,
+            "judge": obs[_JUDGE_COLUMN[question]].to_numpy(bool),
+            "human": pd.array(np.where(hit, human, None), dtype="boolean"),
+            "tie": hit & tie,
+            "player_model": obs["model"].array,
+            "deck": obs["deck"].array,
+        }
+    )
+    frame["labelled"] = frame["human"].notna()
+    in_obs = np.zeros(len(consensus), dtype=bool)
+    in_obs[found[hit]] = True
+    frame.attrs["skipped"] = {"human_without_judge": int((~in_obs).sum()), "ties": int(frame["tie"].sum())}
+    return frame
 
 
 def pseudo_counts(audit: pd.DataFrame) -> dict[str, tuple[int, int, int, int]]:
@@ -97,6 +147,8 @@ def _drift(replaced: pd.DataFrame, human_col: str, judge_col: str) -> dict | Non
     sample = replaced[replaced[human_col].notna()]
     if not len(sample):
         return None
+    from wordplay_audit.analysis.balderdash.drift import DriftWarning, se_sp_drift  # statsmodels: on use
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DriftWarning)
         result = se_sp_drift(sample.assign(human=sample[human_col].astype(bool), judge=sample[judge_col]))
@@ -118,6 +170,8 @@ def trend_analysis(
     and the judge drift check (Se, Sp vs round) in the human sample. ``table`` holds all rows
     (column ``labels`` = judge | replaced).
     """
+    from wordplay_audit.analysis.balderdash.trend import trend_tests  # statsmodels: imported on use
+
     has_labels = labels is not None and len(labels) > 0
     if audits is None:
         audits = judge_audit_tables(obs, labels) if has_labels else {}
@@ -191,10 +245,11 @@ def analyze_balderdash(
     )
     if has_labels:
         result.audits = judge_audit_tables(obs, labels)
-        result.replaced = recompute_scores(replace_labels(obs, labels))
+        replaced = replace_labels(obs, labels)
+        result.replaced = recompute_scores(replaced)
         result.replaced_rounds = replaced_round_metrics(result.replaced)
         result.corrected = corrected_rates(obs, labels, design=design)
         result.corrected_round = corrected_rates(obs, labels, by=("model", "deck", "round_id"), design=design)
-        result.replaced_rates = replaced_rates(obs, labels)
+        result.replaced_rates = replaced_rates(obs, labels, replaced=replaced)
     result.trend = trend_analysis(obs, labels if has_labels else None, seed=seed, audits=result.audits)
     return result

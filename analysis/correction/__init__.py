@@ -3,8 +3,9 @@
 * :mod:`.poststratify` — the judge's sensitivity and specificity, post-stratified on its own
   decision (and sampling strata), with delta-method variances.
 * :mod:`.rogan_gladen` — θ̂ = (p + Sp − 1)/(Se + Sp − 1) with its variance.
-* :mod:`.intervals` — intervals exact for the binomial pieces (Jeffreys posterior-predictive
-  draws), for cells that are not made of whole sampling strata (one round, a window).
+* :mod:`.intervals` — for cells that are not made of whole sampling strata (one round, a
+  window): Jeffreys posterior-predictive draws of the stratum's realised Se and Sp, then the
+  cell's prevalence and its unlabelled true items (``mixture_share_interval``).
 * :mod:`.calibration` — the randomised exact (Stevens / Clopper–Pearson) predictive interval of
   a cell's realised share from its own post-strata, and its exact coverage at given shares.
 * :mod:`.ppi` — prediction-powered means: PPI++ for a random sample, the stratified

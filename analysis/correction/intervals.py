@@ -15,8 +15,12 @@ exactly instead, by posterior-predictive simulation with the Jeffreys prior:
 post-strata (the double-sampling / stratified PPI estimator). :func:`accuracy_draws` draws the
 judge's realised Se and Sp over a population of judged items, and
 :func:`rogan_gladen_interval` propagates them through θ = (p + Sp − 1)/(Se + Sp − 1), adding the
-cell's own departure from that accuracy as a normal term. Intervals are equal-tailed quantiles
-of ``draws`` simulated values with a seeded generator (same input, same interval).
+cell's own departure from that accuracy as a normal term (no longer used by the Balderdash
+cells). :func:`mixture_share_interval` is what a cell that is part of one sampling stratum (one
+round) gets under the Rogan–Gladen model: per draw of the stratum's Se and Sp, the cell's own
+prevalence from its verdicts and labels, then its unlabelled true items (randomised, so a small
+count does not over-cover). Intervals are quantiles of ``draws`` simulated values with a seeded
+generator (same input, same interval).
 
 A post-stratum with fewer than ``min_labels`` labels (default 5) was not calibrated: the
 functions return nan and the caller reports why (:data:`TOO_FEW`).
@@ -36,6 +40,7 @@ __all__ = [
     "MIN_LABELS",
     "TOO_FEW",
     "accuracy_draws",
+    "mixture_share_interval",
     "rogan_gladen_interval",
     "se_sp_from_true",
     "seeded_rng",
@@ -198,3 +203,78 @@ def rogan_gladen_interval(
     alpha = 1 - confidence
     low, high = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
     return float(np.clip(low, 0, 1)), float(np.clip(high, 0, 1))
+
+
+_GRID = 200
+"""Grid points of the cell's prevalence π in :func:`mixture_share_interval`."""
+
+
+def mixture_share_interval(
+    se: np.ndarray,
+    sp: np.ndarray,
+    *,
+    verdicts: tuple[int, int],
+    labelled: tuple[int, int],
+    labelled_true: tuple[int, int],
+    confidence: float = 0.95,
+    rng: np.random.Generator | None = None,
+    max_invalid: float = 0.01,
+) -> tuple[float, float]:
+    """Interval of the realised share of a cell that is not a whole sampling stratum (one round)
+    under the Rogan–Gladen model: each item true with the cell's own prevalence π, the judge's
+    verdict Bernoulli(Se) on a true item and Bernoulli(1 − Sp) on a false one, with one Se and Sp
+    for the whole stratum the cell lies in (``se``, ``sp``: posterior draws of them).
+
+    ``verdicts`` = (positive, negative) judge verdicts in the cell; ``labelled`` = labelled items
+    among them (drawn within the verdicts, so independent of the truth given the verdict) and
+    ``labelled_true`` their human-true counts. Per draw of (Se, Sp), π is drawn from its posterior
+    on a grid (Jeffreys prior) given the cell's verdicts and labels; the unlabelled positive
+    (negative) items are then true with probability Se·π/p (π(1 − Se)/(1 − p)), p = Se·π +
+    (1 − Sp)(1 − π), and the interval is the equal-tailed quantiles of the cell's realised share.
+    Exact for the binomial pieces: the verdicts given the true count are Bin(T, Se) +
+    Bin(n − T, 1 − Sp). (nan, nan) when more than ``max_invalid`` of the draws have Se + Sp ≤ 1.
+
+    With Se = Sp = 1 the verdicts are the truth, so the interval is the judge's rate:
+
+    >>> mixture_share_interval(np.full(200, 1.0), np.full(200, 1.0), verdicts=(7, 13),
+    ...                        labelled=(0, 0), labelled_true=(0, 0))
+    (0.35, 0.35)
+    """
+    _check(confidence, max(len(se), 100))
+    rng = rng if rng is not None else seeded_rng(0)
+    se, sp = np.asarray(se, float), np.asarray(sp, float)
+    j = se + sp - 1
+    valid = np.isfinite(j) & (j > 0)
+    if valid.mean() < 1 - max_invalid:
+        return np.nan, np.nan
+    (k1, k0), (n1, n0), (x1, x0) = verdicts, labelled, labelled_true
+    if k1 + k0 <= 0:
+        return np.nan, np.nan
+    if k1 - n1 <= 0 and k0 - n0 <= 0:  # every item labelled: the share is known
+        return (x1 + x0) / (k1 + k0), (x1 + x0) / (k1 + k0)
+    se = np.clip(se[valid], 1e-9, 1 - 1e-9)[:, None]
+    sp = np.clip(sp[valid], 1e-9, 1 - 1e-9)[:, None]
+    pi = (np.arange(_GRID) + 0.5) / _GRID
+    p = se * pi + (1 - sp) * (1 - pi)
+    # log of: Jeffreys prior × p^(k1 − n1) (1 − p)^(k0 − n0) (unlabelled verdicts) × the labels'
+    # Π Se·π, (1 − Sp)(1 − π) (positive verdicts), (1 − Se)·π, Sp(1 − π) (negative) — the factors
+    # in Se and Sp alone are constant along a row and drop out (the stratum's draws hold them)
+    true_lab, false_lab = x1 + x0, n1 - x1 + n0 - x0
+    log_pi = (true_lab - 0.5) * np.log(pi) + (false_lab - 0.5) * np.log1p(-pi)
+    log_post = (k1 - n1) * np.log(p) + (k0 - n0) * np.log1p(-p) + log_pi
+    post = np.exp(log_post - log_post.max(axis=1, keepdims=True))
+    cdf = np.cumsum(post, axis=1)
+    pick = (cdf < rng.random((len(se), 1)) * cdf[:, -1:]).sum(axis=1)
+    rows = np.arange(len(se))
+    se, sp, pi, p = se[:, 0], sp[:, 0], pi[pick], p[rows, pick]
+    pos = rng.binomial(k1 - n1, np.clip(se * pi / p, 0, 1))
+    neg = rng.binomial(k0 - n0, np.clip((1 - se) * pi / (1 - p), 0, 1))
+    # randomised: quantiles of the count plus a uniform jitter, the bounds shifted by one shared
+    # uniform and rounded inwards, so the discreteness of a small count does not over-cover
+    count = x1 + x0 + pos + neg + rng.random(len(pos))
+    alpha, shift = 1 - confidence, rng.random()
+    low, high = np.quantile(count, [alpha / 2, 1 - alpha / 2])
+    low, high = np.ceil(low - shift), np.floor(high - shift)
+    if high < low:
+        low = high = float(np.round((low + high) / 2))
+    return float(low) / (k1 + k0), float(high) / (k1 + k0)

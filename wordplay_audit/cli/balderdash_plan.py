@@ -73,14 +73,17 @@ def adaptive_lines(result: dict) -> list[str]:
         f"{result['batch']}, seed {result['seed']})"
     ]
     for method, r in result["methods"].items():
-        cover = ", ".join(f"{c:.2f}" for c in r["coverage_per_model"])
+        cover = ", ".join("n/a" if c is None else f"{c:.2f}" for c in r["coverage_per_model"])
         lines.append(
             f"  {method:<13} {r['labels_mean']:7.1f} ± {r['labels_se']:.1f} labels (median "
             f"{r['labels_median']:.0f}); coverage per model {cover}"
         )
+        if any(k > 0 for k in r.get("known_share_per_model", [])):
+            known = ", ".join(f"{k:.0%}" for k in r["known_share_per_model"])
+            lines.append(f"    TDR known (strata labelled in full; left out of coverage) per model: {known}")
         if r.get("all_labelled_share", 0) > 0:
             lines.append(
-                f"    {r['all_labelled_share']:.0%} of campaigns labelled every item (target maybe not reached)"
+                f"    {r['all_labelled_share']:.0%} of campaigns labelled every item (the width was reached only by knowing every TDR)"
             )
     for key, text in (("saving_vs_proportional", "proportional"), ("saving_vs_best_fixed", "best fixed")):
         s = result.get(key)

@@ -1,0 +1,126 @@
+"""Rogan–Gladen and PPI intervals for cells that are not whole sampling strata (one round of a
+deck, a window of rounds; issue 11): the stratum's accuracy, no interval where it cannot be
+calibrated, and coverage in small simulations whose tolerance comes from their own SE."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+from wordplay_audit.analysis.correction.intervals import mixture_share_interval
+
+
+def _two_deck_frame():
+    """One model, two decks (as in test_correction_calibration): the judge right on deck 'a' and
+    poor on deck 'b'; 5 labels in every deck × verdict post-stratum."""
+    rows = []
+    # deck, judge verdict, labelled true, labelled false, unlabelled
+    for deck, judge, t, f, u in [("a", True, 5, 0, 35), ("a", False, 1, 4, 55), ("b", True, 3, 2, 15),
+                                 ("b", False, 2, 3, 75)]:  # fmt: skip
+        rows += [(deck, judge, True)] * t + [(deck, judge, False)] * f + [(deck, judge, None)] * u
+    frame = pd.DataFrame(rows, columns=["deck", "judge", "human"])
+    frame["item_id"] = [f"i{k}" for k in range(len(frame))]
+    obs = frame.assign(model="m", true_def=frame["judge"], knows=frame["judge"])
+    lab = frame[frame["human"].notna()]
+    labels = pd.DataFrame({"item_id": lab["item_id"], "rater": "r1", "rater_type": "human",
+                           "label": np.where(lab["human"].astype(bool), "true", "false"), "question": "reference"})  # fmt: skip
+    return obs[["model", "deck", "item_id", "true_def", "knows"]], labels
+
+
+def _by_round(obs: pd.DataFrame) -> pd.DataFrame:
+    # rounds 1 and 2 alternate within each deck × verdict block of _two_deck_frame
+    return obs.assign(round=np.arange(len(obs)) % 2 + 1)
+
+
+def test_a_round_of_a_deck_uses_the_decks_accuracy():
+    obs, labels = _two_deck_frame()
+    table = corrected_rates(_by_round(obs), labels, metrics=("tdr",), by=("model", "deck", "round"))
+    row = table.set_index(["deck", "round"]).loc[("a", 1)]
+    # deck a (by hand, see test_rogan_gladen_per_deck_uses_the_decks_own_accuracy): Se = 40/52,
+    # Sp = 1; round 1 holds 20 of its 40 judge-true and 30 of its 60 judge-false items, p = 0.4,
+    # so θ = (0.4 + 1 − 1)/(40/52) = 0.52 — with the model's Se/Sp pooled over decks it is not
+    assert row["se"] == pytest.approx(40 / 52) and row["sp"] == pytest.approx(1.0)
+    assert row["rg"] == pytest.approx(0.52)
+    assert row["rg_low"] <= row["rg"] <= row["rg_high"] and pd.isna(row["rg_reason"])
+
+
+def test_a_round_of_a_deck_with_too_few_labels_prints_no_interval():
+    obs, labels = _two_deck_frame()
+    b_false = obs[(obs["deck"] == "b") & ~obs["true_def"]]["item_id"]
+    labels = labels[~labels["item_id"].isin(b_false.iloc[:2])]  # deck b, judge false: 3 labels
+    table = corrected_rates(_by_round(obs), labels, metrics=("tdr",), by=("model", "deck", "round"))
+    for _, row in table[table["deck"] == "b"].iterrows():
+        assert np.isnan(row["rg_low"]) and "fewer than 5 labels" in row["rg_reason"]
+        assert np.isfinite(row["rg"])  # the point is kept
+    assert table.loc[table["deck"] == "a", "rg_low"].notna().all()
+
+
+def test_a_round_that_is_labelled_in_full_has_its_share_as_interval():
+    low, high = mixture_share_interval(
+        np.full(200, 0.8), np.full(200, 0.9), verdicts=(4, 6), labelled=(4, 6), labelled_true=(3, 1)
+    )
+    assert (low, high) == (0.4, 0.4)
+
+
+def _coverage_band(hits: np.ndarray) -> tuple[float, float, float]:
+    """Coverage over the intervals printed (nan = none), and the 93–97 % band widened by 3 SE of
+    the simulation: rows are campaigns (the ratio estimator's SE over campaigns), or one vector
+    of independent cells (the binomial SE)."""
+    hits = np.atleast_2d(hits.T).T  # a vector → one cell per row
+    shown, hit = np.isfinite(hits).sum(axis=1), np.nansum(hits, axis=1)
+    cov = hit.sum() / shown.sum()
+    c = len(shown)
+    se = np.sqrt(((hit - cov * shown) ** 2).sum() / (c * (c - 1))) / shown.mean()
+    se = max(se, np.sqrt(0.05 * 0.95 / shown.sum()))  # never below the binomial SE at 95 %
+    return float(cov), 0.93 - 3 * se, 0.97 + 3 * se
+
+
+@pytest.mark.parametrize(("share", "se", "sp"), [(0.1, 0.7, 0.9), (0.6, 0.9, 0.8)])
+def test_mixture_interval_covers_the_realised_share(share, se, sp):
+    # known Se and Sp, 40 items, no labels in the cell: 400 simulated cells
+    rng = np.random.default_rng(7)
+    hits = []
+    for _ in range(400):
+        truth = rng.random(40) < share
+        verdict = np.where(truth, rng.random(40) < se, rng.random(40) > sp)
+        k = int(verdict.sum())
+        low, high = mixture_share_interval(
+            np.full(400, se),
+            np.full(400, sp),
+            verdicts=(k, 40 - k),
+            labelled=(0, 0),
+            labelled_true=(0, 0),
+            rng=rng,
+        )
+        hits.append(low <= truth.mean() <= high)
+    cov, lo, hi = _coverage_band(np.array(hits, dtype=float))
+    assert lo <= cov <= hi
+
+
+def test_per_round_rogan_gladen_coverage_in_a_small_simulation():
+    # one model × deck of 4 rounds × 50 items, the true share rising 0.2 → 0.8 over rounds, Se
+    # 0.8, Sp 0.9, 12 labels per judge-verdict stratum; 80 campaigns × 4 round cells
+    rng = np.random.default_rng(2026)
+    hits = []
+    for c in range(80):
+        rounds = np.repeat(np.arange(1, 5), 50)
+        truth = rng.random(200) < np.array([0.2, 0.4, 0.6, 0.8])[rounds - 1]
+        judge = np.where(truth, rng.random(200) < 0.8, rng.random(200) > 0.9)
+        ids = np.array([f"c{c}i{k}" for k in range(200)], dtype=object)
+        chosen = np.concatenate(
+            [rng.choice(np.flatnonzero(judge == v), 12, replace=False) for v in (True, False)]
+        )
+        obs = pd.DataFrame({"model": "m", "deck": "d", "round": rounds, "item_id": ids, "true_def": judge,
+                            "knows": judge})  # fmt: skip
+        labels = pd.DataFrame({"item_id": ids[chosen], "rater": "r1", "rater_type": "human",
+                               "label": np.where(truth[chosen], "true", "false"), "question": "reference"})  # fmt: skip
+        table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"))
+        target = pd.Series(truth).groupby(rounds).mean()
+        bounds = zip(table["round"], table["rg_low"], table["rg_high"], strict=True)
+        hits.append([float(lo <= target[r] <= hi) if np.isfinite(lo) else np.nan for r, lo, hi in bounds])
+    hits = np.array(hits, dtype=float)
+    assert np.isfinite(hits).mean() > 0.5  # most round cells print an interval
+    cov, lo, hi = _coverage_band(hits)
+    assert lo <= cov <= hi
