@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from benchmarks.sim_correction_calibration import summarise
+from benchmarks.sim_correction_calibration import D2, M3, _grid, summarise
 from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
 
 
@@ -52,11 +52,6 @@ class RoundDesign:
     rater_error: float = 0.0
 
 
-def _grid(models, decks, value):
-    return {(m, d): value(i, j) for i, m in enumerate(models) for j, d in enumerate(decks)}
-
-
-M3, D2 = ("m1", "m2", "m3"), ("rare", "basic")
 DESIGNS = {
     "R1": RoundDesign("R1: 40 labels/stratum, share .1→.9 and .3→.95, Se .6/.95", 500,
                       _grid(M3[:2], D2, lambda i, j: [(0.1, 0.9), (0.3, 0.95)][j]),
