@@ -124,3 +124,32 @@ def test_a_deck_with_too_few_labels_gets_no_rogan_gladen_interval():
     assert np.isnan(table.loc["b", "rg_low"]) and "fewer than 5 labels" in table.loc["b", "rg_reason"]
     assert np.isfinite(table.loc["b", "rg"])  # the point is kept
     assert np.isfinite(table.loc["a", "rg_low"])
+
+
+def _reference_interval(u, n, x, v, confidence=0.95):
+    """The interval built from ``scipy.stats.betabinom`` and ``np.convolve`` (module doc's recipe)."""
+    from scipy import stats
+
+    pmf = np.ones(1)
+    for us, ns, xs, vs in zip(u, n, x, v, strict=True):
+        k = np.arange(us + 1)
+        first = (k == 0).astype(float) if xs == 0 else stats.betabinom.pmf(k, us, xs, ns - xs + 1)
+        second = (k == us).astype(float) if xs == ns else stats.betabinom.pmf(k, us, xs + 1, ns - xs)
+        pmf = np.convolve(pmf, (1 - vs) * first + vs * second)
+    cdf = np.cumsum(pmf) / pmf.sum()
+    alpha = (1 - confidence) / 2
+    return int(np.searchsorted(cdf, alpha - 1e-12)), int(np.searchsorted(cdf, 1 - alpha - 1e-12))
+
+
+@pytest.mark.parametrize(
+    "u, n, x, v",
+    [
+        ([120, 35, 300], [5, 5, 10], [0, 5, 4], [0.3, 0.8, 0.55]),  # direct convolution
+        ([3000, 2500, 40], [20, 7, 5], [17, 0, 2], [0.1, 0.95, 0.5]),  # > 4096 items: FFT
+    ],
+)
+def test_interval_equals_a_scipy_reference(u, n, x, v):
+    low, high = randomised_share_interval(u, n, x, v=v)
+    total = sum(u)
+    ref_low, ref_high = _reference_interval(u, n, x, v)
+    assert (round(low * total), round(high * total)) == (ref_low, ref_high)
