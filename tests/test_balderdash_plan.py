@@ -94,3 +94,26 @@ def test_trend_power_refuses_bad_designs():
 
     with pytest.raises(ParameterError, match="games"):
         trend_power(1.0, games=1)
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--fnr", "2"], "--fnr: expected a number in [0, 1], got 2.0"),
+        (["--fnr-halfwidth", "0"], "--fnr-halfwidth:"),
+        (["--rate-halfwidth", "0.5"], "--rate-halfwidth:"),  # the library says "halfwidth" for both
+        (["--true-share", "0"], "--true-share:"),
+        (["--se", "nan"], "--se:"),
+        (["--trend-slope", "nan"], "--trend-slope:"),  # printed "0% power" before
+        (["--trend-slope", "inf"], "--trend-slope:"),
+        (["--items", "nan"], "--items:"),
+        (["--items", "0"], "--items:"),
+        (["--games", "1"], "--games: expected 2 or more"),
+        (["--players", "0"], "--players: expected 1 or more"),
+        (["--confidence", "1"], "--confidence:"),
+    ],
+)
+def test_plan_options_refused_under_their_own_name(run_cli, args, needle):
+    code, out, err = run_cli("balderdash", "plan", *args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and needle in err

@@ -35,6 +35,44 @@ def _per_model(text: str | None, default: float, models: int | None, option: str
     return values
 
 
+# option → (lowest, highest, lowest allowed, highest allowed): the library's checks, under the
+# option's own name (the library says "halfwidth" for both half-widths)
+_RANGES = {
+    "--fnr": ("fnr", 0.0, 1.0, True, True),
+    "--fnr-halfwidth": ("fnr_halfwidth", 0.0, 0.5, False, False),
+    "--true-share": ("true_share", 0.0, 1.0, False, True),
+    "--rate": ("rate", 0.0, 1.0, True, True),
+    "--rate-halfwidth": ("rate_halfwidth", 0.0, 0.5, False, False),
+    "--se": ("se", 0.0, 1.0, True, True),
+    "--sp": ("sp", 0.0, 1.0, True, True),
+    "--confidence": ("confidence", 0.0, 1.0, False, False),
+    "--trend-slope": ("trend_slope", -math.inf, math.inf, False, False),
+}
+
+
+def _check_options(opts: dict) -> None:
+    """One-line errors naming the option, before any computation."""
+    for option, (name, low, high, low_in, high_in) in _RANGES.items():
+        value = opts[name]
+        above = value >= low if low_in else value > low
+        below = value <= high if high_in else value < high
+        if not (above and below):  # also nan
+            left, right = "[" if low_in else "(", "]" if high_in else ")"
+            raise ParameterError(
+                f"{option}: expected a number in {left}{low:g}, {high:g}{right}, got {value!r}"
+            )
+    items = opts["items"]
+    if not (items >= 1):
+        raise ParameterError(f"--items: expected a number of definitions ≥ 1 (or inf), got {items!r}")
+    for option, name, least in (
+        ("--games", "games", 2),
+        ("--rounds", "rounds", 2),
+        ("--players", "players", 1),
+    ):
+        if opts[name] < least:
+            raise ParameterError(f"{option}: expected {least} or more, got {opts[name]}")
+
+
 def _adaptive(opts: dict) -> dict:
     """The ``--adaptive`` simulation for the options (see :mod:`analysis.balderdash.plan_adaptive`)."""
     from wordplay_audit.analysis.balderdash.plan_adaptive import AdaptiveDesign, plan_adaptive
@@ -144,6 +182,7 @@ def plan_command(
     with --adaptive, the labels an adaptive campaign needs against fixed allocations."""
     from wordplay_audit.analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr, trend_power
 
+    _check_options(dict(locals()))
     a = labels_for_fnr(fnr, fnr_halfwidth, true_share=true_share, confidence=confidence)
     b = labels_for_corrected_rate(rate, rate_halfwidth, se=se, sp=sp, n_items=items, confidence=confidence)
     c = trend_power(trend_slope, games=games, rounds=rounds, players=players, confidence=confidence)
