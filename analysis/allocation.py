@@ -189,9 +189,9 @@ def unit_variances(counts: StrataCounts, targets: Sequence[Target], floor: float
 def _variances(unit: np.ndarray, n: np.ndarray, big_n: np.ndarray) -> np.ndarray:
     """V_t = Σ_h unit_th (1/n_h − 1/N_h); inf where a used stratum has no label."""
     used = unit > 0
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0 · inf in unused strata: masked
         term = np.where(n > 0, 1 / np.maximum(n, 1) - 1 / np.maximum(big_n, 1), np.inf)
-    return np.where(used, unit * term, 0.0).sum(axis=1)
+        return np.where(used, unit * term, 0.0).sum(axis=1)
 
 
 def predicted_half_widths(unit: np.ndarray, counts: StrataCounts, add=None, *, confidence: float = 0.95):

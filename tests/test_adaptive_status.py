@@ -239,3 +239,27 @@ def test_status_bad_options_are_one_line_errors(camp, run_cli, tree_digest):
     code, out, err = run_cli("annotate", "status", str(camp / "camp"), "--labels", str(camp / "nope.csv"))
     assert code == 2 and err.count("\n") == 1 and "nope.csv" in err
     assert tree_digest(camp / "camp") == before
+
+
+@pytest.mark.parametrize(
+    ("command", "extra", "needle"),
+    [
+        ("status", ["--labels", "EMPTY"], "not a readable table"),  # was pandas' EmptyDataError traceback
+        ("next", ["--labels", "EMPTY", "--budget", "4"], "not a readable table"),
+        ("next", ["--confidence", "nan"], "--confidence: expected a level strictly between 0 and 1"),
+        ("next", ["--confidence", "inf"], "--confidence:"),  # the message said "confidence:" only
+        ("next", ["--confidence", "0"], "--confidence:"),
+        ("next", ["--seed", "-1"], "--seed"),  # was a numpy traceback
+        ("next", ["--objective", "mean"], "--objective: expected one of max, sum"),  # said "objective:"
+    ],
+)
+def test_adaptive_options_refused_under_their_own_name(camp, run_cli, tree_digest, command, extra, needle):
+    (camp / "empty.csv").write_text("")
+    extra = [str(camp / "empty.csv") if a == "EMPTY" else a for a in extra]
+    if "--labels" not in extra:
+        extra += ["--labels", str(camp / "final.csv"), "--budget", "4", "--no-push"]
+    before = tree_digest(camp / "camp")
+    code, out, err = run_cli("annotate", command, str(camp / "camp"), *extra)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and needle in err
+    assert tree_digest(camp / "camp") == before

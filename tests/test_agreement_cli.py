@@ -193,3 +193,23 @@ def test_aggregate_bad_method(run_cli, labels_csv, tmp_path):
         str(tmp_path / "x.csv"),
     )
     assert code == 2 and "--method" in err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "0"])
+def test_max_memory_gb_refused_under_its_own_name(run_cli, labels_csv, value):
+    # nan and ±inf ended in a traceback ("cannot convert float NaN to integer"); -1 and 0
+    # were blamed on --bootstrap ("the cap at -1 GB is -7456541")
+    code, out, err = run_cli("analyze", "agreement", str(labels_csv), "--max-memory-gb", value)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith(
+        "error: --max-memory-gb: expected a number of GB > 0"
+    )
+
+
+def test_huge_max_memory_gb_is_no_cap(run_cli, labels_csv):
+    # 1e308 GB overflowed the cap's arithmetic (a traceback); it is simply no cap
+    code, out, err = run_cli(
+        "analyze", "agreement", str(labels_csv), "--bootstrap", "50", "--max-memory-gb", "1e308", "--json"
+    )
+    assert code == 0, err
+    assert json.loads(out)["fleiss_kappa"]["n_boot"] == 50

@@ -222,3 +222,29 @@ def test_wrong_token_is_one_line_exit_2(camp, run_cli, monkeypatch, label_studio
     code, out, err = run_cli("annotate", "push", str(tmp_path / "camp"))
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "refused the token" in err and "f" * 40 not in err
+
+
+def test_roster_and_adjudicator_checked_before_any_connection(camp, run_cli, monkeypatch):
+    monkeypatch.delenv("LABEL_STUDIO_URL", raising=False)
+    monkeypatch.delenv("LABEL_STUDIO_API_KEY", raising=False)
+    tmp_path, _ = camp
+    # pull named the missing server, not the missing --roster file
+    code, out, err = run_cli(
+        "annotate",
+        "pull",
+        str(tmp_path / "camp"),
+        "--out",
+        str(tmp_path / "p"),
+        "--roster",
+        str(tmp_path / "no.csv"),
+    )
+    assert code == 2 and out == "" and err.count("\n") == 1 and "no.csv: no such file" in err
+    assert not (tmp_path / "p").exists()
+    # an empty --adjudicator was taken as a name (and, with no disputes, said "no disputed items")
+    labels = tmp_path / "labels.csv"
+    labels.write_text("item_id,rater,rater_type,label\ng0,ann,human,true\n")
+    for name in ("", " "):
+        code, out, err = run_cli(
+            "annotate", "adjudicate", str(tmp_path / "camp"), "--labels", str(labels), "--adjudicator", name
+        )
+        assert code == 2 and out == "" and err == f"error: --adjudicator: expected a name, got {name!r}\n"

@@ -107,6 +107,8 @@ def test_plan_writes_the_campaign_folder(run_cli, items, tmp_path):
         (("--kind", "guess", "--allocation", "neyman"), "--allocation: expected one of proportional, equal"),
         (("--kind", "definition", "--overlap", "5"), "--overlap"),
         (("--kind", "definition", "--honeypots", "missing.csv", "--honeypot-rate", "0.1"), "missing.csv"),
+        (("--kind", "definition", "--seed", "-1"), "--seed"),  # was a numpy traceback
+        (("--kind", "definition", "--honeypot-rate", "nan"), "--honeypot-rate"),
     ],
 )
 def test_plan_errors_are_one_line(run_cli, items, tmp_path, extra, fragment):

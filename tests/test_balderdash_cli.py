@@ -145,6 +145,28 @@ def test_bad_input_exits_2_with_one_line(run_cli, export_dir, args):
     assert code == 2 and err.startswith("error: ") and err.strip().count("\n") == 0
 
 
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--eps", ""], "--eps: no value"),  # was a traceback ("No objects to concatenate")
+        (["--eps", " , "], "--eps: no value"),
+        (["--window", "0"], "--window: expected a whole number of rounds ≥ 1"),  # said "window"
+        (["--window", "-1"], "--window:"),
+        (["--design", "stratifed"], "--design: expected one of stratified, random"),  # said "design"
+    ],
+)
+def test_convergence_options_refused_under_their_own_name(run_cli, export_dir, args, needle):
+    code, out, err = run_cli("balderdash", "convergence", str(export_dir), *args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and needle in err
+
+
+def test_simulate_design_refused_under_its_own_name(run_cli, tmp_path):
+    code, out, err = run_cli("balderdash", "simulate", "--out", str(tmp_path / "s"), "--design", "")
+    assert code == 2 and out == "" and not (tmp_path / "s").exists()
+    assert err == "error: --design: expected one of stratified, random; got ''\n"  # said "design must be"
+
+
 def test_labels_naming_unknown_items(run_cli, export_dir, tmp_path):
     bad = tmp_path / "labels.csv"
     bad.write_text("item_id,rater,rater_type,label\nbd:99:1:1,r1,human,true\n", encoding="utf-8")

@@ -142,3 +142,29 @@ def test_cli_judge_audit(run_cli, tmp_path):
     code, _, err = run_cli("analyze", "judge-audit", "--judge-labels", str(tmp_path / "judge.csv"),
                            "--human", str(tmp_path / "human.csv"), "--by", "player_model")  # fmt: skip
     assert code == 2 and "--items" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--seed", "-1"], "--seed: expected a whole number ≥ 0"),  # was a numpy traceback
+        (["--bootstrap", str(10**12)], "--bootstrap: expected a whole number in [0, "),  # was MemoryError
+        (["--bootstrap", "-1"], "--bootstrap:"),
+        (["--min-cell", "-1"], "--min-cell: expected a whole number ≥ 0"),  # was accepted silently
+        (["--confidence", "nan"], "--confidence: expected a level strictly between 0 and 1"),
+        (["--confidence", "inf"], "--confidence:"),
+        (["--confidence", "0"], "--confidence:"),
+        (["--weight", ""], "--weight: expected the name of an items column"),  # was KeyError: ''
+    ],
+)
+def test_cli_judge_audit_options_refused_under_their_own_name(run_cli, tmp_path, args, needle):
+    items, jl, hl, *_ = _tables(n=40)
+    items.to_csv(tmp_path / "items.csv", index=False)
+    jl.to_csv(tmp_path / "judge.csv", index=False)
+    hl.to_csv(tmp_path / "human.csv", index=False)
+    code, out, err = run_cli(
+        "analyze", "judge-audit", "--judge-labels", str(tmp_path / "judge.csv"), "--human",
+        str(tmp_path / "human.csv"), "--items", str(tmp_path / "items.csv"), "--out", str(tmp_path / "audit"), *args,
+    )  # fmt: skip
+    assert code == 2 and out == "" and not (tmp_path / "audit").exists()
+    assert len(err.strip().splitlines()) == 1 and needle in err

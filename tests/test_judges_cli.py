@@ -135,6 +135,28 @@ def test_fit_then_run_tfidf(run_cli, tmp_path):
         (["--judge", "gpt4"], "--judge: expected one of openai:MODEL, tfidf"),
         (["--judge", "tfidf"], "needs --fit FILE"),
         (["--judge", "exact", "--concurrency", "0"], "--concurrency"),
+        # accepted silently before (nan went into the judge id and the cache key as "t=nan")
+        (["--judge", "exact", "--temperature", "nan"], "--temperature: expected a finite number ≥ 0"),
+        (["--judge", "exact", "--temperature", "-1"], "--temperature:"),
+        (["--judge", "exact", "--timeout", "0"], "--timeout: expected a finite number > 0"),
+        (["--judge", "exact", "--timeout", "inf"], "--timeout:"),
+        (["--judge", "normalized", "--max-edits", "-1"], "--max-edits: expected a whole number ≥ 0"),
+        (["--judge", "exact", "--price-in", "nan", "--price-out", "1"], "--price-in:"),
+        (["--judge", "exact", "--price-in", "1", "--price-out", "-1"], "--price-out:"),
+        (
+            ["--judge", "exact", "--samples", str(10**12)],
+            "--samples: expected a whole number in [1, ",
+        ),  # hung
+        (
+            ["--judge", "openai:m", "--base-url", ""],
+            "--base-url: expected an http(s) URL",
+        ),  # went to the default
+        (["--judge", "openai:m", "--base-url", "127.0.0.1:9"], "--base-url:"),
+        # refused on the option, before any connection to the (closed) port
+        (
+            ["--judge", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--temperature", "inf"],
+            "--temperature:",
+        ),
     ],
 )
 def test_bad_options_one_line(run_cli, tmp_path, args, needle):
@@ -149,3 +171,33 @@ def test_missing_items_file(run_cli, tmp_path):
         "judge", "run", str(tmp_path / "nope.csv"), "--judge", "exact", "--out", str(tmp_path / "l.csv")
     )
     assert code == 2 and "nope.csv: no such file" in err
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**32)])
+def test_fit_seed_refused_under_its_own_name(run_cli, tmp_path, seed):
+    # both ended in a traceback from the fold split ("Seed must be between 0 and 2**32 - 1")
+    items = _items(tmp_path / "items.csv", n=8)
+    frame = pd.read_csv(items)
+    human = pd.DataFrame(
+        {"item_id": frame["item_id"], "rater": "p", "rater_type": "human", "label": ["no", "yes"] * 4}
+    )
+    human.to_csv(tmp_path / "human.csv", index=False)
+    code, out, err = run_cli("judge", "fit", str(items), "--human", str(tmp_path / "human.csv"), "--judge", "tfidf",
+                             "--out", str(tmp_path / "fit.json"), "--seed", seed)  # fmt: skip
+    assert code == 2 and out == "" and not (tmp_path / "fit.json").exists()
+    assert len(err.strip().splitlines()) == 1 and "'--seed'" in err
+
+
+def test_fit_labels_folder_refused_before_the_fit_is_written(run_cli, tmp_path):
+    # the fit JSON was written, then --labels failed: exit 2 with --out half-done
+    items = _items(tmp_path / "items.csv", n=8)
+    frame = pd.read_csv(items)
+    human = pd.DataFrame(
+        {"item_id": frame["item_id"], "rater": "p", "rater_type": "human", "label": ["no", "yes"] * 4}
+    )
+    human.to_csv(tmp_path / "human.csv", index=False)
+    (tmp_path / "folder").mkdir()
+    code, out, err = run_cli("judge", "fit", str(items), "--human", str(tmp_path / "human.csv"), "--judge", "tfidf",
+                             "--out", str(tmp_path / "fit.json"), "--folds", "2", "--labels", str(tmp_path / "folder"))  # fmt: skip
+    assert code == 2 and out == "" and not (tmp_path / "fit.json").exists()
+    assert err == f"error: {tmp_path / 'folder'}: is a folder, expected a file name for --labels\n"

@@ -106,10 +106,26 @@ def test_broken_line_stops_with_file_and_line(run_cli, tmp_path):
         (["wof", "metrics", "{tmp}/absent"], "no such file or folder"),
         (["wof", "metrics", "{tmp}", "--on-error", "ignore"], "--on-error: expected one of raise, skip"),
         (
+            ["wof", "recompute", "{tmp}", "--human", "{tmp}/h.csv", "--confidence", "nan"],
+            "--confidence: expected a level",
+        ),
+        (["wof", "recompute", "{tmp}", "--human", "{tmp}/h.csv", "--confidence", "1"], "--confidence:"),
+        (
+            ["wof", "metrics", "{tmp}", "--riddles", "{tmp}/absent.jsonl"],
+            "--riddles: used only with --out",
+        ),  # ignored
+        (
             ["wof", "simulate", "--out", "{tmp}/o", "--policy", "smart"],
             "--policy: expected one of frequent-consonant, random, overconfident",
         ),
         (["wof", "simulate", "--out", "{tmp}/o", "--games", "0"], "--games"),
+        (
+            ["wof", "simulate", "--out", "{tmp}/o", "--policy", ""],
+            "--policy: no policy in",
+        ),  # was a traceback
+        (["wof", "simulate", "--out", "{tmp}/o", "--policy", " , "], "--policy: no policy in"),
+        (["wof", "simulate", "--out", "{tmp}/o", "--games", str(10**12)], "--games"),  # ran without end
+        (["wof", "simulate", "--out", "{tmp}/o", "--seed", "-1"], "--seed"),  # was a numpy traceback
         (["wof", "simulate", "--out", "", "--games", "2"], "--out .: is the current directory"),
         (
             ["wof", "simulate", "--out", "{tmp}/o", "--riddles", "{tmp}/riddles.jsonl"],

@@ -117,6 +117,12 @@ class BootstrapOptions:
         object.__setattr__(self, "confidence", check_confidence(self.confidence))
         check_choice("method", self.method, CI_METHODS)
         check_choice("draws", self.draws, DRAWS)
+        try:
+            ok = 0.0 < float(self.max_memory_gb) < float("inf")  # also refuses nan
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ParameterError(f"max_memory_gb: expected a number of GB > 0, got {self.max_memory_gb!r}")
 
 
 @dataclass(frozen=True)
@@ -292,8 +298,9 @@ def _resample(block: _Features, pats: Patterns, options: BootstrapOptions) -> di
 def _check_memory(options: BootstrapOptions, n_values: int) -> None:
     """Refuse a number of resamples whose statistics would not fit in ``max_memory_gb``."""
     per_resample = 16 * max(n_values, 1)
-    cap = int(options.max_memory_gb * 2**30 // per_resample)
-    if options.n_boot > cap:
+    budget = options.max_memory_gb * 2**30  # may be inf for a huge cap: compare before dividing
+    if options.n_boot * per_resample > budget:
+        cap = int(budget // per_resample)
         raise ParameterError(
             f"n_boot: {options.n_boot} resamples would hold about "
             f"{options.n_boot * per_resample / 2**30:.3g} GB of resampled statistics; the cap at "

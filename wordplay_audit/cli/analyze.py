@@ -235,6 +235,26 @@ def aggregate_command(
     emit(summary, as_json=as_json, lines=lines)
 
 
+_MAX_AUDIT_BOOTSTRAP = 10**7  # 4 cells × 8 bytes × a few copies per resample: ~1.5 GB at the cap
+
+
+def _check_audit_options(
+    bootstrap: int, seed: int, confidence: float, min_cell: int, weight: str | None
+) -> None:
+    """``analyze judge-audit``'s numbers checked under their own option names before any work."""
+    if not 0 <= bootstrap <= _MAX_AUDIT_BOOTSTRAP:
+        raise ParameterError(
+            f"--bootstrap: expected a whole number in [0, {_MAX_AUDIT_BOOTSTRAP}]; got {bootstrap}"
+        )
+    for option, value in (("--seed", seed), ("--min-cell", min_cell)):
+        if value < 0:
+            raise ParameterError(f"{option}: expected a whole number ≥ 0; got {value}")
+    if not 0 < confidence < 1:  # also nan
+        raise ParameterError(f"--confidence: expected a level strictly between 0 and 1; got {confidence!r}")
+    if weight is not None and not weight.strip():
+        raise ParameterError(f"--weight: expected the name of an items column; got {weight!r}")
+
+
 @app.command("judge-audit")
 def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option)
     judge_labels: Annotated[Path, typer.Option("--judge-labels", help="Labels CSV with the judge rows.")],
@@ -269,8 +289,7 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
 
     check_choice("--unparsed", unparsed, ("exclude", "as_false", "as_true"))
     check_choice("--question", question, ("reference", "any_sense"))
-    if bootstrap < 0:
-        raise ParameterError(f"--bootstrap: expected a whole number ≥ 0; got {bootstrap}")
+    _check_audit_options(bootstrap, seed, confidence, min_cell, weight)
     columns = [c.strip() for c in by.split(",") if c.strip()]
     result, written = judge_audit_run(
         judge_labels, human, items=items, by=columns, out=out, question=question, human_rater=human_rater, unparsed=unparsed,

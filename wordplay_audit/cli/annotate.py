@@ -63,7 +63,7 @@ def plan_command(
     honeypot_rate: Annotated[
         float, typer.Option("--honeypot-rate", help="Share of each queue that is honeypots.")
     ] = 0.0,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed (≥ 0).")] = 0,
     kind: Annotated[
         str | None, typer.Option("--kind", help="Kind to sample when the table holds several.")
     ] = None,
@@ -155,8 +155,8 @@ def pull_command(
     from wordplay_audit.annotate.workflow import pull_campaign, read_roster, write_pulled
     from wordplay_audit.corpora.io import output_folder
 
-    c = read_campaign(campaign)
-    pulled = pull_campaign(c, Server(), roster=read_roster(roster))
+    c, people = read_campaign(campaign), read_roster(roster)  # both checked before any connection
+    pulled = pull_campaign(c, Server(), roster=people)
     with output_folder(out) as staging:
         files = write_pulled(staging, pulled, c.kind)
     result = pulled.to_dict()
@@ -310,9 +310,10 @@ def adjudicate_command(
     from wordplay_audit.corpora.contract import read_labels
     from wordplay_audit.corpora.io import output_file
 
+    if not adjudicator.strip():
+        raise ParameterError(f"--adjudicator: expected a name, got {adjudicator!r}")
     c = read_campaign(campaign)
-    table = read_labels(labels)
-    adj, earlier = adjudication_queue(c, table, adjudicator.strip())
+    adj, earlier = adjudication_queue(c, read_labels(labels), adjudicator.strip())
     if not adj["assignments"]:
         emit(
             {"campaign": c.name, "disputed": 0, "projects": []}, as_json=as_json, lines=["no disputed items"]
@@ -346,7 +347,7 @@ def next_command(
     by: Annotated[
         str, typer.Option("--by", help="Columns of the targets' groups (strata: these × judge_verdict).")
     ] = "player_model",
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed (≥ 0).")] = 0,
     objective: Annotated[str, typer.Option("--objective", help="max or sum of the half-widths.")] = "max",
     confidence: Annotated[float, typer.Option("--confidence")] = 0.95,
     items: Annotated[
@@ -363,8 +364,13 @@ def next_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Adaptive round: put the next --budget items where they shrink the widest interval most, then push."""
+    from wordplay_audit.analysis.allocation import OBJECTIVES
+    from wordplay_audit.errors import check_choice
     from wordplay_audit.pipelines.adaptive import NextSpec, run_next
 
+    check_choice("--objective", objective, OBJECTIVES)  # the library's messages say "objective"
+    if not 0 < confidence < 1:  # also nan
+        raise ParameterError(f"--confidence: expected a level strictly between 0 and 1, got {confidence!r}")
     spec = NextSpec(
         budget=budget,
         labels=labels,

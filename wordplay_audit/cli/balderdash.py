@@ -20,7 +20,7 @@ from wordplay_audit.cli.balderdash_text import (
     verdict_reasons,
 )
 from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, emit
-from wordplay_audit.errors import InputError, ParameterError
+from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -136,7 +136,6 @@ def recompute_command(
         replaced_round_metrics,
     )
     from wordplay_audit.analysis.balderdash.summary import judge_audit_tables
-    from wordplay_audit.errors import check_choice
 
     check_choice("--design", design, ("stratified", "random"))
     data, obs = _load(export, words)
@@ -215,6 +214,9 @@ def convergence_command(
     from wordplay_audit.analysis.balderdash.convergence import convergence_table
     from wordplay_audit.analysis.correction import JudgeAccuracy
 
+    check_choice("--design", design, ("stratified", "random"))  # the library says "design"
+    if window < 1:  # the library's message says "window"
+        raise ParameterError(f"--window: expected a whole number of rounds ≥ 1, got {window}")
     grid = parse_eps(eps)
     _, obs = _load(export, words)
     labels = _labels(human, obs)
@@ -310,6 +312,7 @@ def simulate_command(
     from wordplay_audit.corpora.io import output_folder
     from wordplay_audit.corpora.values import check_number
 
+    check_choice("--design", design, ("stratified", "random"))  # the library says "design"
     for name, value in (
         ("--judge-se", judge_se),
         ("--judge-sp", judge_sp),

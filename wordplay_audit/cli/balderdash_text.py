@@ -85,6 +85,8 @@ def parse_eps(values: list[str] | None) -> tuple[float, ...]:
             if not 0 < e < 1:
                 raise InputError(f"--eps: {e} is not strictly between 0 and 1")
             out.append(e)
+    if not out:  # an empty --eps ended in a traceback ("No objects to concatenate")
+        raise InputError(f"--eps: no value in {values!r} (expected e.g. 0.1 or 0.05,0.1)")
     return tuple(out)
 
 

@@ -6,6 +6,7 @@ Each command parses its options and calls :mod:`wordplay_audit.judges.jobs`. The
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated
 
@@ -43,9 +44,26 @@ PromptOpt = Annotated[
 ]
 
 
+MAX_SAMPLES = 1000
+
+
+def _at_least(option: str, value: float, low: float, *, strict: bool = False) -> None:
+    """A finite number ≥ ``low`` (> ``low`` when ``strict``), or a one-line error naming ``option``."""
+    if not (math.isfinite(value) and (value > low if strict else value >= low)):  # also nan
+        raise ParameterError(
+            f"{option}: expected a finite number {'>' if strict else '≥'} {low:g}; got {value!r}"
+        )
+
+
 def _llm_options(base_url, temperature, samples, swap, prompt, timeout=60.0) -> dict:
-    if samples < 1:
-        raise ParameterError(f"--samples: expected a whole number ≥ 1; got {samples}")
+    if not 1 <= samples <= MAX_SAMPLES:  # the queries are listed up front: 10¹² never started
+        raise ParameterError(f"--samples: expected a whole number in [1, {MAX_SAMPLES}]; got {samples}")
+    if base_url is not None and not base_url.strip().lower().startswith(("http://", "https://")):
+        raise ParameterError(
+            f"--base-url: expected an http(s) URL such as http://127.0.0.1:8000/v1; got {base_url!r}"
+        )
+    _at_least("--temperature", temperature, 0)
+    _at_least("--timeout", timeout, 0, strict=True)
     return {
         "base_url": base_url, "temperature": temperature, "samples": samples,
         "swap": swap, "prompt": prompt, "timeout": timeout,
@@ -104,6 +122,11 @@ def run_command(
         raise ParameterError(f"--attempts: expected a whole number ≥ 1; got {attempts}")
     if (price_in is None) != (price_out is None):
         raise ParameterError("--price-in and --price-out: give both or neither")
+    if max_edits < 0:
+        raise ParameterError(f"--max-edits: expected a whole number ≥ 0; got {max_edits}")
+    for option, value in (("--price-in", price_in), ("--price-out", price_out)):
+        if value is not None:
+            _at_least(option, value, 0)
     prices = (price_in, price_out) if price_in is not None else None
     runner = {
         "concurrency": concurrency,
@@ -175,7 +198,7 @@ def fit_command(
     out: Annotated[Path, typer.Option("--out", help="Fit JSON to write (threshold, judge id, CV figures).")],
     kind: KindOpt = None,
     folds: Annotated[int, typer.Option("--folds", help="Cross-validation folds.")] = 5,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the fold split.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**32 - 1, help="Seed of the fold split.")] = 0,
     objective: Annotated[str, typer.Option("--objective", help="f1 or youden.")] = "f1",
     labels: Annotated[
         Path | None,
@@ -191,6 +214,9 @@ def fit_command(
     check_choice("--objective", objective, OBJECTIVES)
     if folds < 2:
         raise ParameterError(f"--folds: expected a whole number ≥ 2; got {folds}")
+    for option, path in (("--out", out), ("--labels", labels)):  # before --out is written
+        if path is not None and path.is_dir():
+            raise ParameterError(f"{path}: is a folder, expected a file name for {option}")
     result = fit_file(
         items,
         human,

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from wordplay_audit.cli.output import JSON_OPTION, emit
-from wordplay_audit.errors import check_choice
+from wordplay_audit.errors import ParameterError, check_choice
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -71,6 +71,10 @@ def metrics_command(
     from wordplay_audit.pipelines.wof import metrics_run
 
     check_choice("--on-error", on_error, ("raise", "skip"))
+    if riddles is not None and out is None:  # it was ignored, even a missing file
+        raise ParameterError(
+            "--riddles: used only with --out (the items' categories); add --out FOLDER or drop it"
+        )
     payload = metrics_run(reports, on_error=on_error, riddles=riddles, out=out)
     emit(payload, as_json=as_json, lines=_metric_lines(payload) if not as_json else None)
 
@@ -92,8 +96,8 @@ def simulate_command(
             help="frequent-consonant, random or overconfident (repeat or comma-separate).",
         ),
     ] = None,
-    games: Annotated[int, typer.Option("--games", help="Games per policy.")] = 80,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    games: Annotated[int, typer.Option("--games", max=10**6, help="Games per policy (≤ 10⁶).")] = 80,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed.")] = 0,
     letter_loss: Annotated[
         bool,
         typer.Option(
@@ -107,6 +111,10 @@ def simulate_command(
     from wordplay_audit.pipelines.wof import parse_policies, simulate_run
 
     policies = parse_policies(policy)
+    if not policies:  # an empty --policy ended in a traceback ("No objects to concatenate")
+        raise ParameterError(
+            f"--policy: no policy in {policy!r}; expected frequent-consonant, random or overconfident"
+        )
     payload = simulate_run(
         out, policies=policies, games=games, seed=seed, riddles=riddles, letter_loss=letter_loss
     )
@@ -173,6 +181,8 @@ def recompute_command(
 
     check_choice("--design", design, ("stratified", "random"))
     check_choice("--on-error", on_error, ("raise", "skip"))
+    if not 0 < confidence < 1:  # also nan; checked before the reports are read
+        raise ParameterError(f"--confidence: expected a level strictly between 0 and 1; got {confidence!r}")
     payload = recompute_run(
         reports,
         human=human,

@@ -116,7 +116,11 @@ def metric_question(kind: str, metric: str) -> str:
 
 def human_labels(labels_file: Path, question: str, metric: str = "tdr") -> dict[str, bool]:
     """item_id → human label (pull's resolved final labels) on ``question``."""
-    table = pd.read_csv(labels_file, dtype=str, keep_default_na=False)
+    try:
+        table = pd.read_csv(labels_file, dtype=str, keep_default_na=False)
+    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"{labels_file}: not a readable table ({first})") from None
     for col in ("item_id", "label"):
         if col not in table.columns:
             raise InputError(f"{labels_file}: expected pull's final.csv (columns item_id, question, label)")
