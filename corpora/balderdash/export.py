@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from wordplay_audit.corpora.balderdash.columnar import read_rounds_columnar
 from wordplay_audit.corpora.balderdash.documents import collection_path, iter_objects
 from wordplay_audit.corpora.balderdash.frames import build_frames
 from wordplay_audit.corpora.balderdash.model import BalderdashExport
@@ -38,9 +39,10 @@ from wordplay_audit.errors import InputError
 def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None) -> BalderdashExport:
     """Read a folder of ``mongoexport`` files (games, players, rounds) and optional words files.
 
-    The rounds file is streamed: each round is checked and appended to typed columns, and the
-    player-round table is gathered from those columns once (:func:`player_round_table` returns
-    it; the items table is built from it on first use).
+    A rounds file whose documents all have the plain shape is read into columns by DuckDB
+    (:mod:`.columnar`); any other is streamed: each round is checked and appended to typed
+    columns. The player-round table is gathered from those columns once
+    (:func:`player_round_table` returns it; the items table is built from it on first use).
 
     Parameters
     ----------
@@ -66,7 +68,9 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
         raise InputError(f"{paths['games']}: holds no games")
     game_set = set(games["game_id"])
     players = parse_players(str(paths["players"]), iter_objects(paths["players"]), game_set)
-    columns = _read_rounds(paths["rounds"], players, game_set, skipped)
+    columns = read_rounds_columnar(paths["rounds"], players, game_set)
+    if columns is None:
+        columns = _read_rounds(paths["rounds"], players, game_set, skipped)
     rounds, definitions, table, round_rows = build_frames(columns, games, players)
     del columns
     _count_games(games, rounds, skipped)
