@@ -82,3 +82,39 @@ def check_number(
     if (low is not None and number < low) or (high is not None and number > high):
         raise error(f"{where}: expected a number in [{low}, {high}], got {number}")
     return number
+
+
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+"""An escaped UTF-16 surrogate in JSON text. A pair decodes to one character; a lone one to a
+string that is not valid Unicode, which pyarrow and every UTF-8 writer refuse later."""
+
+
+def lone_surrogate(document: object) -> str | None:
+    r"""The first lone surrogate in a key or string of a decoded JSON ``document``, as
+    ``\udXXX`` text; None when every string is valid Unicode.
+
+    >>> import json
+    >>> lone_surrogate(json.loads('{"a": ["\\ud83d\\ude00"]}')) is None  # a pair: one emoji
+    True
+    >>> lone_surrogate(json.loads('{"a": ["x\\ud800"]}'))
+    '\\ud800'
+    """
+    stack = [document]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return f"\\u{ord(value[exc.start]):04x}"
+    return None
+
+
+def lone_surrogate_message(code: str) -> str:
+    """What the readers say of a lone surrogate escape."""
+    return f"a string holds a lone surrogate escape ({code}), not valid Unicode"

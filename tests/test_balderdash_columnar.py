@@ -118,8 +118,7 @@ def columnar(folder: Path):
 
 
 def outcome(folder: Path):
-    """The export, or the error's type and text (a lone surrogate fails the streaming reader
-    with a UnicodeEncodeError, not an InputError: the columnar path must leave that as it is)."""
+    """The export, or the error's type and text."""
     try:
         return read_export(folder)
     except (InputError, UnicodeError) as exc:

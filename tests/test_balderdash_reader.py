@@ -563,3 +563,40 @@ def test_repeated_key_three_levels_deep_is_refused_on_a_plain_looking_line(tmp_p
     write_lines(folder, "rounds", lines)
     with pytest.raises(InputError, match=r"rounds\.jsonl line 2: key 'judge_decision' appears twice"):
         read_export(folder)
+
+
+@pytest.mark.parametrize(
+    ("collection", "row", "line", "pretty"),
+    [
+        ("rounds", 1, 2, False),
+        ("players", 2, 3, False),
+        ("games", 0, 1, False),
+        ("rounds", 1, None, True),  # a pretty-printed file: the whole-text parser
+    ],
+)
+def test_a_lone_surrogate_escape_is_a_one_line_error(tmp_path, collection, row, line, pretty):
+    # "\ud800" alone decodes to a string no UTF-8 writer takes (pyarrow raised a traceback);
+    # a pair ("\ud83d\ude00") is one character and stays valid
+    folder = write(tmp_path / "e", documents())
+    docs = documents()[collection]
+    key = next(k for k, v in docs[row].items() if isinstance(v, str))
+    docs[row][key] = docs[row][key] + "\ud800"
+    if pretty:
+        text = "\n".join(json.dumps(d, indent=2) for d in docs)
+        (folder / f"{collection}.jsonl").write_text(text + "\n")
+        line = 1 + sum(json.dumps(d, indent=2).count("\n") + 1 for d in docs[:row])
+    else:
+        write_lines(folder, collection, [json.dumps(d) for d in docs])
+    with pytest.raises(
+        InputError, match=rf"{collection}\.jsonl line {line}: a string holds a lone surrogate"
+    ):
+        read_export(folder)
+
+
+def test_a_surrogate_pair_escape_reads_as_one_character(tmp_path):
+    folder = write(tmp_path / "e", documents())
+    lines = [json.dumps(r) for r in documents()["rounds"]]
+    word = documents()["rounds"][0]["word"]
+    lines[0] = lines[0].replace(f'"word": "{word}"', f'"word": "{word}\\ud83d\\ude00"')
+    write_lines(folder, "rounds", lines)
+    assert read_export(folder).rounds["word"].str.endswith("\U0001f600").sum() == 1

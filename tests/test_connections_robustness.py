@@ -69,6 +69,19 @@ def test_deep_nesting_is_named_by_its_line_and_strings_do_not_count(folder):
         read_connections(folder)
 
 
+def test_a_lone_surrogate_escape_is_named_by_its_line(folder, run_cli, tmp_path):
+    # "\ud800" alone is not Unicode (pyarrow raised a traceback later); a pair is one character
+    path = folder / "model-b.json"
+    text = path.read_text(encoding="utf-8")
+    record = json.loads(text)[1]
+    key = next(k for k, v in record.items() if isinstance(v, str))
+    rewrite(path, {1: [(f'"{key}": "', f'"{key}": "\\ud800')]})
+    with pytest.raises(InputError, match=r"model-b.json line 3: a string holds a lone surrogate escape"):
+        read_connections(folder)
+    err = one_line_error(run_cli, "connections", "score", "--data", str(folder), "--out", str(tmp_path / "o"))
+    assert "lone surrogate" in err and not (tmp_path / "o").exists()
+
+
 # --- numbers in a model answer file ------------------------------------------------------
 
 

@@ -62,6 +62,7 @@ def _broken(tmp_path, bad_line: str, at: int = 2):
         (json.dumps({**ALPHA[0][1], "letter": 7}), "key 'letter': expected a string"),
         (json.dumps({**ALPHA[0][1], "solution": "THE DOG"}), "differs from the game's"),
         (json.dumps({**ALPHA[0][1], "masked": "T__"}), "masked has 3 characters"),
+        (json.dumps({**ALPHA[0][1], "guess": "T\ud800"}), "lone surrogate escape (\\ud800)"),
     ],
 )
 def test_broken_line_names_file_and_line(tmp_path, bad, words):
@@ -216,3 +217,11 @@ def test_byte_order_mark_and_crlf_are_accepted(tmp_path):
     plain = tmp_path / "p.jsonl"
     plain.write_text(report_text(ALPHA), encoding="utf-8")
     assert read_report(path, model="m").moves.equals(read_report(plain, model="m").moves)
+
+
+def test_a_lone_surrogate_in_a_riddle_is_a_one_line_error(tmp_path):
+    path = tmp_path / "riddles.jsonl"
+    rows = [{"category": "Thing", "sentence": "A CAT"}, {"category": "Thing\ud800", "sentence": "A DOG"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with pytest.raises(InputError, match=r"riddles\.jsonl line 2: a string holds a lone surrogate"):
+        read_riddles(path)

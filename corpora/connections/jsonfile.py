@@ -22,7 +22,12 @@ from typing import Any
 import numpy as np
 
 from wordplay_audit.corpora.literal import PairsDict
-from wordplay_audit.corpora.values import MAX_INT_DIGITS
+from wordplay_audit.corpora.values import (
+    MAX_INT_DIGITS,
+    SURROGATE_ESCAPE,
+    lone_surrogate,
+    lone_surrogate_message,
+)
 from wordplay_audit.errors import InputError, at_line
 
 MAX_JSON_BYTES = 512 * 2**20
@@ -86,7 +91,7 @@ def load_json(path: Path) -> Any:
     text = decode_utf8(path, path.read_bytes())
     _check_depth(path, text)
     try:
-        return json.loads(
+        document = json.loads(
             text,
             object_pairs_hook=PairsDict.from_pairs,
             parse_int=_parse_int,
@@ -97,3 +102,8 @@ def load_json(path: Path) -> Any:
         raise InputError(f"{at_line(path, exc.lineno)}not valid JSON ({exc.msg})") from None
     except RecursionError:
         raise InputError(f"{path}: JSON nested too deeply to read") from None
+    if SURROGATE_ESCAPE.search(text) and (code := lone_surrogate(document)) is not None:
+        where = text.lower().find(code)  # the escape as written (either case), else the file
+        line = text.count("\n", 0, where) + 1 if where >= 0 else None
+        raise InputError(f"{at_line(path, line)}{lone_surrogate_message(code)}")
+    return document

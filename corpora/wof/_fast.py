@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from wordplay_audit.corpora.values import SURROGATE_ESCAPE
 from wordplay_audit.corpora.wof.reader import MOVE_KEYS, NOT_APPLICABLE, OPENING
 
 BLOCK_BYTES = 1 << 22
@@ -36,8 +37,11 @@ def _int_or_na_ok(column: tuple) -> bool:
 
 def _columns(texts: list[str]) -> tuple | None:
     """The seven columns of a block's lines, or None when a line is not a move object."""
+    block = "[" + ",".join(texts) + "]"
+    if SURROGATE_ESCAPE.search(block):
+        return None  # the line-by-line path checks the strings
     try:
-        records = json.loads("[" + ",".join(texts) + "]")
+        records = json.loads(block)
     except ValueError:
         return None
     if len(records) != len(texts) or set(map(type, records)) != {dict}:
