@@ -177,6 +177,9 @@ def _query(duckdb, path: Path) -> dict[str, Any]:
     con = duckdb.connect()
     try:
         con.execute("SET arrow_large_buffer_size = true")
+        # hand freed blocks back at once (1M player-rounds: 56 MB less held after the read)
+        con.execute("SET allocator_flush_threshold = '0MB'")
+        con.execute("SET allocator_bulk_deallocation_flush_threshold = '0MB'")
         table = con.sql(_QUERY, params={"path": str(path)}).to_arrow_table()
     finally:
         con.close()
