@@ -114,6 +114,7 @@ def run(
                     low, high = getattr(r, f"{est}_low"), getattr(r, f"{est}_high")
                     rows.append({"model": r.model, "deck": r.deck, "method": method, "estimator": est,
                                  "has": bool(np.isfinite(low)), "cover": bool(low <= truth <= high),
+                                 "below": bool(truth < low), "above": bool(truth > high),
                                  "width": high - low, "error": getattr(r, est) - truth})  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -143,7 +144,13 @@ def summarise(frame: pd.DataFrame, exact: dict | None = None, keys: list[str] | 
     """Per method × estimator × cell: coverage over the campaigns where an interval was printed,
     its binomial SE and 95 % Wilson interval, mean width, share of campaigns without an
     interval, mean error of the point; ``verdict``: "in" (coverage in 93–97 %), "out" (its
-    Wilson interval misses 93–97 %), "edge" (outside, but the Wilson interval reaches the band)."""
+    Wilson interval misses 93–97 %), "edge" (outside, but the Wilson interval reaches the band);
+    ``below`` / ``above``: share of the printed intervals whose lower bound lies above the target
+    (target below the interval) / whose upper bound lies below it (≈ 2.5 % each for a central
+    95 % interval; NaN when the raw rows lack these columns)."""
+
+    def side(shown: pd.DataFrame, column: str) -> float:
+        return shown[column].mean() if len(shown) and column in shown else np.nan
 
     def agg(part: pd.DataFrame) -> pd.Series:
         shown = part[part["has"]]
@@ -161,7 +168,8 @@ def summarise(frame: pd.DataFrame, exact: dict | None = None, keys: list[str] | 
         return pd.Series({"coverage": cov, "se": np.sqrt(cov * (1 - cov) / k) if k else np.nan,
                           "wilson_lo": lo, "wilson_hi": hi, "width": shown["width"].mean() if k else np.nan,
                           "no_interval": 1 - k / len(part), "bias": part["error"].mean(), "n": k,
-                          "verdict": verdict})  # fmt: skip
+                          "verdict": verdict, "below": side(shown, "below"),
+                          "above": side(shown, "above")})  # fmt: skip
 
     keys = keys or ["method", "estimator", "model", "deck"]
     table = frame.groupby(keys).apply(agg, include_groups=False).reset_index()

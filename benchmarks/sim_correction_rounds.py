@@ -21,8 +21,13 @@ The target is the realised share of people's answers in the cell.
 
 prints per design × estimator × cell type: the range of per-cell coverage, the count of cells in /
 edge / out of 93–97 %, the worst cell with its SE and Wilson interval, mean width, the share of
-campaigns without an interval (per reason) and the mean error of the point; ``--cells`` prints the
-per-cell table (the whole-cell benchmark's columns).
+campaigns without an interval (per reason) and the mean error of the point, and the one-sided
+misses: the share of printed intervals with the target below the lower bound (``below``, pooled;
+``below_max``, the largest per cell) and above the upper bound (``above``), ≈ 2.5 % each for a
+central 95 % interval (the convergence rule uses the window's lower bound); ``--cells`` prints the
+per-cell table (the whole-cell benchmark's columns). ``--no-rounds`` measures only the window cells;
+``--confidence 0.90`` the central 90 % interval, whose lower bound is the one-sided 95 % bound the
+convergence rule uses (``convergence(confidence=0.95)``; expected ``below`` ≈ 5 %).
 """
 
 from __future__ import annotations
@@ -120,20 +125,28 @@ WINDOWS = (3, 5)
 
 
 def cell_tables(
-    obs: pd.DataFrame, labels: pd.DataFrame, design: str, opts: CorrectionOptions, windows=WINDOWS
+    obs: pd.DataFrame,
+    labels: pd.DataFrame,
+    design: str,
+    opts: CorrectionOptions,
+    windows=WINDOWS,
+    rounds_too: bool = True,
+    confidence: float = 0.95,
 ):
-    """(cell type, corrected table, targets) for the per-round and the window cells."""
+    """(cell type, corrected table, targets) for the per-round (unless ``rounds_too`` is false)
+    and the window cells, central intervals at ``confidence``."""
     rounds = int(obs["round"].max())
     out = []
-    table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"), design=design,
-                            options=opts)  # fmt: skip
-    target = obs.groupby(["model", "deck", "round"])["human_all"].mean()
-    out.append(("round", table, {k: float(v) for k, v in target.items()}))
+    if rounds_too:
+        table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"), design=design,
+                                confidence=confidence, options=opts)  # fmt: skip
+        target = obs.groupby(["model", "deck", "round"])["human_all"].mean()
+        out.append(("round", table, {k: float(v) for k, v in target.items()}))
     for w in windows:
         win = np.where(obs["round"] > rounds - w, f"last{w}", "rest")
         framed = obs.assign(win=win)
         table = corrected_rates(framed, labels, metrics=("tdr",), by=("model", "deck", "win"), design=design,
-                                options=opts)  # fmt: skip
+                                confidence=confidence, options=opts)  # fmt: skip
         table = table[table["win"] == f"last{w}"].assign(round=f"last{w}")
         target = framed[framed["win"] == f"last{w}"].groupby(["model", "deck"])["human_all"].mean()
         out.append((f"window{w}", table, {(m, d, f"last{w}"): float(v) for (m, d), v in target.items()}))
@@ -148,23 +161,37 @@ def run(
     min_labels: int = 5,
     start: int = 0,
     windows=WINDOWS,
+    rounds_too: bool = True,
+    confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Raw rows (one per campaign × cell × estimator) of campaigns ``start`` … ``start + campaigns − 1``."""
     rows = []
     for c in range(start, start + campaigns):
         obs, labels = simulate(design, np.random.default_rng([seed, c]))
         opts = CorrectionOptions(draws=draws, seed=c, min_labels=min_labels)
-        for kind, table, target in cell_tables(obs, labels, design.design, opts, windows):
+        for kind, table, target in cell_tables(
+            obs, labels, design.design, opts, windows, rounds_too, confidence
+        ):
             for r in table.itertuples():
                 truth = target[(r.model, r.deck, r.round)]
                 for est in ("rg", "ppi"):
                     low, high = getattr(r, f"{est}_low"), getattr(r, f"{est}_high")
                     rows.append({"campaign": c, "kind": kind, "model": r.model, "deck": r.deck, "round": str(r.round),
                                  "method": "exact", "estimator": est, "has": bool(np.isfinite(low)),
-                                 "cover": bool(low <= truth <= high), "width": high - low,
+                                 "cover": bool(low <= truth <= high), "below": bool(truth < low),
+                                 "above": bool(truth > high), "width": high - low,
                                  "error": getattr(r, est) - truth,
                                  "reason": getattr(r, f"{est}_reason") or ""})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _sides(printed: pd.DataFrame, shown: pd.DataFrame) -> dict:
+    """Pooled share of printed intervals with the target below the lower bound / above the upper
+    bound, and the largest per-cell share below (NaN without the raw columns)."""
+    if "below" not in printed:
+        return {"below": np.nan, "above": np.nan, "below_max": np.nan}
+    return {"below": printed["below"].mean(), "above": printed["above"].mean(),
+            "below_max": shown["below"].max()}  # fmt: skip
 
 
 def overview(table: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
@@ -182,7 +209,7 @@ def overview(table: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
             row.update(cov_min=shown["coverage"].min(), cov_max=shown["coverage"].max(),
                        pooled=raw.loc[raw["has"], "cover"].mean(), n_in=int(counts.get("in", 0)),
                        n_edge=int(counts.get("edge", 0)), n_out=int(counts.get("out", 0)),
-                       width=shown["width"].mean(),
+                       width=shown["width"].mean(), **_sides(raw[raw["has"]], shown),
                        worst=f"{worst['model']}/{worst['deck']}/{worst['round']} {worst['coverage']:.3f}"
                              f" ± {worst['se']:.3f} (Wilson {worst['wilson_lo']:.3f}–{worst['wilson_hi']:.3f},"
                              f" n {int(worst['n'])})")  # fmt: skip
@@ -202,7 +229,8 @@ def _run_chunks(keys, args) -> None:
             n = min(args.chunk, args.campaigns - done[key])
             if n <= 0:
                 continue
-            frame = run(DESIGNS[key], n, args.seed, args.draws, args.min_labels, done[key], args.windows)
+            frame = run(DESIGNS[key], n, args.seed, args.draws, args.min_labels, done[key], args.windows,
+                        not args.no_rounds, args.confidence)  # fmt: skip
             path = f"{args.raw}-{key}.csv"
             frame.to_csv(path, mode="a", header=not os.path.exists(path), index=False)
             done[key] += n
@@ -228,6 +256,9 @@ def main() -> None:
     parser.add_argument("--windows", type=lambda v: tuple(int(w) for w in v.split(",")), default=WINDOWS,
                         help="window sizes, comma-separated (default 3,5)")  # fmt: skip
     parser.add_argument("--from-raw", action="store_true", help="only summarise the --raw files")
+    parser.add_argument("--no-rounds", action="store_true", help="only the window cells (faster)")
+    parser.add_argument("--confidence", type=float, default=0.95,
+                        help="central interval level (0.90: the convergence rule's one-sided 95 %% lower bound)")  # fmt: skip
     args = parser.parse_args()
     keys = args.design or sorted(DESIGNS)
     if args.chunk and args.raw and not args.from_raw:
@@ -237,17 +268,21 @@ def main() -> None:
         design, start = DESIGNS[key], time.time()
         if args.raw and (args.from_raw or args.chunk):
             frame = pd.read_csv(f"{args.raw}-{key}.csv", keep_default_na=False)
-            frame[["has", "cover"]] = frame[["has", "cover"]].astype(bool)
+            flags = [c for c in ("has", "cover", "below", "above") if c in frame]
+            frame[flags] = frame[flags].astype(bool)
             frame["width"] = pd.to_numeric(frame["width"], errors="coerce")
             frame["error"] = pd.to_numeric(frame["error"], errors="coerce")
             design = replace(design, name=f"{design.name}; from {args.raw}")
             args.campaigns = frame["campaign"].nunique()
         else:
-            frame = run(design, args.campaigns, args.seed, args.draws, args.min_labels, 0, args.windows)
+            frame = run(design, args.campaigns, args.seed, args.draws, args.min_labels, 0, args.windows,
+                        not args.no_rounds, args.confidence)  # fmt: skip
         table = summarise(frame, keys=["kind", "method", "estimator", "model", "deck", "round"])
         table.loc[table["n"] < args.min_shown, ["coverage", "verdict"]] = [np.nan, "too few intervals"]
         tables.append(table.assign(design=key))
         print(f"\n== {design.name} ({args.campaigns} campaigns, {time.time() - start:.0f} s)")
+        if args.confidence != 0.95:
+            print("(in/edge/out and the worst cell refer to 93–97 %, not to --confidence)")
         if args.cells:
             print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
         print(overview(table, frame).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
