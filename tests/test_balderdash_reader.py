@@ -600,3 +600,27 @@ def test_a_surrogate_pair_escape_reads_as_one_character(tmp_path):
     lines[0] = lines[0].replace(f'"word": "{word}"', f'"word": "{word}\\ud83d\\ude00"')
     write_lines(folder, "rounds", lines)
     assert read_export(folder).rounds["word"].str.endswith("\U0001f600").sum() == 1
+
+
+def test_words_given_by_name_are_never_ignored_silently(tmp_path):
+    folder = write(tmp_path / "e", documents())  # one game, deck "rare_words"
+    other = tmp_path / "common_words.csv"
+    other.write_text("words,def,POS\nhello,\"['a greeting']\",noun\n", encoding="utf-8")
+    with pytest.raises(
+        InputError, match=r"common_words\.csv: words file matches no deck of the export \(decks: rare_words"
+    ):
+        read_export(folder, words=[other])
+    empty = tmp_path / "decks"
+    empty.mkdir()
+    with pytest.raises(InputError, match=r"decks: folder holds no \.csv words file"):
+        read_export(folder, words=[empty])
+    matching = tmp_path / "rare_words.csv"
+    matching.write_text("words,def,POS\nhello,\"['a greeting']\",noun\n", encoding="utf-8")
+    assert set(read_export(folder, words=[matching]).words) == {"rare_words"}
+
+
+def test_an_export_given_as_a_file_says_so(tmp_path):
+    path = tmp_path / "rounds.jsonl"
+    path.write_text("{}\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"rounds\.jsonl: is a file, expected a folder"):
+        read_export(path)

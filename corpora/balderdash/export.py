@@ -59,6 +59,8 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
         All tables, the contract's items, and counts of everything skipped.
     """
     folder = Path(folder)
+    if folder.is_file():
+        raise InputError(f"{folder}: is a file, expected a folder of games/players/rounds exports")
     if not folder.is_dir():
         raise InputError(f"{folder}: no such folder (expected a folder of games/players/rounds exports)")
     paths = {name: collection_path(folder, name) for name in ("games", "players", "rounds")}

@@ -113,8 +113,16 @@ def collect_words(
         for entry in words:
             entry = Path(entry)
             if entry.is_dir():
-                paths.extend(sorted(entry.glob("*.csv")))
+                inside = sorted(entry.glob("*.csv"))
+                if not inside:
+                    raise InputError(f"{entry}: folder holds no .csv words file")
+                paths.extend(inside)
             elif entry.is_file():
+                if entry.stem not in decks:  # given by name but matched to no game: never silent
+                    raise InputError(
+                        f"{entry}: words file matches no deck of the export (decks: "
+                        f"{', '.join(sorted(decks))}; a file is matched by the stem of a game's words_file)"
+                    )
                 paths.append(entry)
             else:
                 raise InputError(f"{entry}: no such words file or folder")
