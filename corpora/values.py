@@ -118,3 +118,12 @@ def lone_surrogate(document: object) -> str | None:
 def lone_surrogate_message(code: str) -> str:
     """What the readers say of a lone surrogate escape."""
     return f"a string holds a lone surrogate escape ({code}), not valid Unicode"
+
+
+def surrogate_problem(document: object, text: str, start: int = 0, end: int | None = None) -> str | None:
+    """The readers' one-line problem when ``text[start:end]`` (the JSON ``document`` was decoded
+    from) holds a surrogate escape that decoded to a lone surrogate; None otherwise. Text without
+    such an escape (nearly all) costs one search."""
+    found = SURROGATE_ESCAPE.search(text, start, len(text) if end is None else end)
+    code = lone_surrogate(document) if found else None
+    return None if code is None else lone_surrogate_message(code)

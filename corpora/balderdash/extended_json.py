@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from wordplay_audit.corpora.values import SURROGATE_ESCAPE, lone_surrogate, lone_surrogate_message
+from wordplay_audit.corpora.values import surrogate_problem
 from wordplay_audit.errors import InputError
 
 _WHITESPACE = " \t\r\n\ufeff"
@@ -134,20 +134,13 @@ class _Lines:
         return self.line
 
 
-def check_unicode(document: Any, source: str, line: int) -> None:
-    """Raise InputError when a key or string of ``document`` holds a lone surrogate."""
-    code = lone_surrogate(document)
-    if code is not None:
-        raise InputError(f"{source} line {line}: {lone_surrogate_message(code)}")
-
-
 def _decode_one(decoder: json.JSONDecoder, text: str, pos: int, source: str, lines: _Lines):
     """``decoder.raw_decode(text, pos)`` with every failure turned into one InputError line."""
     start_line = lines.at(pos)
     try:
         document, end = decoder.raw_decode(text, pos)
-        if SURROGATE_ESCAPE.search(text, pos, end):
-            check_unicode(document, source, start_line)
+        if (problem := surrogate_problem(document, text, pos, end)) is not None:
+            raise InputError(f"{source} line {start_line}: {problem}")
         return document, end
     except json.JSONDecodeError as exc:
         found = exc.lineno + lines.first - 1
@@ -255,8 +248,8 @@ def iter_file_documents(path: str | Path) -> Iterator[tuple[int, Any]]:
                 except (ValueError, RecursionError):
                     pass  # not one whole document on this line: parse the rest as one text
             if document is not _NOT_WHOLE:
-                if "\\u" in stripped and SURROGATE_ESCAPE.search(stripped):
-                    check_unicode(document, source, line)
+                if "\\u" in stripped and (problem := surrogate_problem(document, stripped)) is not None:
+                    raise InputError(f"{source} line {line}: {problem}")
                 first = False
                 yield line, document
                 continue

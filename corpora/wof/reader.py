@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from wordplay_audit.corpora.values import SURROGATE_ESCAPE, lone_surrogate, lone_surrogate_message
+from wordplay_audit.corpora.values import surrogate_problem
 from wordplay_audit.errors import InputError, at_line, check_choice
 
 MOVE_KEYS = ("letter", "masked", "guess", "solution", "budget", "wheel_reward", "letter_occurences")
@@ -110,8 +110,8 @@ def parse_move(text: str) -> tuple:
         raise _BadLine(f"expected a JSON object (one move), got {text.strip()[:40]!r} ({exc.msg})") from None
     if not isinstance(record, dict):
         raise _BadLine(f"expected a JSON object (one move), got a JSON {type(record).__name__}")
-    if SURROGATE_ESCAPE.search(text) and (code := lone_surrogate(record)) is not None:
-        raise _BadLine(lone_surrogate_message(code))
+    if (problem := surrogate_problem(record, text)) is not None:
+        raise _BadLine(problem)
     missing = [k for k in MOVE_KEYS if k not in record]
     if missing:
         raise _BadLine(f"move lacks key {missing[0]!r} (expected {', '.join(MOVE_KEYS)})")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from wordplay_audit.corpora.values import SURROGATE_ESCAPE, lone_surrogate, lone_surrogate_message
+from wordplay_audit.corpora.values import surrogate_problem
 from wordplay_audit.errors import InputError, at_line
 
 
@@ -27,8 +27,8 @@ def read_riddles(path: str | Path) -> pd.DataFrame:
                 raise InputError(
                     f"{at_line(path, number)}expected a JSON object with category and sentence ({exc.msg})"
                 ) from None
-            if SURROGATE_ESCAPE.search(text) and (code := lone_surrogate(record)) is not None:
-                raise InputError(f"{at_line(path, number)}{lone_surrogate_message(code)}")
+            if (problem := surrogate_problem(record, text)) is not None:
+                raise InputError(f"{at_line(path, number)}{problem}")
             if not isinstance(record, dict) or not all(
                 isinstance(record.get(k), str) for k in ("category", "sentence")
             ):
