@@ -207,7 +207,7 @@ def confusion_table(
         if column not in frame.columns:
             raise InputError(f"judge_confusion: column {column!r} is not in the items table")
     z = z_value(confidence)
-    groups = frame.groupby(by_cols, sort=True, dropna=False) if by_cols else [((), frame)]
+    groups = frame.groupby(by_cols, sort=True, dropna=False, observed=True) if by_cols else [((), frame)]
     rows = []
     for key, part in groups:
         key = key if isinstance(key, tuple) else (key,)

@@ -246,7 +246,7 @@ def _key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, 
     lab = frame["labelled"].to_numpy(bool)
     true = frame["human"].fillna(False).to_numpy(bool) & lab
     counts = pd.DataFrame({"u": ~lab, "n": lab, "x": true}, index=frame.index).astype("int64")
-    grouped = counts.groupby([frame[k] for k in keys], dropna=False).sum()
+    grouped = counts.groupby([frame[k] for k in keys], dropna=False, observed=True).sum()
     index = grouped.index.to_flat_index() if len(keys) > 1 else [(k,) for k in grouped.index]
     return {
         tuple(k): (int(u), int(n), int(x)) for k, (u, n, x) in zip(index, grouped.to_numpy(), strict=True)
@@ -257,7 +257,7 @@ def _strata_parts_weighted(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[
     """:func:`_strata_parts` with sampling weights (:func:`label_counts`)."""
     unl = cell[~cell["labelled"]]
     parts, used_pool = [], False
-    for key, u in unl.groupby(keys):
+    for key, u in unl.groupby(keys, observed=True):
         key = key if isinstance(key, tuple) else (key,)
         match = np.logical_and.reduce([(cell[k] == v).to_numpy() for k, v in zip(keys, key, strict=True)])
         lab = cell[match & cell["labelled"].to_numpy()]

@@ -99,8 +99,9 @@ def _audit_frame_of(obs: pd.DataFrame, labels: pd.DataFrame, question: str) -> p
             "judge": obs[_JUDGE_COLUMN[question]].to_numpy(bool),
             "human": pd.array(np.where(hit, human, None), dtype="boolean"),
             "tie": hit & tie,
-            "player_model": obs["model"].array,
-            "deck": obs["deck"].array,
+            # categoricals: the audit groups the million rows by model, deck and verdict
+            "player_model": pd.Categorical(obs["model"]),
+            "deck": pd.Categorical(obs["deck"]),
         }
     )
     frame["labelled"] = frame["human"].notna()

@@ -70,7 +70,7 @@ def post_strata_counts(frame: pd.DataFrame, strata: Sequence[str]) -> pd.DataFra
     slim = frame[keys].copy()
     slim["n"] = frame["labelled"].to_numpy(bool).astype(int)
     slim["x"] = frame["human"].fillna(False).to_numpy(bool).astype(int)
-    grouped = slim.groupby(keys, dropna=False, sort=True)
+    grouped = slim.groupby(keys, dropna=False, sort=True, observed=True)
     out = grouped[["n", "x"]].sum()
     out.insert(0, "N", grouped.size())
     return out.reset_index()
