@@ -23,7 +23,6 @@ from wordplay_audit.analysis.balderdash.plan_adaptive import (
     simulate,
     summarise,
 )
-from wordplay_audit.analysis.balderdash.plan_interval import share_interval
 from wordplay_audit.analysis.correction import JudgeAccuracy
 from wordplay_audit.analysis.correction.calibration import randomised_share_interval
 from wordplay_audit.analysis.report import Report
@@ -275,32 +274,15 @@ def test_plan_adaptive_bad_options_exit_2(run_cli, extra, needle):
     assert len(err.strip().splitlines()) == 1 and needle in err
 
 
-# the simulation's interval: the toolkit's randomised Clopper–Pearson predictive interval
-CELLS = [
-    # unlabelled, labelled, true, v
-    ([10], [5], [0], [0.5]),
-    ([95, 45], [5, 5], [0, 5], [0.0, 1.0]),  # point masses at 0 and at U
-    ([450, 45, 55, 440], [50, 5, 5, 60], [45, 1, 4, 3], [0.1, 0.9, 0.5, 0.33]),
-    ([0, 30, 12], [7, 5, 8], [3, 2, 8], [0.2, 0.7, 0.05]),  # a stratum labelled in full
-    ([200, 3], [9, 5], [4, 5], [0.999, 0.001]),
-]
-
-
-@pytest.mark.parametrize("u, n, x, v", CELLS)
-@pytest.mark.parametrize("confidence", [0.9, 0.95])
-def test_fast_interval_equals_the_toolkits(u, n, x, v, confidence):
-    known, total = float(sum(x)), float(sum(u) + sum(n))
-    expected = randomised_share_interval(u, n, x, known_true=known, n_total=total, confidence=confidence, v=v)
-    assert share_interval(u, n, x, v, known_true=known, n_total=total, confidence=confidence) == expected
-
-
-def test_fast_interval_by_hand():
+# the simulation's interval is the toolkit's randomised Clopper–Pearson predictive interval
+def test_interval_by_hand():
     # 0 of 5 labels true, v = 0.5, 10 unlabelled: ½·δ₀ + ½·BetaBinomial(10, 1, 5); its cdf is
     # ½ + ½·F (F(4) = 0.916, F(5) = 0.958): 2.5 % quantile 0, 97.5 % the first y with F ≥ 0.95
-    assert share_interval([10], [5], [0], [0.5]) == (0.0, 0.5)
+    assert randomised_share_interval([10], [5], [0], v=[0.5]) == (0.0, 0.5)
     # no label in a stratum with unlabelled items: no interval; everything labelled: known
-    assert np.isnan(share_interval([10, 5], [5, 0], [1, 0], [0.5, 0.5])[0])
-    assert share_interval([0, 0], [4, 6], [1, 3], [0.5, 0.5], known_true=4, n_total=10) == (0.4, 0.4)
+    assert np.isnan(randomised_share_interval([10, 5], [5, 0], [1, 0], v=[0.5, 0.5])[0])
+    both = randomised_share_interval([0, 0], [4, 6], [1, 3], v=[0.5, 0.5], known_true=4, n_total=10)
+    assert both == (0.4, 0.4)
 
 
 def test_model_interval_needs_five_labels_where_items_are_left():

@@ -153,3 +153,25 @@ def test_interval_equals_a_scipy_reference(u, n, x, v):
     total = sum(u)
     ref_low, ref_high = _reference_interval(u, n, x, v)
     assert (round(low * total), round(high * total)) == (ref_low, ref_high)
+
+
+def test_whole_count_pmf_equals_scipy_betabinom():
+    # the whole-count path (one log-factorial table) against scipy.stats.betabinom's mixture
+    from scipy import stats
+
+    from wordplay_audit.analysis.correction.calibration import _whole_predictive
+
+    log_fact = special.gammaln(np.arange(1, 1200, dtype=float))
+    for u, n, x, v in [
+        (0, 5, 2, 0.3),
+        (10, 5, 0, 0.5),
+        (10, 5, 5, 0.5),
+        (37, 1, 1, 0.9),
+        (700, 40, 17, 0.25),
+    ]:
+        k = np.arange(u + 1)
+        first = stats.betabinom.pmf(k, u, x, n - x + 1) if x > 0 else (k == 0).astype(float)
+        second = stats.betabinom.pmf(k, u, x + 1, n - x) if x < n else (k == u).astype(float)
+        want = (1 - v) * first + v * second
+        got = _whole_predictive(u, n, x, v, log_fact)
+        assert np.allclose(got, want, rtol=1e-9, atol=1e-300), (u, n, x, v)

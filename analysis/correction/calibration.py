@@ -92,6 +92,24 @@ def _whole_beta_binomial(u: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.exp(const + body - log_fact[None, :] - log_fact[::-1][None, :])
 
 
+def _whole_predictive(u: int, n: int, x: int, v: float, log_fact: np.ndarray) -> np.ndarray:
+    """:func:`predictive_pmf` for whole counts 0 ≤ x ≤ n, one row, from ``log_fact`` (log j! for
+    j = 0 … ≥ u + n): the per-cell path of :func:`randomised_share_interval` (the adaptive
+    simulation calls it tens of thousands of times)."""
+    k = np.arange(u + 1)
+
+    def pmf(a: int, b: int) -> np.ndarray:  # BetaBinomial(u, a, b); point mass where a or b is 0
+        if a == 0 or b == 0:
+            return (k == (0 if a == 0 else u)).astype(float)
+        # C(u, k) Γ(k + a) Γ(u − k + b) Γ(a + b) / (Γ(u + a + b) Γ(a) Γ(b)), Γ(m) = (m − 1)!
+        const = (
+            log_fact[u] + log_fact[a + b - 1] - log_fact[u + a + b - 1] - log_fact[a - 1] - log_fact[b - 1]
+        )
+        return np.exp(const + log_fact[k + a - 1] + log_fact[u - k + b - 1] - log_fact[k] - log_fact[u - k])
+
+    return (1 - v) * pmf(x, n - x + 1) + v * pmf(x + 1, n - x)
+
+
 def predictive_pmf(u: int, n: float, x: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Rows (one per pair x[i], v[i]) of the predictive pmf of the true items among ``u``
     unlabelled ones, under the randomised Clopper–Pearson confidence distribution of the share.
@@ -160,7 +178,11 @@ def randomised_share_interval(
         v = rng.random(len(u))
     v = np.asarray(v, dtype=float)[keep]
     u, n, x = u[keep], n[keep], x[keep]
-    pmfs = [predictive_pmf(int(us), ns, np.array([xs]), np.array([vs])) for us, ns, xs, vs in zip(u, n, x, v, strict=True)]  # fmt: skip
+    if np.all(n == np.rint(n)) and np.all(x == np.rint(x)):  # label counts: one log-factorial table
+        log_fact = special.gammaln(np.arange(1, int((u + n).max()) + 2, dtype=float))
+        pmfs = [_whole_predictive(int(us), int(ns), int(xs), vs, log_fact)[None, :] for us, ns, xs, vs in zip(u, n, x, v, strict=True)]  # fmt: skip
+    else:  # effective (weighted) counts
+        pmfs = [predictive_pmf(int(us), ns, np.array([xs]), np.array([vs])) for us, ns, xs, vs in zip(u, n, x, v, strict=True)]  # fmt: skip
     if u.sum() <= DIRECT_LIMIT:  # direct convolution: faster than FFTs at simulation sizes
         pmf = pmfs[0][0]
         for other in pmfs[1:]:
