@@ -218,21 +218,30 @@ def whole_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:
 def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:
     """(unlabelled, labelled, labelled true) per ``keys`` stratum of the cell's unlabelled rows
     (in sorted order); a stratum without a label in the cell borrows the model's (``pooled``)
-    labels."""
-    if WEIGHT in cell.columns:
-        return _strata_parts_weighted(cell, pooled, keys)
+    labels. With sampling weights the labelled counts are :func:`label_counts`' effective ones."""
     counts = _key_counts(cell, keys)
     parts, used_pool, pool_counts = [], False, None
     for key in sorted(k for k, (u, _, _) in counts.items() if u > 0):
         u, n, x = counts[key]
+        source = cell
         if n == 0:
             pool_counts = _key_counts(pooled, keys) if pool_counts is None else pool_counts
             _, n, x = pool_counts.get(key, (0, 0, 0))
-            used_pool = True
+            source, used_pool = pooled, True
         if n == 0:
             return [], used_pool
+        if WEIGHT in source.columns:
+            inside = np.logical_and.reduce([_equal(source[k], v) for k, v in zip(keys, key, strict=True)])
+            n, x = label_counts(source[inside & source["labelled"].to_numpy(bool)])
         parts.append((u, n, x))
     return parts, used_pool
+
+
+def _equal(column: pd.Series, value) -> np.ndarray:
+    """Rows of ``column`` equal to ``value``, a missing value matching missing ones."""
+    if pd.isna(value):
+        return column.isna().to_numpy()
+    return (column == value).fillna(False).to_numpy(bool)
 
 
 def _key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, int, int]]:
@@ -251,26 +260,6 @@ def _key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, 
     return {
         tuple(k): (int(u), int(n), int(x)) for k, (u, n, x) in zip(index, grouped.to_numpy(), strict=True)
     }
-
-
-def _strata_parts_weighted(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:
-    """:func:`_strata_parts` with sampling weights (:func:`label_counts`)."""
-    unl = cell[~cell["labelled"]]
-    parts, used_pool = [], False
-    for key, u in unl.groupby(keys, observed=True):
-        key = key if isinstance(key, tuple) else (key,)
-        match = np.logical_and.reduce([(cell[k] == v).to_numpy() for k, v in zip(keys, key, strict=True)])
-        lab = cell[match & cell["labelled"].to_numpy()]
-        if lab.empty:
-            pmatch = np.logical_and.reduce(
-                [(pooled[k] == v).to_numpy() for k, v in zip(keys, key, strict=True)]
-            )
-            lab = pooled[pmatch & pooled["labelled"].to_numpy()]
-            used_pool = True
-        if lab.empty:
-            return [], used_pool
-        parts.append((len(u), *label_counts(lab)))
-    return parts, used_pool
 
 
 WEIGHT = "sampling_weight"
