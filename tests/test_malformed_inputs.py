@@ -585,3 +585,23 @@ def test_a_folder_where_a_file_is_expected_is_named_as_a_folder(
     result = in_tmp(*args)
     _assert_clean_failure(result, out, before, tree_digest)
     assert f"error: {folder}: is a folder, expected " in result[2], result[2]
+
+
+@pytest.mark.parametrize(
+    ("exc", "expected"),
+    [
+        (PermissionError(13, "Permission denied", "x.csv"), "error: x.csv: permission denied\n"),
+        (
+            FileNotFoundError(2, "No such file or directory", "y.csv"),
+            "error: y.csv: no such file or directory\n",
+        ),
+        (IsADirectoryError(21, "Is a directory", "d"), "error: d: is a folder, expected a file\n"),
+    ],
+)
+def test_a_system_error_left_to_the_cli_reads_like_the_others(capsys, exc, expected):
+    """The last resort for an OSError no reader turned into an InputError: the system's message
+    starts lower-case after the file (as every other message does), a folder is called a folder."""
+    from wordplay_audit.cli.main import _handle
+
+    assert _handle(exc) == 2
+    assert capsys.readouterr().err == expected

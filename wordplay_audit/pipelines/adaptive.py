@@ -118,6 +118,7 @@ def metric_question(kind: str, metric: str) -> str:
 
 def human_labels(labels_file: Path, question: str, metric: str = "tdr") -> dict[str, bool]:
     """item_id → human label (pull's resolved final labels) on ``question``."""
+    expect_file(labels_file, "pull's final.csv for --labels")
     try:
         table = pd.read_csv(labels_file, dtype=str, keep_default_na=False)
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
