@@ -11,7 +11,10 @@ both a parsed verdict and a human label, with cells TP, FP, FN, TN and n = their
   p_e = [(TP+FP)(TP+FN) + (FN+TN)(FP+TN)]/n² — percentile bootstrap intervals (Efron & Tibshirani
   1993, ch. 13) from ``n_boot`` multinomial resamples of the four cells (= resampling items).
 
-A rate whose denominator is 0 is nan. A group is flagged ``small`` when TP+FN or FP+TN is below
+A rate whose denominator is 0 is nan. Each interval carries ``ci_reason``: None where it was
+computed, else why it is missing (nan ends): ``"no items in the denominator"``, ``"no resamples
+(bootstrap 0)"`` with ``n_boot=0`` (the point estimates stand), ``"<metric> undefined in every
+resample"``. A group is flagged ``small`` when TP+FN or FP+TN is below
 ``min_cell`` (recall/FNR or FPR then rest on few items).
 
 Unparsed verdicts (policy ``unparsed=``): ``exclude`` (default) sets them apart — counted per
@@ -110,11 +113,33 @@ def cell_metrics(tp: float, fp: float, fn: float, tn: float) -> dict[str, float]
     }
 
 
+NO_RESAMPLES = "no resamples (bootstrap 0)"
+NO_ITEMS = "no items in the denominator"
+
+
+def estimate_text(value: float | None, low: float | None, high: float | None, reason: str | None) -> str:
+    """``value [low, high]``; ``value n/a (why)`` for a missing interval; ``–`` for no value.
+
+    >>> estimate_text(0.5, 0.25, 0.75, None)
+    '0.500 [0.250, 0.750]'
+    >>> estimate_text(0.5, None, None, NO_RESAMPLES)
+    '0.500 n/a (no resamples)'
+    """
+    if value is None or value != value:
+        return "–"
+    if low is None or high is None or low != low or high != high:
+        why = (reason or "not computed").removesuffix(" (bootstrap 0)")
+        return f"{value:.3f} n/a ({why})"
+    return f"{value:.3f} [{low:.3f}, {high:.3f}]"
+
+
 def _bootstrap(cells: np.ndarray, n_boot: int, rng: np.random.Generator, confidence: float) -> dict:
-    """Percentile intervals of F1 and κ from multinomial resamples of the cells (tp, fp, fn, tn)."""
+    """Percentile intervals of F1 and κ from multinomial resamples of the cells (tp, fp, fn, tn):
+    ``{metric: (low, high, reason)}``, the reason None where the interval was computed."""
     n = int(cells.sum())
     if n == 0 or n_boot <= 0:
-        return {m: (float("nan"), float("nan")) for m in BOOTSTRAPPED}
+        why = NO_ITEMS if n == 0 else NO_RESAMPLES
+        return {m: (float("nan"), float("nan"), why) for m in BOOTSTRAPPED}
     tp, fp, fn, tn = rng.multinomial(n, cells / n, size=n_boot).T.astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         f1 = 2 * tp / (2 * tp + fp + fn)
@@ -126,8 +151,8 @@ def _bootstrap(cells: np.ndarray, n_boot: int, rng: np.random.Generator, confide
     for name, values in (("f1", f1), ("kappa", kappa)):
         finite = values[np.isfinite(values)]
         out[name] = (
-            (float(np.quantile(finite, alpha)), float(np.quantile(finite, 1 - alpha)))
-            if len(finite) else (float("nan"), float("nan"))
+            (float(np.quantile(finite, alpha)), float(np.quantile(finite, 1 - alpha)), None)
+            if len(finite) else (float("nan"), float("nan"), f"{name} undefined in every resample")
         )  # fmt: skip
     return out
 
@@ -151,7 +176,8 @@ def group_row(part: pd.DataFrame, *, confidence: float, n_boot: int, rng: np.ran
              "fpr": (fp, fp + tn), "accuracy": (tp + tn, row["n"])}  # fmt: skip
     for name, (x, m) in sizes.items():
         lo, hi = wilson_interval(x, m, confidence=confidence)
-        row[name] = {"value": point[name], "ci_low": float(lo), "ci_high": float(hi), "n": int(m)}
+        row[name] = {"value": point[name], "ci_low": float(lo), "ci_high": float(hi), "n": int(m),
+                     "ci_reason": None if m > 0 else NO_ITEMS}  # fmt: skip
     boot = _bootstrap(np.array([tp, fp, fn, tn], float), n_boot, rng, confidence)
     for name in BOOTSTRAPPED:
         row[name] = {
@@ -159,6 +185,7 @@ def group_row(part: pd.DataFrame, *, confidence: float, n_boot: int, rng: np.ran
             "ci_low": boot[name][0],
             "ci_high": boot[name][1],
             "n": row["n"],
+            "ci_reason": boot[name][2],
         }
     if weight is not None:
         w = rated[weight].to_numpy(float)
@@ -197,6 +224,7 @@ class JudgeAuditResult:
                         f"{m}_low": e["ci_low"],
                         f"{m}_high": e["ci_high"],
                         f"{m}_n": e["n"],
+                        f"{m}_ci_reason": e["ci_reason"],
                     }
                 )
             flat.append(out)
@@ -248,8 +276,10 @@ class AuditOptions:
     def __post_init__(self) -> None:
         check_choice("--unparsed", self.unparsed, UNPARSED_POLICIES)
         z_value(self.confidence)  # raises ParameterError outside (0, 1)
-        if self.n_boot < 0:
-            raise ParameterError(f"--bootstrap: expected a whole number ≥ 0; got {self.n_boot}")
+        if self.n_boot < 0 or self.n_boot == 1:
+            raise ParameterError(
+                f"--bootstrap: expected 0 (no bootstrap) or a whole number ≥ 2; got {self.n_boot}"
+            )
 
 
 def judge_audit(

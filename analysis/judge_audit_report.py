@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.judge_audit_groups import ALL, JudgeAuditResult
+from wordplay_audit.analysis.judge_audit_groups import ALL, JudgeAuditResult, estimate_text
 from wordplay_audit.analysis.report import (
     Bullets,
     Figure,
@@ -60,11 +60,16 @@ def judge_audit_section(result: JudgeAuditResult, *, title: str = "Judge audit")
     table = result.table()
     show = table[["judge", *result.by, *SHOWN]].copy()
     for m in ("precision", "recall", "f1", "fnr", "fpr", "kappa"):
-        show[m] = [f"{v:.3f} [{lo:.3f}, {hi:.3f}]" if v == v else "–"
-                   for v, lo, hi in zip(table[m], table[f"{m}_low"], table[f"{m}_high"], strict=True)]  # fmt: skip
+        columns = (table[m], table[f"{m}_low"], table[f"{m}_high"], table[f"{m}_ci_reason"])
+        show[m] = [estimate_text(*e) for e in zip(*columns, strict=True)]
+    boot = (
+        f"percentile bootstrap ({result.n_boot} resamples) for F1 and κ"
+        if result.n_boot
+        else "none for F1 and κ (no resamples: bootstrap 0)"
+    )
     notes = [
         f"Unparsed verdicts: {result.unparsed} (see n_unparsed).",
-        f"Intervals: Wilson for proportions; percentile bootstrap ({result.n_boot} resamples) for F1 and κ.",
+        f"Intervals: Wilson for proportions; {boot}.",
         "small = fewer than the minimum of human-true or human-false items in the group.",
         f"Left out: {', '.join(f'{k} {v}' for k, v in result.skipped.items())}.",
     ]

@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,11 +29,37 @@ import pandas as pd
 from wordplay_audit.annotate.configs import interface, label_config, question_labels
 from wordplay_audit.annotate.design import Design
 from wordplay_audit.corpora.contract import normalize_bool_label, place, read_table, validate_items
-from wordplay_audit.errors import InputError, at_field
+from wordplay_audit.errors import InputError, ParameterError, at_field
 
 FORMAT = "wordplay-audit-campaign/1"
 MANIFEST = "manifest.json"
 ASSIGNMENT_COLUMNS = ("rater", "position", "item_id", "uid", "honeypot")
+NAME_CHARS = re.compile(r"\w[\w .-]{0,99}")  # \w: any script's letters and digits, and _
+
+
+def check_campaign_name(name: str, *, from_out: bool = False) -> str:
+    """``name`` (NFC) if it is safe as a file and a project name, else :class:`ParameterError`.
+
+    Letters, digits, ``_``, ``-``, ``.`` and spaces; a letter, digit or ``_`` first, no space or
+    ``.`` last, at most 100 characters: no path separator, no ``..``, nothing a file system or
+    a project title would refuse or read differently. ``from_out``: the name was the ``--out``
+    folder's (no ``--name`` given), which the message says.
+
+    >>> check_campaign_name("deck-7 pilot")
+    'deck-7 pilot'
+    >>> check_campaign_name("a/b")
+    Traceback (most recent call last):
+    ...
+    wordplay_audit.errors.ParameterError: --name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, digit or '_' first, no space or '.' last, at most 100 characters); got 'a/b'
+    """
+    text = unicodedata.normalize("NFC", name) if isinstance(name, str) else name
+    if not isinstance(text, str) or not NAME_CHARS.fullmatch(text) or text.endswith((" ", ".")):
+        hint = " (the --out folder's name; give --name)" if from_out else ""
+        raise ParameterError(
+            "--name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, "
+            f"digit or '_' first, no space or '.' last, at most 100 characters); got {name!r}{hint}"
+        )
+    return text
 
 
 @dataclass

@@ -246,6 +246,11 @@ def design_campaign(
     check_choice("--allocation", allocation, ALLOCATIONS)
     raters = tuple(str(r).strip() for r in raters)
     _check(n, raters, overlap, honeypot_rate, len(items))
+    for column in strata:
+        if not isinstance(column, str) or not column.strip():
+            raise ParameterError(f"--strata: expected column names, got {column!r} among {list(strata)}")
+        if strata.count(column) > 1:
+            raise ParameterError(f"--strata: names column {column!r} twice")
     missing = [c for c in strata if c not in items.columns]
     if missing:
         raise ParameterError(

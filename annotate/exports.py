@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wordplay_audit.annotate.configs import interface
-from wordplay_audit.errors import InputError, at_line
+from wordplay_audit.errors import InputError, at_line, expect_file
 
 ExportFormat = Literal["auto", "json", "json-min", "csv"]
 EXPORT_FORMATS: tuple[str, ...] = ("auto", "json", "json-min", "csv")
@@ -141,9 +141,7 @@ def read_export_file(
     path: str | Path, kind: str, fmt: str = "auto"
 ) -> tuple[list[dict], dict[str, int], str]:
     """Records from an export file; returns (records, counts, the format read)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
+    path = expect_file(path, "a Label Studio export file (JSON, JSON_MIN or CSV)")
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:

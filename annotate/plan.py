@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from wordplay_audit.annotate.campaign import read_honeypots, write_campaign
+from wordplay_audit.annotate.campaign import check_campaign_name, read_honeypots, write_campaign
 from wordplay_audit.annotate.configs import KINDS
 from wordplay_audit.annotate.design import DesignSpec, design_campaign
 from wordplay_audit.corpora.contract import read_items, read_labels
@@ -39,6 +39,7 @@ def plan_campaign(
     name: str = "campaign",
 ) -> dict:
     """Write a campaign folder's files into ``folder``; return the manifest."""
+    name = check_campaign_name(name)
     items, kind = select_kind(read_items(items_file), kind, str(items_file))
     honeypots = read_honeypots(honeypots_file, kind) if honeypots_file is not None else None
     if honeypots is not None:

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import InputError, at_line
+from wordplay_audit.errors import InputError, at_line, expect_file
 
 GAMES = ("connections", "balderdash", "wof", "demo")
 KINDS = (
@@ -284,11 +284,7 @@ def read_table(path: str | Path, *, categorical: bool = False) -> pd.DataFrame:
     file's line (:func:`place`). With ``categorical`` every column is read by pyarrow straight
     into a pandas ``category`` (millions of ratings in a few seconds, checks on the categories).
     """
-    path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if path.is_dir():
-        raise InputError(f"{path}: is a folder, expected a CSV file")
+    path = expect_file(path, "a CSV file")
     try:
         frame = _read_jsonl(path) if path.suffix == ".jsonl" else _read_csv(path, categorical)
     except UnicodeDecodeError as exc:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wordplay_audit.errors import InputError, at_line
+from wordplay_audit.errors import InputError, at_line, expect_file
 from wordplay_audit.judges.base import Query
 from wordplay_audit.judges.cache import VerdictCache
 from wordplay_audit.judges.llm import OpenAIJudge, verdict_from_completion
@@ -89,9 +89,7 @@ def _record(line: str, where: str) -> dict:
 
 def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> BatchReadResult:
     """Store every successful result of a Batch API result file in ``cache``; count the rest."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
+    path = expect_file(path, "a Batch API result file (JSON lines)")
     result = BatchReadResult()
     for number, line in _lines(path):
         result.lines += 1

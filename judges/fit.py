@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.corpora.contract import bool_labels, validate_labels
-from wordplay_audit.errors import InputError, ParameterError, check_choice
+from wordplay_audit.errors import InputError, ParameterError, check_choice, expect_file
 
 Objective = Literal["f1", "youden"]
 OBJECTIVES: tuple[str, ...] = ("f1", "youden")
@@ -111,11 +111,9 @@ class ThresholdFit:
 
 def load_fit(path: str | Path, *, judge: str) -> ThresholdFit:
     """Read a fit written by :meth:`ThresholdFit.save`; it must be for ``judge``."""
-    path = Path(path)
+    path = expect_file(path, "a threshold fit JSON file (from `judge fit`)")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: not a JSON threshold fit ({exc})") from None
     if not isinstance(data, dict) or "threshold" not in data:

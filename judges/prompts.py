@@ -20,7 +20,7 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
-from wordplay_audit.errors import InputError
+from wordplay_audit.errors import InputError, expect_file
 from wordplay_audit.judges.base import FALSE, TRUE, UNPARSED
 
 FIELDS = ("context", "first", "second")
@@ -93,11 +93,9 @@ def template_for(kind: str, *, path: str | Path | None = None) -> Template:
 
 def load_template(path: str | Path, *, kind: str) -> Template:
     """Read a template file: ``system: …`` on line 1, the user message after it."""
-    path = Path(path)
+    path = expect_file(path, "a prompt template file")
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
     except UnicodeDecodeError:
         raise InputError(f"{path}: not UTF-8 text") from None
     first, _, rest = text.partition("\n")

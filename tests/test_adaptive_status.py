@@ -246,6 +246,11 @@ def test_status_bad_options_are_one_line_errors(camp, run_cli, tree_digest):
     [
         ("status", ["--labels", "EMPTY"], "not a readable table"),  # was pandas' EmptyDataError traceback
         ("next", ["--labels", "EMPTY", "--budget", "4"], "not a readable table"),
+        # a missing --labels said the system's "No such file or directory", capitalised unlike the rest
+        ("status", ["--labels", "MISSING"], "nope.csv: no such file"),
+        ("next", ["--labels", "MISSING", "--budget", "4", "--no-push"], "nope.csv: no such file"),
+        ("status", ["--labels", "FOLDER"], "a-folder: is a folder, expected pull's final.csv"),
+        ("next", ["--labels", "FOLDER", "--budget", "4", "--no-push"], "a-folder: is a folder, expected"),
         ("next", ["--confidence", "nan"], "--confidence: expected a level strictly between 0 and 1"),
         ("next", ["--confidence", "inf"], "--confidence:"),  # the message said "confidence:" only
         ("next", ["--confidence", "0"], "--confidence:"),
@@ -255,11 +260,13 @@ def test_status_bad_options_are_one_line_errors(camp, run_cli, tree_digest):
 )
 def test_adaptive_options_refused_under_their_own_name(camp, run_cli, tree_digest, command, extra, needle):
     (camp / "empty.csv").write_text("")
-    extra = [str(camp / "empty.csv") if a == "EMPTY" else a for a in extra]
+    (camp / "a-folder").mkdir()
+    paths = {"EMPTY": camp / "empty.csv", "MISSING": camp / "nope.csv", "FOLDER": camp / "a-folder"}
+    extra = [str(paths.get(a, a)) for a in extra]
     if "--labels" not in extra:
         extra += ["--labels", str(camp / "final.csv"), "--budget", "4", "--no-push"]
     before = tree_digest(camp / "camp")
     code, out, err = run_cli("annotate", command, str(camp / "camp"), *extra)
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and needle in err
+    assert err.count("\n") == 1 and needle in err, err
     assert tree_digest(camp / "camp") == before

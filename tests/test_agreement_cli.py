@@ -72,7 +72,7 @@ def test_agreement_same_seed_same_interval(run_cli, labels_csv):
 def test_agreement_text_summary(run_cli, labels_csv):
     code, out, _ = run_cli("analyze", "agreement", str(labels_csv), "--bootstrap", "0")
     assert code == 0
-    assert "Fleiss' kappa: 0.430" in out
+    assert "Fleiss' kappa: 0.430 n/a (no resamples)" in out  # was "[–, –]"
 
 
 def test_kind_from_column_and_from_items(run_cli, tmp_path, fleiss_1971):

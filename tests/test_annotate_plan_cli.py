@@ -109,12 +109,42 @@ def test_plan_writes_the_campaign_folder(run_cli, items, tmp_path):
         (("--kind", "definition", "--honeypots", "missing.csv", "--honeypot-rate", "0.1"), "missing.csv"),
         (("--kind", "definition", "--seed", "-1"), "--seed"),  # was a numpy traceback
         (("--kind", "definition", "--honeypot-rate", "nan"), "--honeypot-rate"),
+        # accepted before: an empty name (the --out folder's name was used), names that are no
+        # safe file or project name, and empty strata names (silently no strata)
+        (("--kind", "definition", "--name", ""), "--name: expected a campaign name"),
+        (("--kind", "definition", "--name", " "), "--name: expected a campaign name"),
+        (("--kind", "definition", "--name", "a/b"), "got 'a/b'"),
+        (("--kind", "definition", "--name", "a\\b"), "--name: expected a campaign name"),
+        (("--kind", "definition", "--name", ".."), "--name: expected a campaign name"),
+        (("--kind", "definition", "--name", "a:b"), "--name: expected a campaign name"),
+        (("--kind", "definition", "--name", "a\nb"), "--name: expected a campaign name"),
+        (("--kind", "definition", "--name", "x" * 101), "--name: expected a campaign name"),
+        (("--kind", "definition", "--strata", ","), "--strata: expected comma-separated column names"),
+        (("--kind", "definition", "--strata", " "), "--strata: expected comma-separated column names"),
+        (("--kind", "definition", "--strata", "player_model,"), "got 'player_model,'"),
+        (("--kind", "definition", "--strata", "player_model,,kind"), "--strata: expected comma-separated"),
+        (("--kind", "definition", "--strata", "player_model,player_model"), "player_model' twice"),
+        (("--kind", "definition", "--raters", "a,,b"), "--raters: expected comma-separated names"),
     ],
 )
 def test_plan_errors_are_one_line(run_cli, items, tmp_path, extra, fragment):
     code, out, err = _plan(run_cli, items, tmp_path / "camp", *extra)
     assert code == 2 and out == "" and err.count("\n") == 1 and fragment in err, err
     assert not (tmp_path / "camp").exists()
+
+
+@pytest.mark.parametrize("name", ["deck-7 pilot", "été_2026", "v1.2"])
+def test_plan_takes_names_safe_as_files_and_projects(run_cli, items, tmp_path, name):
+    code, out, err = _plan(run_cli, items, tmp_path / "camp", "--kind", "definition", "--name", name)
+    assert code == 0, err
+    assert json.loads(out)["campaign"] == name
+
+
+def test_plan_refuses_an_unsafe_default_name(run_cli, items, tmp_path):
+    """Without --name the --out folder's name is the campaign's; one unsafe as a name says so."""
+    code, out, err = _plan(run_cli, items, tmp_path / "camp:1", "--kind", "definition")
+    assert code == 2 and out == "" and "--name: " in err and "camp:1" in err and "give --name" in err
+    assert not (tmp_path / "camp:1").exists()
 
 
 def test_honeypot_without_answer_names_its_line(run_cli, items, tmp_path):

@@ -161,6 +161,62 @@ def test_convergence_options_refused_under_their_own_name(run_cli, export_dir, a
     assert len(err.strip().splitlines()) == 1 and needle in err
 
 
+def test_convergence_refuses_assumed_accuracy_with_human_labels(run_cli, export_dir):
+    """--assume-se/--assume-sp were ignored without a word when --human was given (the labels'
+    Se/Sp were used); now it is an error naming both options, as `wof metrics --riddles` without
+    --out is."""
+    for extra in (["--assume-se", "0.9", "--assume-sp", "0.9"], ["--assume-sp", "0.5"]):
+        code, out, err = run_cli(
+            "balderdash", "convergence", str(export_dir), "--human", str(export_dir / "labels.csv"), *extra
+        )
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert err.startswith("error: --assume-se/--assume-sp: used only without --human"), err
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (["--assume-se", "0.9"], "--assume-se/--assume-sp: give both or neither"),
+        (["--assume-se", "1.5", "--assume-sp", "0.9"], "--assume-se: expected a number in [0, 1]; got 1.5"),
+        (["--assume-se", "0.9", "--assume-sp", "nan"], "--assume-sp: expected a number in [0, 1]; got nan"),
+    ],
+)
+def test_convergence_assumed_accuracy_checked_first(run_cli, extra, needle, tmp_path):
+    """Checked before the export is read (a missing export is not what is reported)."""
+    code, out, err = run_cli("balderdash", "convergence", str(tmp_path / "absent"), *extra)
+    assert code == 2 and out == "" and err == f"error: {needle}\n"
+
+
+def test_convergence_window_longer_than_the_rounds_says_so(run_cli, export_dir):
+    """The export has 8 rounds per setting: --window 500 used to be reported as a 500-round
+    window; now the window's verdict is null with the reason, in JSON and in the text."""
+    args = [
+        "balderdash",
+        "convergence",
+        str(export_dir),
+        "--eps",
+        "0.1",
+        "--assume-se",
+        "0.8",
+        "--assume-sp",
+        "0.9",
+    ]
+    code, out, err = run_cli(*args, "--window", "500", "--json")
+    assert code == 0, err
+    rows = json.loads(out)["convergence"]
+    for r in rows:
+        assert r["converged_window"] is None and r["window_lower"] is None and r["window_estimate"] is None
+        assert (
+            r["converged_window_reason"] == "window of 500 rounds is longer than the 8 rounds of this setting"
+        )
+    code, out, err = run_cli(*args, "--window", "500")
+    assert code == 0, err
+    assert f"converged_window = None in {len(rows)} rows: window of 500 rounds is longer than the 8" in out
+    code, out, err = run_cli(*args, "--window", "8", "--json")
+    assert code == 0, err
+    assert all(r["converged_window"] is not None for r in json.loads(out)["convergence"])
+
+
 def test_simulate_design_refused_under_its_own_name(run_cli, tmp_path):
     code, out, err = run_cli("balderdash", "simulate", "--out", str(tmp_path / "s"), "--design", "")
     assert code == 2 and out == "" and not (tmp_path / "s").exists()

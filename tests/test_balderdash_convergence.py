@@ -126,3 +126,24 @@ def test_no_labels_leaves_every_label_verdict_open(small_campaign):
     _check_three_valued(table)
     for column in ("converged_replaced", "converged_corrected", "judge_unreachable", "converged_window"):
         assert table[column].isna().all()
+
+
+def test_a_window_longer_than_the_rounds_is_no_verdict(small_campaign):
+    """8 rounds per setting: a window of 8 pools them all and decides; a window of 9 or 100 is
+    not the rule asked for (it used to pool the 8 rounds and report window_rounds 100): the
+    window's estimate, bound and verdict are None with the reason."""
+    labels = _only(small_campaign.labels, "any_sense")
+    assert small_campaign.obs.groupby("deck")["round_id"].nunique().eq(8).all()
+    fits = convergence_table(small_campaign.obs, labels, eps=(0.05, 0.3), window=8)
+    assert fits["converged_window"].notna().any()
+    assert not fits["converged_window_reason"].fillna("").str.contains("longer than").any()
+    for window in (9, 100):
+        table = convergence_table(small_campaign.obs, labels, eps=(0.05, 0.3), window=window)
+        _check_three_valued(table)
+        assert table["converged_window"].isna().all()
+        assert table["window_lower"].isna().all() and table["window_estimate"].isna().all()
+        expected = f"window of {window} rounds is longer than the 8 rounds of this setting"
+        assert table["converged_window_reason"].eq(expected).all(), table["converged_window_reason"].unique()
+        # the other verdicts do not depend on the window
+        for column in ("converged_judge", "judge_unreachable", "T_judge", "se"):
+            assert table[column].equals(fits[column]), column

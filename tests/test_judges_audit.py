@@ -137,7 +137,8 @@ def test_cli_judge_audit(run_cli, tmp_path):
     group = payload["groups"][1]
     assert {"n", "tp", "fp", "fn", "tn"} <= group.keys()
     for m in ("precision", "recall", "f1", "fnr", "fpr", "kappa"):
-        assert set(group[m]) == {"value", "ci_low", "ci_high", "n"}
+        assert set(group[m]) == {"value", "ci_low", "ci_high", "n", "ci_reason"}
+        assert group[m]["ci_low"] is not None and group[m]["ci_reason"] is None
     assert (tmp_path / "audit" / "report.html").is_file() and (tmp_path / "audit" / "judge_fnr.png").is_file()
     code, _, err = run_cli("analyze", "judge-audit", "--judge-labels", str(tmp_path / "judge.csv"),
                            "--human", str(tmp_path / "human.csv"), "--by", "player_model")  # fmt: skip
@@ -150,6 +151,10 @@ def test_cli_judge_audit(run_cli, tmp_path):
         (["--seed", "-1"], "--seed: expected a whole number ≥ 0"),  # was a numpy traceback
         (["--bootstrap", str(10**12)], "--bootstrap: expected a whole number in [0, "),  # was MemoryError
         (["--bootstrap", "-1"], "--bootstrap:"),
+        (
+            ["--bootstrap", "1"],
+            "--bootstrap: expected 0 (no bootstrap) or a whole number ≥ 2",
+        ),  # as agreement
         (["--min-cell", "-1"], "--min-cell: expected a whole number ≥ 0"),  # was accepted silently
         (["--confidence", "nan"], "--confidence: expected a level strictly between 0 and 1"),
         (["--confidence", "inf"], "--confidence:"),
@@ -168,3 +173,32 @@ def test_cli_judge_audit_options_refused_under_their_own_name(run_cli, tmp_path,
     )  # fmt: skip
     assert code == 2 and out == "" and not (tmp_path / "audit").exists()
     assert len(err.strip().splitlines()) == 1 and needle in err
+
+
+def test_cli_judge_audit_without_resamples_says_so(run_cli, tmp_path):
+    """--bootstrap 0 (as `analyze agreement --bootstrap 0`): F1 and κ keep their values, their
+    intervals are null with the reason in JSON and "n/a (no resamples)" in text (was "[nan, nan]");
+    the Wilson intervals do not need resamples and stay."""
+    items, jl, hl, judge, human, _ = _tables(n=60)
+    items.to_csv(tmp_path / "items.csv", index=False)
+    jl.to_csv(tmp_path / "judge.csv", index=False)
+    hl.to_csv(tmp_path / "human.csv", index=False)
+    args = [
+        "analyze", "judge-audit", "--judge-labels", str(tmp_path / "judge.csv"), "--human",
+        str(tmp_path / "human.csv"), "--items", str(tmp_path / "items.csv"), "--by", "", "--bootstrap", "0",
+    ]  # fmt: skip
+    code, out, err = run_cli(*args, "--json")
+    assert code == 0, err
+    row = json.loads(out)["groups"][0]
+    for m in ("f1", "kappa"):
+        assert row[m]["ci_low"] is None and row[m]["ci_high"] is None
+        assert row[m]["ci_reason"] == "no resamples (bootstrap 0)"
+    assert row["f1"]["value"] == pytest.approx(f1_score(human, judge))
+    lo, hi = proportion_confint(row["fn"], row["tp"] + row["fn"], method="wilson")
+    assert (row["fnr"]["ci_low"], row["fnr"]["ci_high"]) == pytest.approx((lo, hi))
+    assert row["fnr"]["ci_reason"] is None
+    code, out, err = run_cli(*args, "--out", str(tmp_path / "audit"))
+    assert code == 0, err
+    assert "nan" not in out and f"F1 {f1_score(human, judge):.3f} n/a (no resamples)" in out, out
+    report = (tmp_path / "audit" / "report.html").read_text()
+    assert "nan, nan" not in report and "n/a (no resamples)" in report

@@ -514,3 +514,94 @@ def test_the_table_breaks_only_the_input(more_good, good, tmp_path, in_tmp, monk
     assert code == expected, err
     if expected == 2:
         assert "127.0.0.1:9" in err or "server" in err.lower(), err
+
+
+# --------------------------------------------------------------------------- a folder for a file
+
+FOLDER_FOR_FILE = {
+    "analyze agreement LABELS": lambda d, g, out: ["analyze", "agreement", d, "--bootstrap", "0"],
+    "analyze agreement --gold": lambda d, g, out: [
+        "analyze", "agreement", g["judge_labels"], "--gold", d, "--bootstrap", "0",
+    ],
+    "analyze aggregate LABELS": lambda d, g, out: ["analyze", "aggregate", d, "--out", f"{out}/c.csv"],
+    "analyze judge-audit --human": lambda d, g, out: [
+        "analyze", "judge-audit", "--judge-labels", g["judge_labels"], "--human", d, "--items", g["items"],
+    ],
+    "annotate plan --honeypots": lambda d, g, out: [
+        "annotate", "plan", g["items"], "--n", "5", "--raters", "a,b", "--out", f"{out}/c", "--honeypots", d,
+    ],
+    "annotate import-file --export": lambda d, g, out: [
+        "annotate", "import-file", g["campaign"], "--export", f"a={d}", "--out", f"{out}/x",
+    ],
+    "annotate import-file --roster": lambda d, g, out: [
+        "annotate", "import-file", g["campaign"], "--export", f"a={g['judge_labels']}", "--out", f"{out}/x",
+        "--roster", d,
+    ],
+    "annotate status --items": lambda d, g, out: [
+        "annotate", "status", g["campaign"], "--labels", g["judge_labels"], "--items", d,
+    ],
+    "annotate next --items": lambda d, g, out: [
+        "annotate", "next", g["campaign"], "--budget", "2", "--labels", g["judge_labels"], "--items", d,
+        "--no-push",
+    ],
+    "annotate adjudicate --labels": lambda d, g, out: [
+        "annotate", "adjudicate", g["campaign"], "--labels", d, "--adjudicator", "z",
+    ],
+    "balderdash recompute --weights": lambda d, g, out: [
+        "balderdash", "recompute", g["export"], "--human", g["human"], "--weights", d,
+    ],
+    "judge run --fit": lambda d, g, out: [
+        "judge", "run", g["items"], "--judge", "tfidf", "--fit", d, "--out", f"{out}/l.csv",
+    ],
+    "judge run --prompt": lambda d, g, out: [
+        "judge", "run", g["items"], "--judge", "openai:m", "--prompt", d, "--out", f"{out}/l.csv",
+    ],
+    "judge batch-read RESULTS": lambda d, g, out: [
+        "judge", "batch-read", d, "--judge", "openai:m", "--cache", f"{out}/../cache",
+    ],
+    "judge batch-write --prompt": lambda d, g, out: [
+        "judge", "batch-write", g["items"], "--judge", "openai:m", "--prompt", d, "--out", f"{out}/b.jsonl",
+    ],
+    "wof metrics --riddles": lambda d, g, out: ["wof", "metrics", g["wof"], "--riddles", d, "--out", f"{out}/m"],
+    "wof recompute --human": lambda d, g, out: ["wof", "recompute", g["wof"], "--human", d],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("command", sorted(FOLDER_FOR_FILE), ids=lambda c: c.replace(" ", "-"))
+def test_a_folder_where_a_file_is_expected_is_named_as_a_folder(
+    more_good, good, tmp_path, in_tmp, monkeypatch, tree_digest, command
+):
+    """A folder given for a file: one line saying it is a folder and what file was expected (it
+    used to say "no such file", or the system's "Is a directory"), exit 2, nothing written."""
+    monkeypatch.setenv("OPENAI_API_KEY", "not-a-key")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("a user's file")
+    before = tree_digest(out)
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    inputs = {**more_good, "export": good["export"]}
+    args = [str(a) for a in FOLDER_FOR_FILE[command](str(folder), inputs, out)]
+    result = in_tmp(*args)
+    _assert_clean_failure(result, out, before, tree_digest)
+    assert f"error: {folder}: is a folder, expected " in result[2], result[2]
+
+
+@pytest.mark.parametrize(
+    ("exc", "expected"),
+    [
+        (PermissionError(13, "Permission denied", "x.csv"), "error: x.csv: permission denied\n"),
+        (
+            FileNotFoundError(2, "No such file or directory", "y.csv"),
+            "error: y.csv: no such file or directory\n",
+        ),
+        (IsADirectoryError(21, "Is a directory", "d"), "error: d: is a folder, expected a file\n"),
+    ],
+)
+def test_a_system_error_left_to_the_cli_reads_like_the_others(capsys, exc, expected):
+    """The last resort for an OSError no reader turned into an InputError: the system's message
+    starts lower-case after the file (as every other message does), a folder is called a folder."""
+    from wordplay_audit.cli.main import _handle
+
+    assert _handle(exc) == 2
+    assert capsys.readouterr().err == expected

@@ -180,3 +180,44 @@ def test_two_demo_runs_on_one_folder_one_wins_the_other_is_refused(tmp_path, tre
     )
     assert tree_digest(target) == tree_digest(single)
     assert sorted(os.listdir(tmp_path)) == ["out", "single"]
+
+
+@pytest.mark.slow
+def test_a_sigkilled_wof_simulate_is_cleaned_up_by_the_next_run(tmp_path, tree_digest):
+    """kill -9 while `wof simulate` holds its output lock and staging folder: both are left
+    behind (no handler runs). The lock is an ``flock``, which the kernel drops with the process,
+    so the next run on the same folder takes it at once, removes the dead run's staging folder,
+    writes the whole output (identical to a run on a fresh folder) and leaves no stale file."""
+    args = ["wof", "simulate", "--out", str(tmp_path / "ws"), "--seed", "1"]
+    proc = start([*args, "--games", str(10**6)], tmp_path)  # far longer than the wait below
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".ws.staging-*")):
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert time.monotonic() < deadline, "no staging folder appeared"
+        time.sleep(0.02)
+    proc.kill()  # SIGKILL
+    proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert ".ws.lock" in left and any(n.startswith(".ws.staging-") for n in left) and "ws" not in left
+    rerun = subprocess.run(
+        [sys.executable, "-m", "wordplay_audit", *args, "--games", "30"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert rerun.returncode == 0 and rerun.stderr == "", rerun.stderr
+    fresh = subprocess.run(
+        [sys.executable, "-m", "wordplay_audit", "wof", "simulate", "--out", str(tmp_path / "fresh"),
+         "--seed", "1", "--games", "30"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert fresh.returncode == 0, fresh.stderr
+    assert sorted(p.name for p in (tmp_path / "ws").iterdir()) == [
+        MARKER,
+        "frequent-consonant.jsonl",
+        "truth.csv",
+    ]
+    assert tree_digest(tmp_path / "ws") == tree_digest(tmp_path / "fresh")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "ws"]  # no lock, no staging debris

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from os import PathLike
+from pathlib import Path
 
 
 class InputError(ValueError):
@@ -71,6 +72,29 @@ def check_choice(name: str, value: object, allowed: Iterable[str]) -> str:
     if value not in options:
         raise ParameterError(f"{name}: expected one of {', '.join(options)}; got {value!r}")
     return value  # type: ignore[return-value]
+
+
+def expect_file(path: str | PathLike, expected: str = "a file") -> Path:
+    """``path`` as a :class:`~pathlib.Path` if it names a file; else :class:`InputError`.
+
+    The one wording every reader uses for an input path that is not a file: ``<path>: no such
+    file`` when nothing is there, ``<path>: is a folder, expected <expected>`` when a folder is.
+
+    >>> expect_file("/", "a CSV file")
+    Traceback (most recent call last):
+    ...
+    wordplay_audit.errors.InputError: /: is a folder, expected a CSV file
+    >>> expect_file("/no/such/labels.csv")
+    Traceback (most recent call last):
+    ...
+    wordplay_audit.errors.InputError: /no/such/labels.csv: no such file
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, expected {expected}")
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    return path
 
 
 @contextmanager

@@ -92,7 +92,8 @@ def convergence_table(
         ``{model: JudgeAccuracy}`` for the LKR question, used instead of (or without) labels,
         e.g. assumed Se/Sp with zero variance.
     window
-        Number of last rounds pooled for the confidence-bound rule.
+        Number of last rounds pooled for the confidence-bound rule; a setting with fewer rounds
+        gets no window estimate, bound or verdict (None, with the reason).
     confidence
         Level of the window's one-sided lower confidence bound.
 
@@ -129,7 +130,33 @@ def convergence_table(
     out = add_verdicts(
         out, has_labels=labels is not None, has_any_sense=_has_any_sense(labels), accuracy=accuracy
     )
+    out = _window_too_long(out, _rounds_per_setting(obs, out, keys[:-1]), window)
     return out[[*keys, *_COLUMNS]].sort_values([*keys, "eps"]).reset_index(drop=True)
+
+
+def _rounds_per_setting(obs: pd.DataFrame, out: pd.DataFrame, setting_keys: list[str]) -> pd.Series:
+    """For each row of ``out``, the number of rounds its setting has in ``obs``."""
+    if not setting_keys:
+        return pd.Series(obs["round_id"].nunique(), index=out.index)
+    rounds = obs.groupby(setting_keys, dropna=False)["round_id"].nunique().rename("_rounds").reset_index()
+    return out[setting_keys].merge(rounds, on=setting_keys, how="left")["_rounds"].set_axis(out.index)
+
+
+def _window_too_long(out: pd.DataFrame, rounds: pd.Series, window: int) -> pd.DataFrame:
+    """A window longer than the setting's rounds is not the rule asked for ("the last ``window``
+    rounds"): where the judge's accuracy is known, the window's estimate, bound and verdict are
+    None with that reason (without the accuracy, its own reason stands)."""
+    short = (rounds < window) & out["se"].notna()
+    if not short.any():
+        return out
+    out = out.copy()
+    out.loc[short, ["window_estimate", "window_lower"]] = np.nan
+    out["converged_window"] = out["converged_window"].astype(object)
+    out.loc[short, "converged_window"] = None
+    out.loc[short, "converged_window_reason"] = [
+        f"window of {window} rounds is longer than the {int(r)} rounds of this setting" for r in rounds[short]
+    ]
+    return out
 
 
 def _has_any_sense(labels: pd.DataFrame | None) -> bool:

@@ -28,7 +28,7 @@ from wordplay_audit.corpora.values import (
     lone_surrogate,
     lone_surrogate_message,
 )
-from wordplay_audit.errors import InputError, at_line
+from wordplay_audit.errors import InputError, at_line, expect_file
 
 MAX_JSON_BYTES = 512 * 2**20
 """The largest JSON file read (512 MiB; the study's largest file is about 1 MiB)."""
@@ -81,10 +81,7 @@ def decode_utf8(path: Path, raw: bytes) -> str:
 
 def load_json(path: Path) -> Any:
     """Parse the JSON file ``path`` with the guards above; :class:`InputError` on bad input."""
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if not path.is_file():
-        raise InputError(f"{path}: is a folder, expected a JSON file")
+    expect_file(path, "a JSON file")
     size = path.stat().st_size
     if size > MAX_JSON_BYTES:
         raise InputError(f"{path}: {size} bytes, more than the {MAX_JSON_BYTES} read at most")

@@ -8,14 +8,12 @@ from pathlib import Path
 import pandas as pd
 
 from wordplay_audit.corpora.values import surrogate_problem
-from wordplay_audit.errors import InputError, at_line
+from wordplay_audit.errors import InputError, at_line, expect_file
 
 
 def read_riddles(path: str | Path) -> pd.DataFrame:
     """Read a riddles file (JSON lines with ``category`` and ``sentence``; blank lines allowed)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such riddles file")
+    path = expect_file(path, "a riddles file (JSON lines)")
     rows = []
     with path.open(encoding="utf-8-sig") as handle:
         for number, text in enumerate(handle, start=1):

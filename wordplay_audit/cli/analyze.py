@@ -156,6 +156,8 @@ def _agreement_lines(out: dict, level: str) -> list[str]:
         def f(x: float | None) -> str:
             return "–" if x is None or x != x else f"{x:.3f}"
 
+        if est.get("method") == "none":  # --bootstrap 0: null bounds in JSON, said so here
+            return f"{name}: {f(est['value'])} n/a (no resamples)"
         return f"{name}: {f(est['value'])} [{f(est['ci_low'])}, {f(est['ci_high'])}]"
 
     lines = [
@@ -246,6 +248,8 @@ def _check_audit_options(
         raise ParameterError(
             f"--bootstrap: expected a whole number in [0, {_MAX_AUDIT_BOOTSTRAP}]; got {bootstrap}"
         )
+    if bootstrap == 1:  # one resample's percentiles are one point, not an interval (as `agreement`)
+        raise ParameterError("--bootstrap: expected 0 (no bootstrap) or a whole number ≥ 2, got 1")
     for option, value in (("--seed", seed), ("--min-cell", min_cell)):
         if value < 0:
             raise ParameterError(f"{option}: expected a whole number ≥ 0; got {value}")
@@ -285,6 +289,7 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Judge verdicts against human labels per group: cells, precision, recall, F1, FNR, FPR, kappa."""
+    from wordplay_audit.analysis.judge_audit_groups import estimate_text
     from wordplay_audit.pipelines.judge_audit import judge_audit_run
 
     check_choice("--unparsed", unparsed, ("exclude", "as_false", "as_true"))
@@ -301,11 +306,7 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
         payload["written"] = sorted(str(p) for p in written.values())
 
     def est(e: dict) -> str:
-        return (
-            "–"
-            if e["value"] is None or e["value"] != e["value"]
-            else f"{e['value']:.3f} [{e['ci_low']:.3f}, {e['ci_high']:.3f}]"
-        )
+        return estimate_text(e["value"], e["ci_low"], e["ci_high"], e["ci_reason"])
 
     lines = []
     for row in payload["groups"]:

@@ -28,10 +28,11 @@ RosterOpt = Annotated[
 ]
 
 
-def _split(text: str, option: str) -> list[str]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts:
-        raise ParameterError(f"{option}: expected comma-separated names, got {text!r}")
+def _split(text: str, option: str, *, what: str = "names") -> list[str]:
+    """Comma-separated names; an empty one (``a,,b``, ``a,``, ``,``) is an error, not dropped."""
+    parts = [p.strip() for p in text.split(",")]
+    if not all(parts):
+        raise ParameterError(f"{option}: expected comma-separated {what}, got {text!r}")
     return parts
 
 
@@ -76,14 +77,17 @@ def plan_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Draw a seeded stratified sample, assign it to raters with overlap, mix in honeypots."""
+    from wordplay_audit.annotate.campaign import check_campaign_name
     from wordplay_audit.annotate.design import DesignSpec
     from wordplay_audit.annotate.plan import plan_campaign
     from wordplay_audit.corpora.io import output_folder
 
+    name = check_campaign_name(Path(out).resolve().name if name is None else name, from_out=name is None)
+    columns = _split(strata, "--strata", what="column names (none: leave --strata out)") if strata else []
     spec = DesignSpec(
         n=n,
         raters=_split(raters, "--raters"),
-        strata=[s.strip() for s in strata.split(",") if s.strip()],
+        strata=columns,
         allocation=allocation,  # type: ignore[arg-type]  (checked against ALLOCATIONS)
         overlap=overlap,
         honeypot_rate=honeypot_rate,
@@ -97,7 +101,7 @@ def plan_command(
             honeypots_file=honeypots,
             kind=kind,
             judge_labels_file=judge_labels,
-            name=name or Path(out).resolve().name,
+            name=name,
         )
     design = manifest["design"]
     lines = [

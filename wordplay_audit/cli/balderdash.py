@@ -218,15 +218,21 @@ def convergence_command(
     if window < 1:  # the library's message says "window"
         raise ParameterError(f"--window: expected a whole number of rounds ≥ 1, got {window}")
     grid = parse_eps(eps)
+    assumed = (assume_se, assume_sp)
+    if human is not None and assumed != (None, None):  # they were ignored without a word
+        raise ParameterError(
+            "--assume-se/--assume-sp: used only without --human (with --human the judge's Se and Sp "
+            "are estimated from the labels); drop them or --human"
+        )
+    if None in assumed and assumed != (None, None):
+        raise ParameterError("--assume-se/--assume-sp: give both or neither")
+    for name, v in (("--assume-se", assume_se), ("--assume-sp", assume_sp)):
+        if v is not None and not 0 <= v <= 1:  # also nan
+            raise ParameterError(f"{name}: expected a number in [0, 1]; got {v}")
     _, obs = _load(export, words)
     labels = _labels(human, obs)
     accuracy = None
-    if labels is None and (assume_se is not None or assume_sp is not None):
-        if assume_se is None or assume_sp is None:
-            raise InputError("give both --assume-se and --assume-sp")
-        for name, v in (("--assume-se", assume_se), ("--assume-sp", assume_sp)):
-            if not 0 <= v <= 1:
-                raise InputError(f"{name} must be in [0, 1], got {v}")
+    if assume_se is not None and assume_sp is not None:
         acc = JudgeAccuracy(assume_se, assume_sp, 0.0, 0.0, 0.0, 0, ("assumed",))
         accuracy = {m: acc for m in obs["model"].unique()}
     table = convergence_table(obs, labels, eps=grid, window=window, accuracy=accuracy, design=design)

@@ -48,6 +48,15 @@ def _error(message: object, code: int = 2) -> int:
     return code
 
 
+def _os_message(exc: OSError) -> str:
+    """``<file>: <the system's message>``, lower-case as every other message; a folder named so."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    if isinstance(exc, IsADirectoryError):
+        return f"{where}is a folder, expected a file"
+    what = str(exc.strerror or exc)
+    return f"{where}{what[:1].lower()}{what[1:]}"
+
+
 def _handle(exc: BaseException) -> int:
     """The exit code for an exception that ended a command (after printing one line)."""
     if isinstance(exc, InputError | ParameterError):
@@ -56,9 +65,8 @@ def _handle(exc: BaseException) -> int:
         return int(exc.exit_code)
     if isinstance(exc, typer.Abort | click.exceptions.Abort | KeyboardInterrupt):
         return _error("interrupted; no output was changed", 130)
-    if isinstance(exc, OSError):
-        where = f"{exc.filename}: " if exc.filename else ""
-        return _error(f"{where}{exc.strerror or exc}")
+    if isinstance(exc, OSError):  # the last resort: readers turn the usual ones into InputError
+        return _error(_os_message(exc))
     if type(exc).__name__ == "NoArgsIsHelpError":
         exc.show()
         return 0

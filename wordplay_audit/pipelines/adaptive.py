@@ -48,7 +48,7 @@ from wordplay_audit.annotate.configs import question_labels
 from wordplay_audit.annotate.design import STRATUM_COLUMN, assign_overlap, uid_of
 from wordplay_audit.annotate.plan import select_kind
 from wordplay_audit.corpora.contract import read_items, read_labels
-from wordplay_audit.errors import InputError, ParameterError, check_choice
+from wordplay_audit.errors import InputError, ParameterError, check_choice, expect_file
 
 METRICS = ("tdr", "fnr", "lkr")
 LKR_QUESTION = "any_sense"
@@ -78,6 +78,8 @@ def _key(frame: pd.DataFrame, columns) -> pd.Series:
 
 def _population(c: Campaign, spec: NextSpec) -> pd.DataFrame:
     """The items the campaign was planned from, with the plan's stratum and this round's."""
+    if spec.items is not None:  # given by the user: say what is wrong with it
+        expect_file(spec.items, "the planned items CSV for --items")
     path = spec.items or Path(str(c.manifest.get("sources", {}).get("items", "")))
     if not str(path) or not Path(path).is_file():
         raise InputError(f"{c.folder}: the planned items table {str(path)!r} is not there (give --items)")
@@ -116,6 +118,7 @@ def metric_question(kind: str, metric: str) -> str:
 
 def human_labels(labels_file: Path, question: str, metric: str = "tdr") -> dict[str, bool]:
     """item_id → human label (pull's resolved final labels) on ``question``."""
+    expect_file(labels_file, "pull's final.csv for --labels")
     try:
         table = pd.read_csv(labels_file, dtype=str, keep_default_na=False)
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
