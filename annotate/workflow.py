@@ -12,6 +12,7 @@ adjudicator's project and its labels become final (:func:`~.reconcile.final_labe
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -275,14 +276,35 @@ def push_adjudication(
     )
 
 
+def task_file_name(rater: str, used: set[str]) -> str:
+    """``tasks_<rater>.json``, the rater's name with characters unsafe in a file name as ``_``;
+    where that changed the name, or the name is taken already (also up to case: macOS and
+    Windows file systems), a short hash of the rater's name keeps two raters' files apart
+    (``a/b`` and ``a?b`` would both be ``tasks_a_b.json``). Adds the name to ``used``.
+
+    >>> used = set()
+    >>> task_file_name("ann", used), task_file_name("a/b", used), task_file_name("a?b", used)
+    ('tasks_ann.json', 'tasks_a_b-c14cddc0.json', 'tasks_a_b-c2a7b64a.json')
+    """
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", rater)
+    name = f"tasks_{safe}.json"
+    if safe != rater or name.lower() in used:
+        name = f"tasks_{safe}-{hashlib.sha256(rater.encode('utf-8')).hexdigest()[:8]}.json"
+    if name.lower() in used:  # a rater literally named like another's hashed file
+        raise InputError(f"rater {rater!r}: its tasks file name {name!r} is taken by another rater")
+    used.add(name.lower())
+    return name
+
+
 def write_task_files(folder: Path, campaign: Campaign, *, review: bool = False) -> list[str]:
     """File mode: the config and one importable tasks JSON per rater."""
     (folder / "config.xml").write_text(label_config(campaign.kind), encoding="utf-8")
     written = ["config.xml"]
     judge = campaign.judge_labels if review else None
+    used: set[str] = {"config.xml"}
     for rater, queue in queues(campaign).items():
         tasks = build_tasks(queue, campaign.items, campaign.kind, judge=judge)
-        name = f"tasks_{re.sub(r'[^A-Za-z0-9_.-]', '_', rater)}.json"
+        name = task_file_name(rater, used)
         (folder / name).write_text(json.dumps(tasks, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(name)
     return written
