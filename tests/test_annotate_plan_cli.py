@@ -177,25 +177,10 @@ def test_same_seed_same_manifest(run_cli, items, tmp_path):
     assert one == two
 
 
-def test_task_files_of_raters_whose_names_clash_stay_apart(tmp_path, run_cli):
+def test_task_files_of_raters_whose_names_clash_stay_apart(run_cli, items, tmp_path):
     # 'a/b' and 'a?b' both sanitise to 'a_b'; 'Ann' and 'ann' clash on case-insensitive disks
-    items = pd.DataFrame(
-        {
-            "item_id": [f"bd:1:{i}:1" for i in range(8)],
-            "game": "balderdash",
-            "kind": "definition",
-            "context": [f"word{i}" for i in range(8)],
-            "reference": "ref",
-            "candidate": "cand",
-            "player_model": "m",
-        }
-    )
-    items.to_csv(tmp_path / "items.csv", index=False)
-    raters = ["a/b", "a?b", "Ann", "ann"]
-    code, _o, err = run_cli(
-        "annotate", "plan", str(tmp_path / "items.csv"), "--n", "8", "--raters", ",".join(raters),
-        "--overlap", "1", "--name", "clash", "--out", str(tmp_path / "camp"),
-    )  # fmt: skip
+    extra = ("--kind", "definition", "--raters", "a/b,a?b,Ann,ann", "--overlap", "1")  # last --raters wins
+    code, _o, err = _plan(run_cli, items, tmp_path / "camp", *extra)
     assert code == 0, err
     code, out, err = run_cli(
         "annotate", "export-files", str(tmp_path / "camp"), "--out", str(tmp_path / "files"), "--json"
@@ -203,6 +188,6 @@ def test_task_files_of_raters_whose_names_clash_stay_apart(tmp_path, run_cli):
     assert code == 0, err
     files = [f for f in json.loads(out)["files"] if f != "config.xml"]
     assert len(files) == 4 and len({f.lower() for f in files}) == 4
-    # every item reaches exactly one rater (overlap 1): no file overwrote another
+    # every item planned (--n 12) reaches exactly one rater (overlap 1): no file overwrote another
     shown = [t["data"]["uid"] for f in files for t in json.loads((tmp_path / "files" / f).read_text())]
-    assert len(shown) == len(set(shown)) == len(items)
+    assert len(shown) == len(set(shown)) == 12
