@@ -276,3 +276,12 @@ def test_rogan_gladen_interval_with_known_accuracy_is_the_point():
     assert low == pytest.approx(0.4 / 0.7) and high == pytest.approx(0.4 / 0.7)
     # the judge carries no information in most draws: no interval
     assert all(math.isnan(v) for v in rogan_gladen_interval(0.5, np.full(500, 0.5), np.full(500, 0.5)))
+
+
+@pytest.mark.parametrize("dtype", ["str", "category", "object"])
+def test_item_rows_finds_each_id_whatever_the_column_type(dtype):
+    # positions by hand: 'b' is keys[1], 'a' keys[0]; an unknown or missing id is -1
+    from wordplay_audit.analysis.balderdash.recompute import item_rows
+
+    values = pd.Series(["b", "x", None, "a", "b"], dtype="str").astype(dtype)
+    assert item_rows(values, ["a", "b"]).tolist() == [1, -1, -1, 0, 1]

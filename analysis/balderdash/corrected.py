@@ -58,7 +58,7 @@ from wordplay_audit.analysis.balderdash.corrected_cells import (
     rg_cell,
     whole_strata,
 )
-from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, labels_for
+from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, item_rows, labels_for
 from wordplay_audit.analysis.correction import (
     JudgeAccuracy,
     poststratified_accuracy,
@@ -92,14 +92,9 @@ def _question_frame(obs: pd.DataFrame, labels: pd.DataFrame | None, metric: str)
     data["human"] = pd.Series(pd.NA, index=data.index, dtype="boolean")
     if labels is not None:
         consensus = human_consensus(labels, question=question)
-        human = pd.Series(pd.array(consensus["human"], dtype="boolean"), index=consensus["item_id"])
-        ids = data["item_id"]
-        hit = ids.isin(human.index).to_numpy(bool)  # a few thousand labelled of a million rows
-        found = human.reindex(ids[hit].astype(str))
-        values, mask = np.zeros(len(data), dtype=bool), ~hit
-        values[hit] = found.to_numpy(dtype=bool, na_value=False)
-        mask[hit] = found.isna().to_numpy()
-        data["human"] = pd.arrays.BooleanArray(values, mask)
+        found = item_rows(data["item_id"], consensus["item_id"])
+        human = pd.array(consensus["human"], dtype="boolean")
+        data["human"] = human.take(found, allow_fill=True)  # -1 (unlabelled): NA
     data["labelled"] = data["human"].notna()
     return _Frame(data, judge_col, _OTHER[judge_col], question, bool(data["labelled"].any()))
 

@@ -8,9 +8,9 @@ strata (within a stratum only counts matter, so a batch is a hypergeometric draw
 After each batch every model is judged by the interval the toolkit prints for a cell made of
 whole sampling strata (``balderdash recompute``): the randomised Clopper–Pearson predictive
 interval of the model's realised TDR (``correction.calibration.randomised_share_interval``)
-from its strata — U_h = N_h − n_h unlabelled items, n_h labels, x_h true, known true Σ x_h, total N_model — with one uniform v_h per stratum
-drawn once per campaign (the toolkit seeds v from the cell, so re-running it on more labels
-keeps v). There is no interval (half-width ∞) until every stratum with unlabelled items has
+from its strata — U_h = N_h − n_h unlabelled items, n_h labels, x_h true, known true Σ x_h,
+total N_model — with one uniform v_h per stratum drawn once per campaign (the toolkit seeds v
+from the cell, so re-running it on more labels keeps v). There is no interval (half-width ∞) until every stratum with unlabelled items has
 ≥ ``MIN_LABELS`` = 5 labels (a stratum labelled in full needs none). The campaign stops at the
 first batch after which every model's half-width (high − low)/2 is ≤ the target (e.g. 0.05);
 the labels spent then are "labels needed", and each final interval's coverage of the model's
@@ -123,8 +123,8 @@ def estimates(big_n, n, x, model) -> np.ndarray:
 
 def model_interval(big_n, n, x, v, confidence: float = 0.95) -> tuple[float, float]:
     """The toolkit's randomised Clopper–Pearson predictive interval of one model's realised TDR
-    from its strata (:func:`~wordplay_audit.analysis.correction.calibration.randomised_share_interval`); (nan, nan) until every stratum with
-    unlabelled items has ≥ ``MIN_LABELS`` labels."""
+    from its strata (:func:`~wordplay_audit.analysis.correction.calibration.randomised_share_interval`);
+    (nan, nan) until every stratum with unlabelled items has ≥ ``MIN_LABELS`` labels."""
     if not ((n >= np.minimum(MIN_LABELS, big_n)) | (big_n == 0)).all():
         return np.nan, np.nan
     return randomised_share_interval(big_n - n, n, x, v=v, known_true=float(x.sum()), n_total=float(big_n.sum()), confidence=confidence)  # fmt: skip

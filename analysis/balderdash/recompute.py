@@ -36,6 +36,10 @@ def item_rows(values: pd.Series, keys) -> np.ndarray:
     object (≈ 1 s at 1M player-rounds against ≈ 0.1 s).
     """
     keys = pd.Index(keys)
+    if isinstance(values.dtype, pd.CategoricalDtype):  # look up the categories, then the codes
+        codes = values.cat.codes.to_numpy()
+        rows = np.append(item_rows(pd.Series(values.cat.categories), keys), -1)  # code -1: missing
+        return rows[codes]
     if isinstance(values.array, pd.arrays.ArrowStringArray) and keys.inferred_type in ("string", "empty"):
         import pyarrow as pa
         import pyarrow.compute as pc
