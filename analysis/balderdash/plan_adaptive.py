@@ -10,8 +10,8 @@ whole sampling strata (``balderdash recompute``): the randomised Clopper–Pears
 interval of the model's realised TDR (``correction.calibration.randomised_share_interval``)
 from its strata — U_h = N_h − n_h unlabelled items, n_h labels, x_h true, known true Σ x_h,
 total N_model — with one uniform v_h per stratum drawn once per campaign (the toolkit seeds v
-from the cell, so re-running it on more labels keeps v). There is no interval (half-width ∞) until every stratum with unlabelled items has
-≥ ``MIN_LABELS`` = 5 labels (a stratum labelled in full needs none). The campaign stops at the
+from the cell, so re-running it on more labels keeps v). There is no interval (half-width ∞)
+until every stratum with unlabelled items has ≥ ``MIN_LABELS`` = 5 labels (a stratum labelled in full needs none). The campaign stops at the
 first batch after which every model's half-width (high − low)/2 is ≤ the target (e.g. 0.05);
 the labels spent then are "labels needed", and each final interval's coverage of the model's
 realised TDR (low ≤ TDR ≤ high) is counted. A model whose strata were all labelled in full has

@@ -22,6 +22,8 @@ from wordplay_audit.cli.balderdash_text import (
 from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, emit
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
+DESIGNS = ("stratified", "random")  # checked here before the export is read (the library checks again)
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -137,7 +139,7 @@ def recompute_command(
     )
     from wordplay_audit.analysis.balderdash.summary import judge_audit_tables
 
-    check_choice("--design", design, ("stratified", "random"))
+    check_choice("--design", design, DESIGNS)
     data, obs = _load(export, words)
     labels = _labels(human, obs)
     if labels is None or labels.empty:
@@ -214,7 +216,7 @@ def convergence_command(
     from wordplay_audit.analysis.balderdash.convergence import convergence_table
     from wordplay_audit.analysis.correction import JudgeAccuracy
 
-    check_choice("--design", design, ("stratified", "random"))  # the library says "design"
+    check_choice("--design", design, DESIGNS)  # the library says "design"
     if window < 1:  # the library's message says "window"
         raise ParameterError(f"--window: expected a whole number of rounds ≥ 1, got {window}")
     grid = parse_eps(eps)
@@ -318,7 +320,7 @@ def simulate_command(
     from wordplay_audit.corpora.io import output_folder
     from wordplay_audit.corpora.values import check_number
 
-    check_choice("--design", design, ("stratified", "random"))  # the library says "design"
+    check_choice("--design", design, DESIGNS)  # the library says "design"
     for name, value in (
         ("--judge-se", judge_se),
         ("--judge-sp", judge_sp),
