@@ -304,3 +304,34 @@ def test_recompute_text_leads_with_the_reweighted_fnr_interval(run_cli, export_d
             [r["fnr_w"], r["fnr_w_low"], r["fnr_w_high"]], abs=5e-4
         )
         assert r["fnr_w_low"] < r["fnr_w"] < r["fnr_w_high"]
+
+
+def test_commands_read_with_arrow_on_malloc_unless_the_environment_says_otherwise(monkeypatch):
+    """Arrow's pool is switched to the system allocator (what numpy uses) for the reading
+    commands, and left alone when ``ARROW_DEFAULT_MEMORY_POOL`` names one."""
+    import pyarrow as pa
+
+    from wordplay_audit.cli.memory import arrow_on_malloc
+
+    chosen = []
+    monkeypatch.setattr(pa, "set_memory_pool", chosen.append)
+    monkeypatch.delenv("ARROW_DEFAULT_MEMORY_POOL", raising=False)
+    arrow_on_malloc()
+    assert [pool.backend_name for pool in chosen] == ["system"]
+    monkeypatch.setenv("ARROW_DEFAULT_MEMORY_POOL", "jemalloc")
+    arrow_on_malloc()
+    assert len(chosen) == 1
+
+
+def test_heap_trim_after_reading_is_skipped_without_glibc(monkeypatch):
+    import ctypes
+
+    from wordplay_audit.cli.memory import trim_heap
+
+    trim_heap()  # glibc here: hands freed memory back, returns nothing
+
+    def no_library(*args, **kwargs):
+        raise OSError("no C library of that name")
+
+    monkeypatch.setattr(ctypes, "CDLL", no_library)
+    assert trim_heap() is None

@@ -110,38 +110,50 @@ def write(folder: Path, docs: dict[str, list[dict]], rounds: bytes | None = None
     return folder
 
 
-def columnar(folder: Path):
+def columnar(folder: Path, texts: bool = True):
     """What the columnar reader gives for ``folder`` (None: it steps aside)."""
     games = parse_games("g", iter_objects(folder / "games.jsonl"))
     players = parse_players("p", iter_objects(folder / "players.jsonl"), set(games["game_id"]))
-    return read_rounds_columnar(folder / "rounds.jsonl", players, set(games["game_id"]))
+    return read_rounds_columnar(folder / "rounds.jsonl", players, set(games["game_id"]), texts=texts)
 
 
-def outcome(folder: Path):
+def outcome(folder: Path, texts: bool = True):
     """The export, or the error's type and text."""
     try:
-        return read_export(folder)
+        return read_export(folder, texts=texts)
     except (InputError, UnicodeError) as exc:
         return f"{type(exc).__name__}: {exc}"
 
 
-def streamed(folder: Path, monkeypatch: pytest.MonkeyPatch):
+def streamed(folder: Path, monkeypatch: pytest.MonkeyPatch, texts: bool = True):
     with monkeypatch.context() as m:
-        m.setattr(export_module, "read_rounds_columnar", lambda *args: None)
-        return outcome(folder)
+        m.setattr(export_module, "read_rounds_columnar", lambda *args, **kwargs: None)
+        return outcome(folder, texts)
 
 
-def assert_same(got, expected) -> None:
-    """Same error text, or the same tables, skipped counts and row map."""
+def assert_same(got, expected, texts: bool = True) -> None:
+    """Same error text, or the same tables, skipped counts and row map (``texts=False``: ``got``
+    was read without the definition texts, ``expected`` with them)."""
     if isinstance(expected, str) or isinstance(got, str):
         assert got == expected
         return
     for name in ("games", "players", "rounds", "definitions"):
-        pd.testing.assert_frame_equal(getattr(got, name), getattr(expected, name))
+        want = getattr(expected, name)
+        if name == "definitions" and not texts:
+            want = want.drop(columns="definition")
+        pd.testing.assert_frame_equal(getattr(got, name), want)
     pd.testing.assert_frame_equal(player_round_table(got), player_round_table(expected))
-    pd.testing.assert_frame_equal(got.items, expected.items)
+    if texts:
+        pd.testing.assert_frame_equal(got.items, expected.items)
     np.testing.assert_array_equal(got.round_rows, expected.round_rows)
     assert got.skipped == expected.skipped
+
+
+def assert_same_without_texts(folder: Path, monkeypatch: pytest.MonkeyPatch, expected) -> None:
+    """Read without the definition texts, on both paths: the same tables bar the texts, or the
+    same error (the texts are still checked, and their colons still counted)."""
+    assert_same(outcome(folder, texts=False), expected, texts=False)
+    assert_same(streamed(folder, monkeypatch, texts=False), expected, texts=False)
 
 
 # ----------------------------------------------------------------------------- plain files
@@ -174,7 +186,12 @@ def test_hand_written_rounds_read_columnar_with_hand_checked_values(tmp_path):
 def test_plain_files_read_columnar_equal_the_streamed_tables(tmp_path, monkeypatch, dumps):
     folder = write(tmp_path / "e", documents(), **dumps)
     assert columnar(folder) is not None
-    assert_same(outcome(folder), streamed(folder, monkeypatch))
+    assert set(columnar(folder, texts=False).definition_columns()) == {
+        "round_row", "player_id", "judge_decision", "llm_knows", "vote", "score"
+    }  # fmt: skip
+    expected = streamed(folder, monkeypatch)
+    assert_same(outcome(folder), expected)
+    assert_same_without_texts(folder, monkeypatch, expected)
 
 
 def test_simulated_campaign_reads_columnar_and_equals_the_streamed_tables(tmp_path, monkeypatch):
@@ -184,7 +201,9 @@ def test_simulated_campaign_reads_columnar_and_equals_the_streamed_tables(tmp_pa
     folder = tmp_path / "sim"
     simulate_to_folder(folder, seed=2, config=SimConfig(games_per_deck=2, n_rounds=8, labels_per_stratum=8))
     assert columnar(folder) is not None
-    assert_same(outcome(folder), streamed(folder, monkeypatch))
+    expected = streamed(folder, monkeypatch)
+    assert_same(outcome(folder), expected)
+    assert_same_without_texts(folder, monkeypatch, expected)
 
 
 # ----------------------------------------------------------------------------- hostile variations
@@ -287,6 +306,7 @@ def test_documents_of_another_shape_step_aside_or_read_the_same(tmp_path, monkey
     got = columnar(folder)
     assert got is None or not isinstance(expected, str)
     assert_same(outcome(folder), expected)
+    assert_same_without_texts(folder, monkeypatch, expected)
 
 
 def _lines() -> list[str]:
@@ -381,6 +401,7 @@ def test_odd_bytes_step_aside_or_read_the_same(tmp_path, monkeypatch, make):
     got = columnar(folder)
     assert got is None or not isinstance(expected, str)
     assert_same(outcome(folder), expected)
+    assert_same_without_texts(folder, monkeypatch, expected)
 
 
 @pytest.mark.parametrize(
@@ -395,7 +416,9 @@ def test_odd_bytes_step_aside_or_read_the_same(tmp_path, monkeypatch, make):
 def test_texts_and_numbers_duckdb_reads_exactly_stay_columnar(tmp_path, monkeypatch, name, plain):
     folder = write(tmp_path / "e", documents(), rounds=BYTE_CHANGES[name]())
     assert (columnar(folder) is not None) == plain
-    assert_same(outcome(folder), streamed(folder, monkeypatch))
+    expected = streamed(folder, monkeypatch)
+    assert_same(outcome(folder), expected)
+    assert_same_without_texts(folder, monkeypatch, expected)
 
 
 def test_a_rounds_file_above_the_size_limit_is_streamed(tmp_path, monkeypatch):
@@ -406,3 +429,10 @@ def test_a_rounds_file_above_the_size_limit_is_streamed(tmp_path, monkeypatch):
     monkeypatch.setattr(columnar_module, "MAX_BYTES", (folder / "rounds.jsonl").stat().st_size - 1)
     assert columnar(folder) is None
     assert_same(outcome(folder), streamed(folder, monkeypatch))
+
+
+def test_an_export_read_without_texts_refuses_to_build_items(tmp_path):
+    export = read_export(write(tmp_path / "e", documents()), texts=False)
+    assert "definition" not in export.definitions.columns
+    with pytest.raises(ValueError, match="texts=False"):
+        export.items  # noqa: B018 - the property builds the table

@@ -150,3 +150,55 @@ def test_complete_games_drops_games_missing_a_round():
 def test_missing_column_is_an_input_error():
     with pytest.raises(InputError, match="'vote'"):
         round_metrics(hand_rounds().drop(columns=["vote"]))
+
+
+def _deception_by_loop(obs: pd.DataFrame) -> list[float]:
+    """v_p / (n − T − 1) per row, by a plain loop over the rows of each row's round."""
+    rows = obs.to_dict(orient="records")
+    missing = [pd.isna(r["game_id"]) or pd.isna(r["round_id"]) for r in rows]
+    out = []
+    for i, row in enumerate(rows):
+        if missing[i]:
+            out.append(math.nan)
+            continue
+        mates = [
+            r for k, r in enumerate(rows)
+            if not missing[k] and (r["game_id"], r["round_id"]) == (row["game_id"], row["round_id"])
+        ]  # fmt: skip
+        n, t = len(mates), sum(bool(r["true_def"]) for r in mates)
+        v = sum(
+            1
+            for r in mates
+            if not pd.isna(r["vote"]) and r["vote"] not in ("", "-1") and r["vote"] != r["player_id"]
+            and not pd.isna(row["player_id"]) and r["vote"] == row["player_id"]
+        )  # fmt: skip
+        out.append(v / (n - t - 1) if n - t - 1 > 0 else math.nan)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_deception_ratio_equals_a_plain_loop_on_random_rounds(seed):
+    """Self votes, votes for strangers or for the reference, no vote, missing values, players
+    of the same id in other rounds, repeated players: the vectorised count equals the loop's."""
+    import numpy as np
+
+    from wordplay_audit.analysis.balderdash.metrics import player_deception
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 40))
+    ids = ["1", "2", "3", "4", "10"]
+    vote_choices = [*ids, "", "-1", "99", None]
+    obs = pd.DataFrame(
+        {
+            "game_id": pd.array(rng.choice(["a", "b", None], n, p=[0.45, 0.45, 0.1]), dtype="str"),
+            "round_id": rng.integers(1, 3, n),
+            "player_id": pd.array(rng.choice([*ids, None], n, p=[0.19] * 5 + [0.05]), dtype="str"),
+            "model": "m",
+            "true_def": rng.random(n) < 0.3,
+            "knows": True,
+            "vote": pd.array([vote_choices[k] for k in rng.integers(0, len(vote_choices), n)], dtype="str"),
+            "score": 0.0,
+        }
+    )
+    got = player_deception(obs).to_numpy()
+    np.testing.assert_allclose(got, _deception_by_loop(obs), equal_nan=True)

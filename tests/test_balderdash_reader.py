@@ -20,6 +20,7 @@ from wordplay_audit.corpora.balderdash import (
     read_export,
     read_words_file,
 )
+from wordplay_audit.corpora.balderdash.frames import CATEGORY_COLUMNS, as_category
 from wordplay_audit.errors import InputError
 
 
@@ -205,6 +206,8 @@ def test_items_follow_the_contract_and_carry_strata(tmp_path):
     assert item["senses"] == "24 sheets of paper | a choir"
     assert item["frequency_band"] == "rare"  # Zipf 1.2 < 2
     assert items.loc["bd:7:2:13", "frequency_band"] == "uncommon"  # 2 ≤ 2.5 < 3.5
+    for name in ("player_model", "deck", "history_type", "filter_words", "judge_model"):
+        assert items[name].dtype == "str", name  # plain text, as every reader's items
     labels = judge_labels(export)
     assert set(labels["question"]) == {"reference", "any_sense"} and len(labels) == 12
 
@@ -536,6 +539,21 @@ def test_table_read_once_equals_the_table_joined_from_the_tables(tmp_path):
     pd.testing.assert_frame_equal(player_round_table(by_hand), player_round_table(export))
     pd.testing.assert_frame_equal(by_hand.items, export.items)
     assert export.items.set_index("item_id").loc["bd:7:1:12", "frequency_band"] == "rare"
+
+
+def test_low_cardinality_texts_of_the_table_are_categoricals_in_text_order(tmp_path):
+    table = player_round_table(read_export(write(tmp_path / "e", documents())))
+    for name in CATEGORY_COLUMNS:
+        dtype = table[name].dtype
+        assert isinstance(dtype, pd.CategoricalDtype) and not dtype.ordered, name
+        assert list(dtype.categories) == sorted(set(table[name].astype(str))), name
+    assert table.groupby("model").size().to_dict() == {"m-a": 4, "m-b": 2}
+    # grouping a part shows only the categories there (pandas >= 3: observed=True by default)
+    assert table[table["model"] == "m-b"].groupby("model").size().to_dict() == {"m-b": 2}
+    text = pd.Series(["b", None, "a", "b"], dtype="str")
+    cat = as_category(text)
+    assert list(cat.cat.categories) == ["a", "b"] and cat.cat.codes.tolist() == [1, -1, 0, 1]
+    assert cat.astype(object).where(cat.notna(), None).tolist() == ["b", None, "a", "b"]
 
 
 def test_words_file_nan_zipf_and_duplicate_header_are_refused(tmp_path):

@@ -87,3 +87,73 @@ def test_audit_with_two_judges_is_still_refused(campaign):
     obs = campaign.obs.assign(judge_model=["j1", "j2"] * (len(campaign.obs) // 2))
     with pytest.raises(InputError, match="several judges"):
         judge_audit_tables(obs, campaign.labels)
+
+
+def _rescored_by_loop(frame: pd.DataFrame) -> tuple[list[str], list[float], list[str]]:
+    """Status, score and vote per row by the rules, one round at a time in a plain loop."""
+    rows = frame.to_dict(orient="records")
+    status, score, vote = [""] * len(rows), [r["score"] for r in rows], [r["vote"] for r in rows]
+    rounds: dict[tuple, list[int]] = {}
+    for i, r in enumerate(rows):
+        rounds.setdefault((r["game_id"], r["round_id"]), []).append(i)
+    for members in rounds.values():
+        changed = {i for i in members if rows[i]["true_def"] != rows[i]["true_def_judge"]}
+        if not changed:
+            for i in members:
+                status[i] = "unchanged"
+            continue
+
+        def drew(i, members=members):
+            return any(
+                rows[j]["vote"] == rows[i]["player_id"] and rows[j]["vote"] not in ("", "-1")
+                and rows[j]["vote"] != rows[j]["player_id"]
+                for j in members
+            )  # fmt: skip
+
+        replay = any(not rows[i]["true_def"] or drew(i) for i in changed)
+        for i in members:
+            status[i] = "needs_replay" if replay else "recomputed"
+            if replay:
+                score[i] = float("nan")
+        if replay:
+            continue
+        for i in sorted(changed):  # all turned true here
+            r = rows[i]
+            score[i] += r["correct_definition_points"]
+            if r["vote"] == "-1":
+                score[i] -= r["correct_vote_points"]
+            elif r["vote"] != "":
+                for k in members:
+                    if rows[k]["player_id"] == r["vote"]:
+                        score[k] -= r["receiving_vote_points"]
+            vote[i] = ""
+    return status, score, vote
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rescoring_equals_a_plain_loop_over_random_rounds(seed):
+    """Random rounds with votes for players, the reference, oneself and strangers, verdicts
+    turned either way, and (on some seeds) a player listed twice in a round."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for game, rnd in [("1", 1), ("1", 2), ("2", 1), ("10", 1)]:
+        players = ["1", "2", "3", "4"][: int(rng.integers(2, 5))]
+        if seed % 4 == 0:
+            players = [*players, players[0]]
+        for pid in players:
+            judge = bool(rng.random() < 0.3)
+            vote = "" if judge else str(rng.choice([*players, "-1", "9", ""]))
+            rows.append(
+                {**_row(pid, judge, vote, float(rng.integers(0, 6))), "game_id": game, "round_id": rnd}
+            )
+    frame = pd.DataFrame(rows)
+    frame["true_def_judge"] = frame["true_def"]
+    flip = rng.random(len(frame)) < 0.25
+    frame["true_def"] = frame["true_def"] ^ flip
+    got = recompute_scores(frame)
+    status, score, vote = _rescored_by_loop(frame)
+    assert got["round_status"].tolist() == status
+    np.testing.assert_allclose(got["score"].to_numpy(float), score, equal_nan=True)
+    assert got["vote"].tolist() == vote

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from wordplay_audit.corpora.balderdash import PLAYER_ROUND_COLUMNS, player_round_table, read_export
+from wordplay_audit.corpora.balderdash.frames import CATEGORY_COLUMNS
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
 from wordplay_audit.corpora.balderdash.writer import write_campaign
 from wordplay_audit.corpora.contract import read_labels
@@ -35,6 +36,8 @@ def test_written_export_reads_back_identically(tmp_path):
     expected = campaign.obs[columns].copy()
     key = ["game_id", "round_id", "player_id"]
     got = table[columns].sort_values(key, key=lambda s: s.astype(int)).reset_index(drop=True)
+    assert isinstance(got["model"].dtype, pd.CategoricalDtype)  # the reader's table; the simulator's is str
+    got = got.astype({c: "str" for c in CATEGORY_COLUMNS if c in columns})
     expected = expected.sort_values(key, key=lambda s: s.astype(int)).reset_index(drop=True)
     pd.testing.assert_frame_equal(got, expected, check_dtype=False)
     assert export.skipped == {}

@@ -43,13 +43,14 @@ labels in a post-stratum gets no interval and says why in ``rg_reason``/``ppi_re
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.corrected_cells import (
     WEIGHT,
+    CellUse,
     CorrectionOptions,
     ModelAccuracy,
     draws_for_model,
@@ -58,45 +59,18 @@ from wordplay_audit.analysis.balderdash.corrected_cells import (
     rg_cell,
     whole_strata,
 )
-from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, item_rows, labels_for
+from wordplay_audit.analysis.balderdash.corrected_frame import CellFrame, categorical_texts, question_frame
+from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, labels_for
 from wordplay_audit.analysis.correction import (
     JudgeAccuracy,
     poststratified_accuracy,
     rogan_gladen,
     seeded_rng,
 )
-from wordplay_audit.analysis.judge_audit import human_consensus
 from wordplay_audit.analysis.proportions import z_value
 from wordplay_audit.errors import ParameterError, check_choice
 
 __all__ = ["CorrectionOptions", "ModelAccuracy", "corrected_rates", "model_accuracy", "model_accuracy_draws"]
-
-_OTHER = {"true_def": "knows", "knows": "true_def"}
-
-
-@dataclass
-class _Frame:
-    data: pd.DataFrame
-    judge_col: str
-    other_col: str
-    question: str
-    has_question: bool
-
-
-def _question_frame(obs: pd.DataFrame, labels: pd.DataFrame | None, metric: str) -> _Frame:
-    """The cell data for ``metric``: ``judge``, ``human`` (the consensus; NA where unlabelled
-    or when ``labels`` is None) and ``labelled``."""
-    question, judge_col = METRIC_QUESTION[metric]
-    data = obs.copy()
-    data["judge"] = data[judge_col].astype(bool)
-    data["human"] = pd.Series(pd.NA, index=data.index, dtype="boolean")
-    if labels is not None:
-        consensus = human_consensus(labels, question=question)
-        found = item_rows(data["item_id"], consensus["item_id"])
-        human = pd.array(consensus["human"], dtype="boolean")
-        data["human"] = human.take(found, allow_fill=True)  # -1 (unlabelled): NA
-    data["labelled"] = data["human"].notna()
-    return _Frame(data, judge_col, _OTHER[judge_col], question, bool(data["labelled"].any()))
 
 
 def model_accuracy(
@@ -120,13 +94,13 @@ def model_accuracy_draws(
 ) -> dict[str, ModelAccuracy]:
     """:func:`model_accuracy` with posterior draws of the realised Se and Sp per model."""
     checked = labels_for(obs, labels)
-    frame = _question_frame(obs, checked, metric)
+    frame = question_frame(obs, checked, metric)
     opts = options or CorrectionOptions(strata=tuple(strata))
     return _accuracy_by_model(frame, tuple(strata), opts)
 
 
 def _accuracy_by_model(
-    frame: _Frame, strata: Sequence[str], opts: CorrectionOptions
+    frame: CellFrame, strata: Sequence[str], opts: CorrectionOptions
 ) -> dict[str, ModelAccuracy]:
     """Per-model accuracy; a component that a model's labels cannot estimate (no human-true or
     no human-false definition of that model) is taken from all models pooled."""
@@ -261,14 +235,17 @@ def corrected_rates(
     opts = options or CorrectionOptions()
     strata = [c for c in opts.strata if c in obs.columns]
     weight = [WEIGHT] if WEIGHT in obs.columns else []  # 1/π of an adaptive campaign's items
-    obs = _categorical(
-        obs[list(dict.fromkeys([*by, "item_id", "model", "true_def", "knows", *strata, *weight]))]
-    )
     checked = labels_for(obs, labels) if labels is not None else None
+    # item_id stays out of the cells (their row splits would take a million texts): a cell's
+    # first id, which seeds its intervals, is looked up by position
+    item_ids = obs["item_id"].reset_index(drop=True)
+    obs = categorical_texts(
+        obs[list(dict.fromkeys([*by, "model", "true_def", "knows", *strata, *weight]))]
+    ).reset_index(drop=True)
     z_value(confidence)
     rows = []
     for metric in metrics:
-        frame = _question_frame(obs, checked, metric)
+        frame = question_frame(obs, checked, metric, item_ids)
         if accuracy is not None and metric in accuracy:
             acc_by_model = _given_accuracy(accuracy[metric], opts)
         else:
@@ -280,21 +257,13 @@ def corrected_rates(
     return pd.DataFrame(rows, columns=_COLUMNS_HEAD + by + _COLUMNS_TAIL)
 
 
-def _categorical(obs: pd.DataFrame) -> pd.DataFrame:
-    """``obs`` with its text columns as categoricals: every cell, model and stratum below is a
-    group of the million rows, and grouping or taking rows by integer codes is several times
-    faster than over (pyarrow) strings. Groupings pass ``observed=True``."""
-    text = [c for c in obs.columns if pd.api.types.is_string_dtype(obs[c]) or obs[c].dtype == object]
-    return obs.astype({c: "category" for c in text}) if text else obs
-
-
 _COLUMNS_HEAD = ["metric"]
 _COLUMNS_TAIL = ["n", "n_labelled", "judge", "se", "sp", "rg", "rg_unclipped", "rg_low", "rg_high", "rg_reason",
                  "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "accuracy_pooled"]  # fmt: skip
 
 
 def _metric_rows(
-    frame: _Frame, metric: str, by, acc_by_model, design, confidence: float, opts, estimated: bool = True
+    frame: CellFrame, metric: str, by, acc_by_model, design, confidence: float, opts, estimated: bool = True
 ) -> list[dict]:
     """One row per ``by`` cell. ``estimated``: the accuracy came from the labels here (not given),
     so a cell inside one sampling stratum uses that stratum's Se and Sp (:func:`_stratum_accuracy`)."""
@@ -324,14 +293,19 @@ def _metric_rows(
         own = tuple(c for c in [frame.other_col] if c in cell.columns) if whole or inside else None
         if inside:
             model_acc = _stratum_accuracy(frame, cell, pooled_by_model[row["model"]], model_acc, opts, cache)
-        row.update(rg_cell(cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why, own, whole))
+        seed = frame.seed_key(cell)
+        row.update(
+            rg_cell(
+                cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why, CellUse(own, whole, seed)
+            )
+        )
         if design is None or not frame.has_question:
             reason = why if design is not None else "needs human labels"
             row.update(ppi=np.nan, ppi_low=np.nan, ppi_high=np.nan, ppi_lambda=np.nan, ppi_pooled=None,
                        ppi_reason=reason)  # fmt: skip
         else:
             row.update(
-                ppi_cell(cell, pooled_by_model[row["model"]], frame.other_col, design, confidence, opts)
+                ppi_cell(cell, pooled_by_model[row["model"]], frame.other_col, design, confidence, opts, seed)
             )
         computed = np.isfinite(row["rg"])
         row["accuracy_pooled"] = (
@@ -348,7 +322,12 @@ def _one_stratum(cell: pd.DataFrame, strata) -> bool:
 
 
 def _stratum_accuracy(
-    frame: _Frame, cell: pd.DataFrame, model_part: pd.DataFrame, model_acc: ModelAccuracy, opts, cache: dict
+    frame: CellFrame,
+    cell: pd.DataFrame,
+    model_part: pd.DataFrame,
+    model_acc: ModelAccuracy,
+    opts,
+    cache: dict,
 ) -> ModelAccuracy:
     """The judge's accuracy on the one sampling stratum (model × ``opts.strata``) that holds a
     cell which is not whole strata (one round of a deck): Rogan–Gladen assumes one Se and Sp for

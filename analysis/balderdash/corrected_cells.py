@@ -24,7 +24,7 @@ Two interval methods (``CorrectionOptions.method``):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -112,6 +112,15 @@ def missing_reason(question: str, has_question: bool) -> str:
     return "the judge's accuracy could not be estimated for this model (no labelled definition)"
 
 
+class CellUse(NamedTuple):
+    """How :func:`rg_cell` treats a cell: its ``own`` post-strata columns (None: it may not use
+    its own labels), whether it is ``whole`` sampling strata, and the ``seed`` of its intervals."""
+
+    own: tuple[str, ...] | None = None
+    whole: bool = True
+    seed: tuple = ()
+
+
 def rg_cell(
     cell: pd.DataFrame,
     model_acc: ModelAccuracy,
@@ -119,23 +128,24 @@ def rg_cell(
     confidence: float,
     opts,
     why_missing: str,
-    own: tuple[str, ...] | None = None,
-    whole: bool = True,
+    use: CellUse | None = None,
 ) -> dict:
     """Rogan–Gladen on the whole cell with its interval, or None values and ``rg_reason``.
 
-    ``own``: the cell's finest post-strata columns besides the judge's decision (e.g.
+    ``use`` (:class:`CellUse`) — ``own``: the cell's finest post-strata columns besides the judge's decision (e.g.
     ``("knows",)``) when it may use its own labels: with the exact method it then uses its own
     Se and Sp (:func:`_rg_own`) — a cell made of whole sampling strata of its model (``whole``)
     must (no interval otherwise), a part of one stratum (one round of a deck, ``whole`` False)
     does where each of its post-strata holds ``min_labels`` labels, and else gets the interval of
-    :func:`_rg_exact` (its stratum's Se and Sp in ``model_acc``)."""
+    :func:`_rg_exact` (its stratum's Se and Sp in ``model_acc``); ``seed``: what seeds the
+    randomised intervals besides ``opts.seed`` (the cell's first item id)."""
+    own, whole, seed = use or CellUse()
     acc, z = model_acc.acc, z_value(confidence)
     n, p = len(cell), float(cell["judge"].mean())
     out = {"se": acc.se, "sp": acc.sp, "rg": np.nan, "rg_unclipped": np.nan, "rg_low": np.nan,
            "rg_high": np.nan, "rg_reason": None}  # fmt: skip
     if own is not None and opts.method == "exact" and np.isfinite(acc.se) and np.isfinite(acc.sp):
-        mine = _rg_own(cell, own, acc, confidence, opts)
+        mine = _rg_own(cell, own, acc, confidence, opts, seed)
         if mine is not None:
             return {**out, **mine}
     if not (np.isfinite(acc.se) and np.isfinite(acc.sp)):
@@ -151,12 +161,12 @@ def rg_cell(
         return out
     if own is not None and whole:
         return {**out, "rg_reason": TOO_FEW.format(k=opts.min_labels)}
-    out.update(_rg_exact(cell, model_acc, confidence, opts, rg))
+    out.update(_rg_exact(cell, model_acc, confidence, opts, rg, seed))
     return out
 
 
 def _rg_own(
-    cell: pd.DataFrame, own: tuple[str, ...], model: JudgeAccuracy, confidence: float, opts
+    cell: pd.DataFrame, own: tuple[str, ...], model: JudgeAccuracy, confidence: float, opts, seed: tuple
 ) -> dict | None:
     """Rogan–Gladen with the cell's own post-stratified Se and Sp (post-strata: judge × ``own``,
     coarsened to the judge's decision), which makes its point the post-stratified share
@@ -176,7 +186,7 @@ def _rg_own(
         rg = float((known + np.sum(u * x / n)) / len(cell))
         low, high = randomised_share_interval(
             u, n, x, known_true=known, n_total=len(cell), confidence=confidence,
-            rng=seeded_rng(opts.seed, "rg", *cell["item_id"].iloc[:1]),
+            rng=seeded_rng(opts.seed, "rg", *seed),
         )  # fmt: skip
         se = acc.se if np.isfinite(acc.se) else model.se
         sp = acc.sp if np.isfinite(acc.sp) else model.sp
@@ -185,7 +195,7 @@ def _rg_own(
     return None
 
 
-def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, confidence: float, opts, rg) -> dict:
+def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, confidence: float, opts, rg, seed: tuple) -> dict:
     """The exact interval of a Rogan–Gladen cell that is not made of whole sampling strata
     (e.g. one round): per draw of the realised Se and Sp of the stratum it lies in (``model_acc``),
     the cell's prevalence from its verdicts and labels, then its unlabelled true items
@@ -198,7 +208,7 @@ def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, confidence: float, o
         model_acc.se_draws, model_acc.sp_draws, verdicts=(int(judge.sum()), int((~judge).sum())),
         labelled=(int((lab & judge).sum()), int((lab & ~judge).sum())),
         labelled_true=(int((true & judge).sum()), int((true & ~judge).sum())),
-        confidence=confidence, rng=seeded_rng(opts.seed, "rg", *cell["item_id"].iloc[:1]),
+        confidence=confidence, rng=seeded_rng(opts.seed, "rg", *seed),
     )  # fmt: skip
     if not np.isfinite(low):
         return {"rg_reason": "Se + Sp ≤ 1 in more than 1 % of the posterior draws: no calibrated interval"}
@@ -305,7 +315,13 @@ def _whole(cell: pd.DataFrame) -> list:
 
 
 def ppi_cell(
-    cell: pd.DataFrame, pooled: pd.DataFrame, other_col: str, design: str, confidence: float, opts
+    cell: pd.DataFrame,
+    pooled: pd.DataFrame,
+    other_col: str,
+    design: str,
+    confidence: float,
+    opts,
+    seed: tuple = (),
 ) -> dict:
     """PPI++ (random design) or the stratified double-sampling estimate of the cell's realised
     share, human labels where present; the interval by ``opts.method``."""
@@ -336,7 +352,7 @@ def ppi_cell(
         return {**out, "ppi_reason": TOO_FEW.format(k=opts.min_labels)}
     low, high = randomised_share_interval(
         *zip(*parts, strict=True), known_true=pos_lab, n_total=n, confidence=confidence,
-        rng=seeded_rng(opts.seed, "ppi", *cell["item_id"].iloc[:1]),
+        rng=seeded_rng(opts.seed, "ppi", *seed),
     )  # fmt: skip
     out.update(ppi_low=min(low, out["ppi"]), ppi_high=max(high, out["ppi"]))
     return out

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_metrics
+from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, RoundVotes, round_metrics, round_votes
 from wordplay_audit.analysis.judge_audit import boolean_labels, human_consensus
 from wordplay_audit.corpora.balderdash.model import REFERENCE_VOTE
 from wordplay_audit.errors import InputError
@@ -133,29 +133,40 @@ def recompute_scores(replaced: pd.DataFrame) -> pd.DataFrame:
         )
     out = replaced.copy(deep=False)
     out["score"] = out["score"].astype(float)
-    keys = ["game_id", "round_id"]
-    changed = out["true_def"] != out["true_def_judge"]
-    turned_true = changed & out["true_def"]
-    turned_false = changed & ~out["true_def"]
-    votes_for = out.loc[(out["vote"] != "") & (out["vote"] != "-1") & (out["vote"] != out["player_id"])]
-    received = votes_for.groupby(keys + ["vote"]).size()
-    idx = pd.MultiIndex.from_frame(out[keys + ["player_id"]])
-    drew_votes = pd.Series(received.reindex(idx).fillna(0).to_numpy() > 0, index=out.index)
-    round_changed = changed.groupby([out[k] for k in keys]).transform("any")
-    replay = (turned_false | (turned_true & drew_votes)).groupby([out[k] for k in keys]).transform("any")
-    status = np.where(~round_changed, "unchanged", np.where(replay, "needs_replay", "recomputed"))
-    out["round_status"] = status
-    rec = (out["round_status"] == "recomputed").to_numpy()
-    _void_turned_true(out, np.flatnonzero(rec & turned_true.to_numpy()), idx)
-    out.loc[out["round_status"] == "needs_replay", "score"] = np.nan
+    true_def = out["true_def"].to_numpy(dtype=bool)
+    changed = true_def != out["true_def_judge"].to_numpy(dtype=bool)
+    turned_true, turned_false = changed & true_def, changed & ~true_def
+    votes = round_votes(out)
+    drew_votes = votes.received() > 0
+    round_changed = _any_in_round(votes, changed)
+    replay = _any_in_round(votes, turned_false | (turned_true & drew_votes))
+    status = np.where(~round_changed, 0, np.where(replay, 1, 2)).astype(np.int8)
+    out["round_status"] = _texts(status, ("unchanged", "needs_replay", "recomputed"))
+    _void_turned_true(out, np.flatnonzero((status == 2) & turned_true), votes)
+    out.loc[status == 1, "score"] = np.nan
     return out
 
 
-def _void_turned_true(out: pd.DataFrame, rows: np.ndarray, idx: pd.MultiIndex) -> None:
+def _texts(codes: np.ndarray, names: tuple[str, ...]):
+    """``names[code]`` per row as a text array, built in Arrow from the codes (a million Python
+    strings turned into Arrow text took ≈ 0.45 s, this ≈ 0.02 s)."""
+    import pyarrow as pa
+
+    texts = pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(names)).cast(pa.large_string())
+    return pd.array(texts, dtype="str")
+
+
+def _any_in_round(votes: RoundVotes, flags: np.ndarray) -> np.ndarray:
+    """Per row, whether any row of its round has ``flags`` (its own flag where it has no round)."""
+    inside = votes.round_code >= 0
+    return np.where(inside, votes.per_round(flags.astype(float)) > 0, flags)
+
+
+def _void_turned_true(out: pd.DataFrame, rows: np.ndarray, votes: RoundVotes) -> None:
     """In place: each of ``rows`` (a definition turned true in a recomputed round) earns
     ``correct_definition_points`` and its vote is voided (a reference vote loses
-    ``correct_vote_points``, a vote for a player takes ``receiving_vote_points`` back from the
-    player's row in ``idx``). All at once: the changes are sums, so their order does not matter."""
+    ``correct_vote_points``, a vote for a player takes ``receiving_vote_points`` back from that
+    player's row of the round). All at once: the changes are sums, so their order does not matter."""
     if not len(rows):
         return
     score = out["score"].to_numpy(dtype=float, copy=True)
@@ -165,12 +176,13 @@ def _void_turned_true(out: pd.DataFrame, rows: np.ndarray, idx: pd.MultiIndex) -
     np.subtract.at(score, rows[ref], points["correct_vote_points"][ref])
     cast = np.flatnonzero((vote != "") & ~ref)
     if len(cast):
-        keys = [out["game_id"].take(rows[cast]), out["round_id"].take(rows[cast]), vote[cast]]
-        wanted = pd.MultiIndex.from_arrays([np.asarray(k, dtype=object) for k in keys])
-        if idx.is_unique:
-            targets, voters = idx.get_indexer(wanted), np.arange(len(cast))
+        wanted = votes.vote_key[rows[cast]]  # -1: the vote names no id
+        players = pd.Index(votes.player_key)
+        if players.is_unique:
+            targets, voters = players.get_indexer(wanted), np.arange(len(cast))
+            targets[wanted < 0] = -1
         else:  # every row of the voted-for player, as a lookup per vote finds them
-            found = [idx.get_indexer_for(wanted[i : i + 1]) for i in range(len(cast))]
+            found = [np.flatnonzero(votes.player_key == k) if k >= 0 else np.empty(0, int) for k in wanted]
             targets = np.concatenate(found)
             voters = np.repeat(np.arange(len(cast)), [len(f) for f in found])
         hit = targets >= 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -79,8 +80,8 @@ def post_strata_counts(frame: pd.DataFrame, strata: Sequence[str]) -> pd.DataFra
     keys = [*strata, "judge"]
     codes, uniques = [], []
     for key in keys:
-        code, unique = pd.factorize(frame[key], sort=True, use_na_sentinel=False)
-        codes.append(code.astype(np.int64))
+        code, unique = _sorted_codes(frame[key])
+        codes.append(code)
         uniques.append(unique)
     shape = tuple(max(len(u), 1) for u in uniques)
     flat = np.ravel_multi_index(codes, shape) if len(frame) else np.zeros(0, dtype=np.int64)
@@ -99,6 +100,22 @@ def post_strata_counts(frame: pd.DataFrame, strata: Sequence[str]) -> pd.DataFra
     out["n"] = np.bincount(flat, weights=labelled, minlength=size)[present].astype(np.int64)
     out["x"] = np.bincount(flat, weights=human_true, minlength=size)[present].astype(np.int64)
     return out
+
+
+def _sorted_codes(values: pd.Series) -> tuple[np.ndarray, Any]:
+    """``pd.factorize(values, sort=True, use_na_sentinel=False)`` with int64 codes; a numpy
+    boolean or a categorical column is coded without hashing (its values or codes are the codes:
+    uniques may then hold a value with no row, which no count keeps)."""
+    if values.dtype == bool:
+        return values.to_numpy().astype(np.int64), np.array([False, True])
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        code = values.cat.codes.to_numpy().astype(np.int64)
+        at = np.arange(len(values.cat.categories))
+        if bool(np.any(code < 0)):  # a missing value: last
+            code[code < 0], at = len(at), np.append(at, -1)
+        return code, pd.Categorical.from_codes(at, dtype=values.dtype)
+    code, unique = pd.factorize(values, sort=True, use_na_sentinel=False)
+    return code.astype(np.int64), unique
 
 
 def _borrow_from_coarser(frame: pd.DataFrame, counts: pd.DataFrame, strata: list[str]) -> pd.DataFrame:

@@ -60,7 +60,7 @@ SELECT _id::VARCHAR AS id, game_id::VARCHAR AS game_id, round_id::VARCHAR AS rou
       map_values(player_definitions), lambda e: left(e.definition::VARCHAR, 1) = '"')), false) AS texts_ok,
   word ->> '$' AS word, correct_definition ->> '$' AS correct_definition, pos ->> '$' AS pos,
   players::VARCHAR[] AS players, map_keys(player_definitions) AS entry_keys,
-  list_transform(map_values(player_definitions), lambda e: e.definition ->> '$') AS definition,
+  {{definition}},
   list_transform(map_values(player_definitions), lambda e: CASE e.judge_decision::VARCHAR
     WHEN 'true' THEN true WHEN 'false' THEN false END) AS judge,
   list_transform(map_values(player_definitions), lambda e: CASE e.llm_knows_one_of_the_defs::VARCHAR
@@ -70,6 +70,11 @@ SELECT _id::VARCHAR AS id, game_id::VARCHAR AS game_id, round_id::VARCHAR AS rou
     THEN s::DOUBLE END) AS scores
 FROM read_json($path, format = 'newline_delimited', columns = {_COLUMNS})
 """
+_TEXTS = "list_transform(map_values(player_definitions), lambda e: e.definition ->> '$') AS definition"
+_TEXT_COLONS = (  # each definition's colons (null for a missing text), when texts are not wanted
+    "list_transform(map_values(player_definitions), lambda e: length(e.definition ->> '$')"
+    " - length(replace(e.definition ->> '$', ':', ''))) AS definition_colons"
+)
 
 
 class ColumnarRounds:
@@ -152,8 +157,14 @@ def _comma_closes(data: np.ndarray, before: int) -> bool:
     return False
 
 
-def read_rounds_columnar(path: Path, players: pd.DataFrame, games: set[str]) -> ColumnarRounds | None:
-    """The rounds of ``path`` as columns when every document is plain (module docstring); else None."""
+def read_rounds_columnar(
+    path: Path, players: pd.DataFrame, games: set[str], *, texts: bool = True
+) -> ColumnarRounds | None:
+    """The rounds of ``path`` as columns when every document is plain (module docstring); else None.
+
+    ``texts=False``: the definition texts are checked (and their colons counted) but not
+    returned, so ``definition_columns()`` has no ``definition`` (≈ 100 MB less at 1M rows).
+    """
     try:
         import duckdb
         import pyarrow as pa
@@ -163,7 +174,7 @@ def read_rounds_columnar(path: Path, players: pd.DataFrame, games: set[str]) -> 
         _require(Path(path).stat().st_size <= MAX_BYTES)
         lines, colons = scan_bytes(path)
         _require(not any(c in str(path) for c in "*?[{"))  # DuckDB would read the path as a glob
-        columns = _query(duckdb, path)
+        columns = _query(duckdb, path, texts)
         _require(len(columns["id"]) == lines)
         return _columns(columns, colons, players, games)
     except (_Unplain, duckdb.Error, pa.ArrowException, OverflowError, ValueError):
@@ -172,7 +183,7 @@ def read_rounds_columnar(path: Path, players: pd.DataFrame, games: set[str]) -> 
         return None
 
 
-def _query(duckdb, path: Path) -> dict[str, Any]:
+def _query(duckdb, path: Path, texts: bool = True) -> dict[str, Any]:
     """The query's columns by name (Arrow chunked arrays; large strings, as pandas keeps them)."""
     con = duckdb.connect()
     try:
@@ -182,7 +193,8 @@ def _query(duckdb, path: Path) -> dict[str, Any]:
         # hand freed blocks back at once (1M player-rounds: 56 MB less held after the read)
         con.execute("SET allocator_flush_threshold = '0MB'")
         con.execute("SET allocator_bulk_deallocation_flush_threshold = '0MB'")
-        table = con.sql(_QUERY, params={"path": str(path)}).to_arrow_table()
+        query = _QUERY.replace("{definition}", _TEXTS if texts else _TEXT_COLONS)
+        table = con.sql(query, params={"path": str(path)}).to_arrow_table()
     finally:
         con.close()
     return dict(zip(table.column_names, table.columns, strict=True))
@@ -260,7 +272,6 @@ def _encode(columns: dict[str, Any]) -> _Ids:
 def _columns(columns: dict[str, Any], colons: int, players: pd.DataFrame, games: set[str]) -> ColumnarRounds:
     """The checks on the read columns, then the columns (raises :class:`_Unplain`); the
     columns are taken out of ``columns`` as they are used, so that their memory is freed."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     n, with_id = len(columns["id"]), len(columns["id"]) - columns["id"].null_count
@@ -278,26 +289,43 @@ def _columns(columns: dict[str, Any], colons: int, players: pd.DataFrame, games:
     _require(score.dtype == np.float64 and bool(np.all(np.isfinite(score))))
     _require(bool(np.all(np.bincount(rows, weights=np.abs(score), minlength=n) < _NUMBER_LIMIT)))
     vote = _votes(ids, ~judge, ordered)
-    definition = _flat(columns, "definition")
-    _require(definition.null_count == 0)
-    if not np.array_equal(entry, np.arange(len(entry))):
-        definition = definition.take(pa.array(entry))
+    definition = _definition_texts(columns, entry)
     rounds = _round_part(columns, rows, judge, games)
     _check_players(rounds["game_id"], rows, ids.codes["players"], ids.dictionary, players)
     # every ':' of the file is a key-value pair read or inside a string read
     pairs = _REQUIRED_KEYS * n + 2 * with_id + 4 * len(entry) + len(ids.keys["vote_keys"])
     pairs += len(ids.keys["score_keys"]) + rounds.pop("pos_pairs")
-    _require(colons == pairs + rounds.pop("colons") + _colons(definition))
+    if definition is None:
+        text_colons = _flat(columns, "definition_colons")
+        _require(text_colons.null_count == 0)
+        pairs += int(pc.sum(text_colons).as_py() or 0)
+    else:
+        pairs += _colons(definition)
+    _require(colons == pairs + rounds.pop("colons"))
     definitions = {
         "round_row": rows.astype(np.int64),
         "player_id": ids.dictionary[ids.codes["players"]],
-        "definition": pd.Series(pd.array(definition, dtype="str")),
         "judge_decision": judge,
         "llm_knows": knows,
         "vote": vote,
         "score": score,
     }
+    if definition is not None:
+        definitions["definition"] = pd.Series(pd.array(definition, dtype="str"))
     return ColumnarRounds(rounds, definitions)
+
+
+def _definition_texts(columns: dict[str, Any], entry: np.ndarray):
+    """The definition texts in the players' order (None when the query left them out)."""
+    import pyarrow as pa
+
+    if "definition" not in columns:
+        return None
+    definition = _flat(columns, "definition")
+    _require(definition.null_count == 0)
+    if not np.array_equal(entry, np.arange(len(entry))):
+        definition = definition.take(pa.array(entry))
+    return definition
 
 
 def _all(column) -> bool:

@@ -36,7 +36,9 @@ from wordplay_audit.corpora.balderdash.words import collect_words
 from wordplay_audit.errors import InputError
 
 
-def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None) -> BalderdashExport:
+def read_export(
+    folder: str | Path, *, words: Iterable[str | Path] | None = None, texts: bool = True
+) -> BalderdashExport:
     """Read a folder of ``mongoexport`` files (games, players, rounds) and optional words files.
 
     A rounds file whose documents all have the plain shape is read into columns by DuckDB
@@ -52,6 +54,10 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
         files.
     words
         Further words files or folders of them.
+    texts
+        False: the definition texts are checked as always but not kept — ``definitions`` has no
+        ``definition`` column and ``items`` cannot be built (the metrics, recomputation and
+        trend commands never show a text; ≈ 100 MB less at a million player-rounds).
 
     Returns
     -------
@@ -70,9 +76,9 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
         raise InputError(f"{paths['games']}: holds no games")
     game_set = set(games["game_id"])
     players = parse_players(str(paths["players"]), iter_objects(paths["players"]), game_set)
-    columns = read_rounds_columnar(paths["rounds"], players, game_set)
+    columns = read_rounds_columnar(paths["rounds"], players, game_set, texts=texts)
     if columns is None:
-        columns = _read_rounds(paths["rounds"], players, game_set, skipped)
+        columns = _read_rounds(paths["rounds"], players, game_set, skipped, texts)
     rounds, definitions, table, round_rows = build_frames(columns, games, players)
     del columns
     _count_games(games, rounds, skipped)
@@ -90,7 +96,7 @@ def read_export(folder: str | Path, *, words: Iterable[str | Path] | None = None
 
 
 def _read_rounds(
-    path: Path, players: pd.DataFrame, game_set: set[str], skipped: dict[str, int]
+    path: Path, players: pd.DataFrame, game_set: set[str], skipped: dict[str, int], texts: bool
 ) -> RoundColumns:
     """The rounds file streamed into :class:`RoundColumns`.
 
@@ -99,7 +105,7 @@ def _read_rounds(
     1M player-rounds, measured once).
     """
     columns = RoundColumns(
-        dict(zip(players["player_id"], players["game_id"], strict=True)), game_set, skipped
+        dict(zip(players["player_id"], players["game_id"], strict=True)), game_set, skipped, texts=texts
     )
     source = str(path)
     enabled = gc.isenabled()

@@ -15,6 +15,19 @@ from wordplay_audit.corpora.balderdash.rounds import RoundColumns
 GAME_TEXT_FIELDS = ("history_type", "filter_words", "deck", "judge_model")
 POINT_FIELDS = ("receiving_vote_points", "correct_vote_points", "correct_definition_points")
 TABLE_COLUMNS = [*PLAYER_ROUND_COLUMNS, "vote", "score", "word", *POINT_FIELDS]
+CATEGORY_COLUMNS = ("model", *GAME_TEXT_FIELDS, "word")
+"""Text columns of the player-round table with few distinct values, kept as categoricals
+(categories in text order): ≈ 100 MB less at a million rows than one string per row."""
+
+
+def as_category(values: pd.Series) -> pd.Series:
+    """``values`` as a categorical whose categories are its distinct texts in sorted order."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return values
+    codes, uniques = pd.factorize(values, sort=True)
+    return pd.Series(
+        pd.Categorical.from_codes(codes, categories=uniques), index=values.index, name=values.name
+    )
 
 
 def factorize(values: list[str]) -> tuple[np.ndarray, list[str]]:
@@ -90,7 +103,7 @@ def build_frames(columns: RoundColumns, games: pd.DataFrame, players: pd.DataFra
             "game_id": rounds["game_id"].take(round_rows).reset_index(drop=True),
             "round_id": rounds["round_id"].to_numpy()[round_rows],
             "player_id": _text(_ordered(np.asarray(player_ids, dtype=object)[player_codes], def_order)),
-            "definition": _ordered(d.pop("definition"), def_order),
+            **({"definition": _ordered(d.pop("definition"), def_order)} if "definition" in d else {}),
             **{k: _ordered(d.pop(k), def_order) for k in ("judge_decision", "llm_knows")},
             "vote": _text(_ordered(np.asarray(d.pop("vote"), dtype=object), def_order)),
             "score": _ordered(d.pop("score"), def_order),
@@ -110,6 +123,8 @@ def _player_rounds(
     """The player-round table; ``games``/``players`` are a table and each row's row in it."""
 
     def gather(column: pd.Series, rows: np.ndarray) -> pd.Series:
+        if column.name in CATEGORY_COLUMNS:  # the small table's column first: codes are taken
+            column = as_category(column)
         return column.take(rows).reset_index(drop=True)
 
     (game_table, game_rows), (player_table, player_rows) = games, players

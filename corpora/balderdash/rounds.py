@@ -62,8 +62,11 @@ class RoundColumns:
         "score",
     )
 
-    def __init__(self, player_game: dict[str, str], games: set[str], skipped: dict[str, int]) -> None:
+    def __init__(
+        self, player_game: dict[str, str], games: set[str], skipped: dict[str, int], *, texts: bool = True
+    ) -> None:
         self.player_game, self.games, self.skipped = player_game, games, skipped
+        self.texts = texts  # False: definition texts are checked, then dropped (no column)
         self.round_records: list[tuple] = []
         self._known_games: dict[int, str] = {}
         self.definitions: dict[str, list] = {name: [] for name in self.DEFINITION_FIELDS}
@@ -147,25 +150,27 @@ class RoundColumns:
     def _flush(self) -> None:
         """Move the unique-per-row columns into typed arrays (the Python objects are freed)."""
         d = self.definitions
-        self._chunks.append(
-            {
-                "round_row": np.asarray(d["round_row"], dtype=np.int64),
-                "score": np.asarray(d["score"], dtype=np.float64),
-                "definition": pd.array(np.asarray(d["definition"], dtype=object), dtype="str"),
-            }
-        )
+        chunk = {
+            "round_row": np.asarray(d["round_row"], dtype=np.int64),
+            "score": np.asarray(d["score"], dtype=np.float64),
+        }
+        if self.texts:
+            chunk["definition"] = pd.array(np.asarray(d["definition"], dtype=object), dtype="str")
+        self._chunks.append(chunk)
         for name in ("round_row", "score", "definition"):
             d[name] = []
 
     def definition_columns(self) -> dict[str, Any]:
-        """All definition columns: typed arrays (``str`` Series for texts) and lists of shared ids."""
+        """All definition columns: typed arrays (``str`` Series for texts, absent when ``texts``
+        is False) and lists of shared ids."""
         self._flush()
         self._seen, self._rosters = {}, {}  # no more rounds come
         chunks, self._chunks = self._chunks, []
         out: dict[str, Any] = {
             name: np.concatenate([c[name] for c in chunks]) for name in ("round_row", "score")
         }
-        out["definition"] = pd.concat([pd.Series(c["definition"]) for c in chunks], ignore_index=True)
+        if self.texts:
+            out["definition"] = pd.concat([pd.Series(c["definition"]) for c in chunks], ignore_index=True)
         for name in ("player_id", "vote"):
             out[name] = self.definitions[name]
         for name in ("judge_decision", "llm_knows"):

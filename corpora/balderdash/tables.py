@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.balderdash.frames import GAME_TEXT_FIELDS, POINT_FIELDS, TABLE_COLUMNS
+from wordplay_audit.corpora.balderdash.frames import (
+    CATEGORY_COLUMNS,
+    GAME_TEXT_FIELDS,
+    POINT_FIELDS,
+    TABLE_COLUMNS,
+    as_category,
+)
 from wordplay_audit.corpora.balderdash.model import BalderdashExport
 from wordplay_audit.corpora.contract import validate_items
 
@@ -27,6 +33,9 @@ def player_round_table(export: BalderdashExport) -> pd.DataFrame:
     (``bd:<game_id>:<round_id>:<player_id>``); then ``vote`` (target player id, ``"-1"`` for the
     reference, ``""`` for none), ``score`` (recorded round score), ``word`` and the game's
     point values, which the metrics and score recomputation use. Rows follow ``definitions``.
+    ``model``, ``history_type``, ``filter_words``, ``deck``, ``judge_model`` and ``word`` are
+    categoricals (:data:`~.frames.CATEGORY_COLUMNS`, categories in text order); group them with
+    pandas ≥ 3's default ``observed=True``.
 
     :func:`read_export` builds this table once while reading; it is returned (a copy that
     shares memory until written to). An export put together by hand gets it joined from its tables.
@@ -47,7 +56,10 @@ def _joined_table(export: BalderdashExport) -> pd.DataFrame:
     out["round_id"] = out["round_id"].astype(int)
     out["item_id"] = "bd:" + out["game_id"].astype(str) + ":" + out["round_id"].astype(str) + ":"
     out["item_id"] = out["item_id"] + out["player_id"].astype(str)
-    return out[TABLE_COLUMNS].reset_index(drop=True)
+    out = out[TABLE_COLUMNS].reset_index(drop=True)
+    for name in CATEGORY_COLUMNS:
+        out[name] = as_category(out[name])
+    return out
 
 
 def _texts_of_rows(export: BalderdashExport, table: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
@@ -84,8 +96,11 @@ def build_items(export: BalderdashExport) -> pd.DataFrame:
     ``history_type``, ``filter_words``, ``judge_model``, ``judge_verdict`` and ``judge_knows``
     (``true``/``false``), ``round_id``, ``game_id``, ``player_id``, and, from words files,
     ``senses`` (every dictionary sense, `` | ``-separated) and ``frequency_band`` (``""`` when
-    unknown).
+    unknown). Strata are plain text, as every reader's items are (the table's categoricals are
+    not carried over: items of several games are concatenated into one campaign).
     """
+    if "definition" not in export.definitions.columns:
+        raise ValueError("the export was read with texts=False: its items need the definition texts")
     table = player_round_table(export)
     reference, candidate = _texts_of_rows(export, table)
     senses, bands = _senses_and_bands(export, table)
@@ -98,11 +113,11 @@ def build_items(export: BalderdashExport) -> pd.DataFrame:
             "context": table["word"].astype(str),
             "reference": reference.astype(str),
             "candidate": candidate.astype(str),
-            "player_model": table["model"],
-            "deck": table["deck"],
-            "history_type": table["history_type"],
-            "filter_words": table["filter_words"],
-            "judge_model": table["judge_model"],
+            "player_model": table["model"].astype("str"),
+            "deck": table["deck"].astype("str"),
+            "history_type": table["history_type"].astype("str"),
+            "filter_words": table["filter_words"].astype("str"),
+            "judge_model": table["judge_model"].astype("str"),
             "judge_verdict": table["true_def"].map(verdict),
             "judge_knows": table["knows"].map(verdict),
             "round_id": table["round_id"].astype(int),

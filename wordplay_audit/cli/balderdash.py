@@ -52,9 +52,12 @@ DesignOpt = Annotated[
 
 
 def _load(export: Path, words: list[Path] | None):
+    from wordplay_audit.cli.memory import arrow_on_malloc, trim_heap
     from wordplay_audit.corpora.balderdash import player_round_table, read_export
 
-    data = read_export(export, words=words)
+    arrow_on_malloc()
+    data = read_export(export, words=words, texts=False)  # no command here shows a definition
+    trim_heap()
     return data, player_round_table(data)
 
 
