@@ -42,6 +42,7 @@ import pandas as pd
 
 from benchmarks.sim_correction_calibration import D2, M3, _grid, summarise
 from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
+from wordplay_audit.analysis.correction.intervals import MIN_LABELS_BORROWED
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,10 @@ DESIGNS = {
                       _grid(M3[:2], D2, lambda i, j: [(0.95, 0.3), (0.6, 0.05)][j]),
                       _grid(M3[:2], D2, lambda i, j: ((0.6, 0.6), (0.95, 0.95))[i]),
                       _grid(M3[:2], D2, lambda i, j: 0.9), 5),
+    "R6": RoundDesign("R6: as R4 with 10 labels/stratum", 300,
+                      _grid(M3[:2], D2, lambda i, j: [(0.95, 0.3), (0.6, 0.05)][j]),
+                      _grid(M3[:2], D2, lambda i, j: ((0.6, 0.6), (0.95, 0.95))[i]),
+                      _grid(M3[:2], D2, lambda i, j: 0.9), 10),
     "R5": RoundDesign("R5: random sample 80/model × deck, share .2→.8, Se .75/.9", 400,
                       _grid(M3[:2], D2, lambda i, j: [(0.2, 0.8), (0.8, 0.3)][j]),
                       _grid(M3[:2], D2, lambda i, j: ((0.75, 0.75), (0.9, 0.9))[j]),
@@ -163,12 +168,13 @@ def run(
     windows=WINDOWS,
     rounds_too: bool = True,
     confidence: float = 0.95,
+    borrowed: int = MIN_LABELS_BORROWED,
 ) -> pd.DataFrame:
     """Raw rows (one per campaign × cell × estimator) of campaigns ``start`` … ``start + campaigns − 1``."""
     rows = []
     for c in range(start, start + campaigns):
         obs, labels = simulate(design, np.random.default_rng([seed, c]))
-        opts = CorrectionOptions(draws=draws, seed=c, min_labels=min_labels)
+        opts = CorrectionOptions(draws=draws, seed=c, min_labels=min_labels, min_labels_borrowed=borrowed)
         for kind, table, target in cell_tables(
             obs, labels, design.design, opts, windows, rounds_too, confidence
         ):
@@ -230,7 +236,7 @@ def _run_chunks(keys, args) -> None:
             if n <= 0:
                 continue
             frame = run(DESIGNS[key], n, args.seed, args.draws, args.min_labels, done[key], args.windows,
-                        not args.no_rounds, args.confidence)  # fmt: skip
+                        not args.no_rounds, args.confidence, args.min_labels_borrowed)  # fmt: skip
             path = f"{args.raw}-{key}.csv"
             frame.to_csv(path, mode="a", header=not os.path.exists(path), index=False)
             done[key] += n
@@ -246,6 +252,8 @@ def main() -> None:
         "--draws", type=int, default=1000, help="posterior draws (Rogan–Gladen, not whole strata)"
     )
     parser.add_argument("--min-labels", type=int, default=5)
+    parser.add_argument("--min-labels-borrowed", type=int, default=MIN_LABELS_BORROWED,
+                        help="labels per verdict stratum a round or window needs to borrow its Se/Sp")  # fmt: skip
     parser.add_argument("--min-shown", type=int, default=50, help="cells with fewer intervals are not judged")
     parser.add_argument("--cells", action="store_true", help="print the per-cell table too")
     parser.add_argument("--out", default=None, help="CSV of the per-cell table")
@@ -276,7 +284,7 @@ def main() -> None:
             args.campaigns = frame["campaign"].nunique()
         else:
             frame = run(design, args.campaigns, args.seed, args.draws, args.min_labels, 0, args.windows,
-                        not args.no_rounds, args.confidence)  # fmt: skip
+                        not args.no_rounds, args.confidence, args.min_labels_borrowed)  # fmt: skip
         table = summarise(frame, keys=["kind", "method", "estimator", "model", "deck", "round"])
         table.loc[table["n"] < args.min_shown, ["coverage", "verdict"]] = [np.nan, "too few intervals"]
         tables.append(table.assign(design=key))

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
 from wordplay_audit.analysis.correction.intervals import mixture_share_interval
 
 
@@ -34,9 +34,14 @@ def _by_round(obs: pd.DataFrame) -> pd.DataFrame:
     return obs.assign(round=np.arange(len(obs)) % 2 + 1)
 
 
+FIVE = CorrectionOptions(min_labels_borrowed=5)  # the fixture's 5 labels per verdict may be borrowed
+
+
 def test_a_round_of_a_deck_uses_the_decks_accuracy():
     obs, labels = _two_deck_frame()
-    table = corrected_rates(_by_round(obs), labels, metrics=("tdr",), by=("model", "deck", "round"))
+    table = corrected_rates(
+        _by_round(obs), labels, metrics=("tdr",), by=("model", "deck", "round"), options=FIVE
+    )
     row = table.set_index(["deck", "round"]).loc[("a", 1)]
     # deck a (by hand, see test_rogan_gladen_per_deck_uses_the_decks_own_accuracy): Se = 40/52,
     # Sp = 1; round 1 holds 20 of its 40 judge-true and 30 of its 60 judge-false items, p = 0.4,
@@ -50,11 +55,34 @@ def test_a_round_of_a_deck_with_too_few_labels_prints_no_interval():
     obs, labels = _two_deck_frame()
     b_false = obs[(obs["deck"] == "b") & ~obs["true_def"]]["item_id"]
     labels = labels[~labels["item_id"].isin(b_false.iloc[:2])]  # deck b, judge false: 3 labels
-    table = corrected_rates(_by_round(obs), labels, metrics=("tdr",), by=("model", "deck", "round"))
+    table = corrected_rates(
+        _by_round(obs), labels, metrics=("tdr",), by=("model", "deck", "round"), options=FIVE
+    )
     for _, row in table[table["deck"] == "b"].iterrows():
         assert np.isnan(row["rg_low"]) and "fewer than 5 labels" in row["rg_reason"]
         assert np.isfinite(row["rg"])  # the point is kept
     assert table.loc[table["deck"] == "a", "rg_low"].notna().all()
+
+
+def test_a_round_borrows_se_and_sp_only_from_ten_labels_per_verdict():
+    # by default a round borrows its deck's Se/Sp only where each judge-verdict stratum of the
+    # deck holds 10 labels (5 here): the point stays, the interval says why it is missing
+    obs, labels = _two_deck_frame()
+    obs = obs.assign(round=np.arange(len(obs)) % 4 + 1)  # 4 rounds: < 5 own labels per round
+    table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"))
+    assert table["rg_low"].isna().all() and table["rg"].notna().all()
+    assert table["rg_reason"].str.contains("fewer than 10 labels in a judge-verdict stratum").all()
+    # five more labels in each of deck a's verdict strata (from its unlabelled items, people
+    # agreeing with the judge): deck a's rounds borrow and print again, deck b's do not
+    more = obs[(obs["deck"] == "a") & ~obs["item_id"].isin(labels["item_id"])].groupby("true_def").head(5)
+    extra = pd.DataFrame({"item_id": more["item_id"], "rater": "r1", "rater_type": "human",
+                          "label": np.where(more["true_def"], "true", "false"), "question": "reference"})  # fmt: skip
+    labels = pd.concat([labels, extra])
+    assert labels["item_id"].isin(obs.loc[obs["deck"] == "a", "item_id"]).sum() == 20
+    assert obs.merge(labels, on="item_id").groupby(["deck", "round", "true_def"]).size().max() < 5
+    table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"))
+    assert table.loc[table["deck"] == "a", "rg_low"].notna().all()
+    assert table.loc[table["deck"] == "b", "rg_low"].isna().all()
 
 
 def test_a_round_that_is_labelled_in_full_has_its_share_as_interval():

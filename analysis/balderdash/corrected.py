@@ -212,7 +212,9 @@ def corrected_rates(
         ``labels`` (e.g. assumed values with zero variance).
     options
         :class:`CorrectionOptions`: sampling strata (default ``("deck",)``), interval method
-        (``"exact"`` default, or ``"normal"``), ``min_labels`` (5), posterior ``draws``, ``seed``.
+        (``"exact"`` default, or ``"normal"``), ``min_labels`` (5), ``min_labels_borrowed`` (10:
+        labels per judge-verdict stratum a round or window needs to borrow its stratum's Se/Sp),
+        posterior ``draws``, ``seed``.
 
     Returns
     -------

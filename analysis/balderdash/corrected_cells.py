@@ -16,8 +16,9 @@ Two interval methods (``CorrectionOptions.method``):
   realised values, then the cell's prevalence and its unlabelled true items given its verdicts
   and labels, :func:`~wordplay_audit.analysis.correction.intervals.mixture_share_interval`) and
   PPI none (borrowing the stratum's share of each verdict is biased when the share changes over
-  rounds). A cell across strata, or with accuracy passed in, uses the model's draws. A
-  post-stratum with fewer than ``min_labels`` labels gets no interval (``*_reason`` says so).
+  rounds); Rogan–Gladen borrows only from ≥ ``min_labels_borrowed`` labels per verdict stratum.
+  A cell across strata, or with accuracy passed in, uses the model's draws. A post-stratum
+  with fewer than ``min_labels`` labels gets no interval (``*_reason`` says so).
 * ``"normal"``: the earlier delta-method intervals (point ± z·SE), kept for comparison.
 """
 
@@ -40,7 +41,13 @@ from wordplay_audit.analysis.correction import (
     stratified_mean,
 )
 from wordplay_audit.analysis.correction.calibration import randomised_share_interval
-from wordplay_audit.analysis.correction.intervals import TOO_FEW, mixture_share_interval, true_count_draws
+from wordplay_audit.analysis.correction.intervals import (
+    BORROWED_FEW,
+    MIN_LABELS_BORROWED,
+    TOO_FEW,
+    mixture_share_interval,
+    true_count_draws,
+)
 from wordplay_audit.analysis.correction.poststratify import poststratified_accuracy
 from wordplay_audit.analysis.proportions import z_value
 from wordplay_audit.errors import ParameterError, check_choice
@@ -54,19 +61,21 @@ BORROWED = "a judge-verdict stratum of this cell has no label (the model's share
 @dataclass(frozen=True)
 class CorrectionOptions:
     """Options of :func:`corrected_rates`: sampling ``strata`` (besides the judge's verdicts),
-    interval ``method``, fewest labels per post-stratum for an interval, posterior ``draws``
-    and the ``seed`` of the draws."""
+    interval ``method``, fewest labels per post-stratum for an interval (``min_labels``) and per
+    verdict stratum lending its Se/Sp to a round (``min_labels_borrowed``), ``draws``, ``seed``."""
 
     strata: tuple[str, ...] = ("deck",)
     method: IntervalMethod = "exact"
     min_labels: int = MIN_LABELS
+    min_labels_borrowed: int = MIN_LABELS_BORROWED
     draws: int = 4000
     seed: int = 0
 
     def __post_init__(self) -> None:
         check_choice("method", self.method, INTERVAL_METHODS)
-        if self.min_labels < 1:
-            raise ParameterError(f"min_labels must be at least 1, got {self.min_labels}")
+        for name in ("min_labels", "min_labels_borrowed"):
+            if getattr(self, name) < 1:
+                raise ParameterError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.draws < 100:
             raise ParameterError(f"draws must be at least 100, got {self.draws}")
 
@@ -102,7 +111,7 @@ def draws_for_model(part: pd.DataFrame, acc: JudgeAccuracy, levels: list[list[st
         if counts is not None and ((counts["n"] >= opts.min_labels) | (counts["n"] >= counts["N"])).all():
             true = true_count_draws(counts, draws=opts.draws, rng=seeded_rng(opts.seed, model, *strata))
             se, sp = se_sp_from_true(counts, true, fallback=(acc.se, acc.sp))
-            return ModelAccuracy(acc, se, sp, counts=counts[[*strata, "judge", "N"]], true_draws=true)
+            return ModelAccuracy(acc, se, sp, counts=counts[[*strata, "judge", "n", "N"]], true_draws=true)
     return ModelAccuracy(acc, reason=TOO_FEW.format(k=opts.min_labels))
 
 
@@ -202,6 +211,8 @@ def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, confidence: float, o
     (:func:`~wordplay_audit.analysis.correction.intervals.mixture_share_interval`)."""
     if model_acc.se_draws is None:
         return {"rg_reason": model_acc.reason}
+    if _too_few_to_borrow(model_acc.counts, opts.min_labels_borrowed):
+        return {"rg_reason": BORROWED_FEW.format(k=opts.min_labels_borrowed)}
     judge, lab = cell["judge"].to_numpy(bool), cell["labelled"].to_numpy(bool)
     true = cell["human"].fillna(False).to_numpy(bool) & lab
     low, high = mixture_share_interval(
@@ -213,6 +224,21 @@ def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, confidence: float, o
     if not np.isfinite(low):
         return {"rg_reason": "Se + Sp ≤ 1 in more than 1 % of the posterior draws: no calibrated interval"}
     return {"rg_low": min(low, rg), "rg_high": max(high, rg)}
+
+
+def _too_few_to_borrow(counts: pd.DataFrame | None, k: int) -> bool:
+    """Whether a judge-verdict stratum behind borrowed Se and Sp (``counts`` of :func:`draws_for_model`,
+    post-strata such as ``knows`` summed) holds fewer than ``k`` labels and is not labelled in full.
+
+    >>> c = pd.DataFrame({"knows": [1, 0, 0], "judge": [1, 0, 0], "n": [5, 6, 6], "N": [90, 900, 4000]})
+    >>> _too_few_to_borrow(c, 10), _too_few_to_borrow(c, 5), _too_few_to_borrow(c.assign(N=5), 10)
+    (True, False, False)
+    """
+    if counts is None:  # accuracy passed in
+        return False
+    keys = [c for c in counts.columns if c not in ("n", "N", "knows", "true_def")]
+    totals = counts.groupby(keys, observed=True, dropna=False)[["n", "N"]].sum()
+    return not ((totals["n"] >= k) | (totals["n"] >= totals["N"])).all()
 
 
 def whole_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:

@@ -38,6 +38,8 @@ from wordplay_audit.errors import ParameterError
 
 __all__ = [
     "MIN_LABELS",
+    "MIN_LABELS_BORROWED",
+    "BORROWED_FEW",
     "TOO_FEW",
     "accuracy_draws",
     "mixture_share_interval",
@@ -54,6 +56,15 @@ MIN_LABELS = 5
 given."""
 
 TOO_FEW = "fewer than {k} labels in a judge-verdict post-stratum: no calibrated interval"
+MIN_LABELS_BORROWED = 10
+"""Fewest labels per judge-verdict stratum of the sampling stratum (model × deck) whose Se and Sp
+a cell inside it borrows (one round, a window of rounds). Fixed by the design, not by the labels'
+values: at 5 a weak judge's Se + Sp ≤ 1 in enough draws to withhold most rounds' intervals, and
+the ones printed were a selected subset (0.845 coverage; docs/BALDERDASH.md, design R4)."""
+BORROWED_FEW = (
+    "the Se and Sp this cell borrows from its model's labels rest on fewer than {k} labels in a "
+    "judge-verdict stratum: no calibrated interval"
+)
 DEFAULT_DRAWS = 4000
 
 
