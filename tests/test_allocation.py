@@ -53,8 +53,8 @@ def test_allocate_with_shares_matches_neyman_on_the_hand_computed_sd():
     x = np.array([5.0, 1.0, 10.0])
     counts = StrataCounts(big_n, n)
     target = linear_target("tdr", counts, [True, True, True], x)
-    # q̃ = (x + ½)/(n + 1): 5.5/11, 1.5/11, 10.5/11; S² = q̃(1 − q̃)·N/(N − 1)
-    q = np.array([5.5, 1.5, 10.5]) / 11
+    # q̃ = (x + 1)/(n + 2) (a = 2, the default): 6/12, 2/12, 11/12; S² = q̃(1 − q̃)·N/(N − 1)
+    q = np.array([6.0, 2.0, 11.0]) / 12
     sd = np.sqrt(np.maximum(q * (1 - q), 0.01) * big_n / (big_n - 1))
     result = allocate(counts, [target], 270, AllocationOptions(pilot=0))
     expected = neyman_allocation(big_n, sd, 300)
@@ -65,7 +65,7 @@ def test_allocate_with_shares_matches_neyman_on_the_hand_computed_sd():
 def test_predicted_half_width_by_hand():
     counts = StrataCounts(np.array([50.0, 150.0]), np.array([10.0, 30.0]))
     target = linear_target("t", counts, [True, True], [5, 3])
-    q1, q2 = 5.5 / 11, 3.5 / 31
+    q1, q2 = 6 / 12, 4 / 32  # (x + 1)/(n + 2)
     var = 0.25**2 * q1 * (1 - q1) * 50 / 49 * (1 / 10 - 1 / 50) + 0.75**2 * q2 * (1 - q2) * 150 / 149 * (
         1 / 30 - 1 / 150
     )

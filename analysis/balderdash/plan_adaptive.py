@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wordplay_audit.analysis.allocation import (
+    PSEUDO,
     AllocationOptions,
     StrataCounts,
     allocate_variances,
@@ -55,8 +56,6 @@ from wordplay_audit.errors import ParameterError
 
 METHODS = ("proportional", "equal", "adaptive")
 MIN_LABELS = 5
-PSEUDO = 2.0
-"""a in the adaptive allocation's predicted share q̃ = (x + a/2)/(n + a) (module doc)."""
 
 
 @dataclass(frozen=True)
