@@ -83,6 +83,15 @@ def test_audit_from_the_table_is_the_audit_from_judge_label_rows(campaign):
         assert table.attrs["skipped"] == expected.attrs["skipped"]
 
 
+def test_audit_with_a_repeated_item_id_is_refused_as_on_the_label_rows(campaign):
+    # the direct route needs every id once (checked in Arrow): a repeated one takes the
+    # judge-label-rows route and its error
+    obs = campaign.obs.astype({"item_id": "str"})
+    obs.loc[1, "item_id"] = obs.loc[0, "item_id"]
+    with pytest.raises(InputError, match=f"item '{obs.loc[0, 'item_id']}' is judged twice"):
+        judge_audit_tables(obs, campaign.labels)
+
+
 def test_audit_with_two_judges_is_still_refused(campaign):
     obs = campaign.obs.assign(judge_model=["j1", "j2"] * (len(campaign.obs) // 2))
     with pytest.raises(InputError, match="several judges"):

@@ -1,4 +1,5 @@
-"""Post-stratum counts by one bincount over the keys' codes against pandas' groupby."""
+"""Post-stratum counts (and a cell's boolean key counts) by bincount over the keys' codes against
+pandas' groupby."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from wordplay_audit.analysis.balderdash.corrected_frame import key_counts
 from wordplay_audit.analysis.correction.poststratify import post_strata_counts
 
 
@@ -58,3 +60,24 @@ def test_counts_equal_the_groupby_for_every_key_kind(kind, judge_kind, seed):
             got, _by_groupby(frame, strata), check_dtype=False, check_categorical=False
         )
         assert [str(c) for c in got.columns] == [*strata, "judge", "N", "n", "x"]
+
+
+@pytest.mark.parametrize("n_keys", [1, 2, 3])
+def test_cell_key_counts_by_bits_match_a_groupby(n_keys):
+    rng = np.random.default_rng(n_keys)
+    for size in (1, 7, 500):
+        keys = [f"k{i}" for i in range(n_keys)]
+        frame = pd.DataFrame({k: rng.random(size) < 0.3 for k in keys})
+        frame["labelled"] = rng.random(size) < 0.4
+        frame["human"] = pd.array(np.where(frame["labelled"], rng.random(size) < 0.5, None), dtype="boolean")
+        expected = {}
+        for key, part in frame.groupby(keys, sort=True):
+            key = key if isinstance(key, tuple) else (key,)
+            lab = part["labelled"]
+            expected[tuple(map(bool, key))] = (
+                int((~lab).sum()),
+                int(lab.sum()),
+                int(part["human"].fillna(False).sum()),
+            )
+        got = key_counts(frame, keys)
+        assert list(got) == list(expected) and got == expected

@@ -30,6 +30,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
+from wordplay_audit.analysis.balderdash.corrected_frame import key_counts
 from wordplay_audit.analysis.correction import (
     MIN_LABELS,
     JudgeAccuracy,
@@ -255,13 +256,13 @@ def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> 
     """(unlabelled, labelled, labelled true) per ``keys`` stratum of the cell's unlabelled rows
     (in sorted order); a stratum without a label in the cell borrows the model's (``pooled``)
     labels. With sampling weights the labelled counts are :func:`label_counts`' effective ones."""
-    counts = _key_counts(cell, keys)
+    counts = key_counts(cell, keys)
     parts, used_pool, pool_counts = [], False, None
     for key in sorted(k for k, (u, _, _) in counts.items() if u > 0):
         u, n, x = counts[key]
         source = cell
         if n == 0:
-            pool_counts = _key_counts(pooled, keys) if pool_counts is None else pool_counts
+            pool_counts = key_counts(pooled, keys) if pool_counts is None else pool_counts
             _, n, x = pool_counts.get(key, (0, 0, 0))
             source, used_pool = pooled, True
         if n == 0:
@@ -278,24 +279,6 @@ def _equal(column: pd.Series, value) -> np.ndarray:
     if pd.isna(value):
         return column.isna().to_numpy()
     return (column == value).fillna(False).to_numpy(bool)
-
-
-def _key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, int, int]]:
-    """Per ``keys`` value: (unlabelled, labelled, labelled human-true) rows of ``frame``.
-
-    >>> f = pd.DataFrame({"judge": [True, True, False], "labelled": [True, False, True],
-    ...                   "human": [True, None, False]})
-    >>> _key_counts(f, ["judge"])
-    {(False,): (0, 1, 0), (True,): (1, 1, 1)}
-    """
-    lab = frame["labelled"].to_numpy(bool)
-    true = frame["human"].fillna(False).to_numpy(bool) & lab
-    counts = pd.DataFrame({"u": ~lab, "n": lab, "x": true}, index=frame.index).astype("int64")
-    grouped = counts.groupby([frame[k] for k in keys], dropna=False, observed=True).sum()
-    index = grouped.index.to_flat_index() if len(keys) > 1 else [(k,) for k in grouped.index]
-    return {
-        tuple(k): (int(u), int(n), int(x)) for k, (u, n, x) in zip(index, grouped.to_numpy(), strict=True)
-    }
 
 
 WEIGHT = "sampling_weight"

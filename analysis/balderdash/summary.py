@@ -19,6 +19,7 @@ from wordplay_audit.analysis.balderdash.corrected import corrected_rates
 from wordplay_audit.analysis.balderdash.metrics import balderdash_metrics
 from wordplay_audit.analysis.balderdash.recompute import (
     REPLACED_NOTE,
+    ids_unique,
     item_rows,
     recompute_scores,
     replace_labels,
@@ -78,7 +79,7 @@ def _direct_audit_ok(obs: pd.DataFrame, labels: pd.DataFrame) -> bool:
         and isinstance(judges[0], str)
         and judges[0].strip() != ""
         and all(obs[c].dtype == bool for c in ("true_def", "knows"))
-        and bool(obs["item_id"].is_unique)
+        and ids_unique(obs["item_id"])
     )
 
 
