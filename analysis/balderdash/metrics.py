@@ -142,11 +142,10 @@ def round_metrics(obs: pd.DataFrame, *, keep: Sequence[str] = DEFAULT_SETTING) -
         tdr=("true_def", "mean"),
         dr=("dr", "mean"),  # pandas skips nan: players with undefined DR are left out
         **{"as": ("score", "mean")},
+        **{c: (c, "first") for c in kept},  # in the same pass: no join of a million-row key
     ).reset_index()
     guessers = out["n_players"] - out["n_true"]
     out["cgr"] = np.where(guessers > 0, out["n_correct"] / guessers.where(guessers > 0, 1), np.nan)
-    if kept:
-        out = out.merge(grouped[kept].first().reset_index(), on=keys)
     columns = keys + ["n_players"] + kept + list(METRICS)
     return out[columns].sort_values(keys).reset_index(drop=True)
 
@@ -160,10 +159,9 @@ def game_metrics(rounds: pd.DataFrame, *, keep: Sequence[str] = DEFAULT_SETTING)
     keys = ["game_id", "model"]
     kept = [c for c in keep if c in rounds.columns and c not in keys]
     grouped = rounds.groupby(keys, sort=False)
-    out = grouped[list(METRICS)].mean().reset_index()
-    out["n_rounds"] = grouped.size().to_numpy()
-    if kept:
-        out = out.merge(grouped[kept].first().reset_index(), on=keys)
+    out = grouped.agg(
+        **{m: (m, "mean") for m in METRICS}, n_rounds=("round_id", "size"), **{c: (c, "first") for c in kept}
+    ).reset_index()
     return out[keys + ["n_rounds"] + kept + list(METRICS)].sort_values(keys).reset_index(drop=True)
 
 
