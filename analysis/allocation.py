@@ -162,15 +162,21 @@ def linear_target(name: str, counts: StrataCounts, members: Sequence[bool], labe
 
 
 def fnr_target(
-    name: str, counts: StrataCounts, members: Sequence[bool], judge_false, labelled_true
+    name: str,
+    counts: StrataCounts,
+    members: Sequence[bool],
+    judge_false,
+    labelled_true,
+    pseudo: float = PSEUDO,
 ) -> Target:
     """A judge's false-negative rate over the target's strata, θ = B/(A + B) with
     A = Σ_{f_h=1} N_h q_h, B = Σ_{f_h=0} N_h q_h (q_h = share human-true); delta-method gradient
-    ∂θ/∂q_h = N_h A/(A + B)² where the judge said false, −N_h B/(A + B)² where it said true."""
+    ∂θ/∂q_h = N_h A/(A + B)² where the judge said false, −N_h B/(A + B)² where it said true,
+    taken at q̃_h = (x_h + a/2)/(n_h + a), a = ``pseudo`` (as the predicted variances)."""
     mask = np.asarray(members, dtype=bool)
     false = np.asarray(judge_false, dtype=bool)
     x = np.asarray(labelled_true, dtype=float)
-    q = (x + 0.5) / (counts.labelled + 1)
+    q = (x + pseudo / 2) / (counts.labelled + pseudo)
     mass = np.where(mask, counts.population * q, 0.0)
     a, b = mass[~false].sum(), mass[false].sum()
     if a + b <= 0:

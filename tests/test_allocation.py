@@ -147,9 +147,13 @@ def test_fnr_gradient_matches_finite_differences():
         mass = counts.population * q
         return mass[judge_false].sum() / mass.sum()
 
-    q = (x + 0.5) / 11
+    q = (x + 1) / 12  # the gradient is taken at (x + a/2)/(n + a), a = PSEUDO = 2
     numeric = [(fnr(q + e * 1e-6) - fnr(q - e * 1e-6)) / 2e-6 for e in np.eye(4)]
     assert np.allclose(target.gradient, numeric, rtol=1e-6)
+    half = fnr_target("fnr", counts, [True] * 4, judge_false, x, pseudo=1.0)
+    q = (x + 0.5) / 11
+    numeric = [(fnr(q + e * 1e-6) - fnr(q - e * 1e-6)) / 2e-6 for e in np.eye(4)]
+    assert np.allclose(half.gradient, numeric, rtol=1e-6)
 
 
 def test_bad_parameters_name_the_allowed_values():
