@@ -71,8 +71,8 @@ def run(key: str, campaigns: int, seed: int, draws: int, start: int = 0) -> pd.D
             given = {"generating": {}, "known": {}}
             for model, part in sub.groupby("model"):
                 given["generating"][model] = _accuracy(*generating_draws(part, truth, draws, rng), len(lab))
-                se, sp = design.se[(model, deck)][0], design.sp[(model, deck)]
-                given["known"][model] = _accuracy(np.full(draws, se), np.full(draws, sp), len(lab))
+                se, sp = design.se[(model, deck)][0], design.sp[(model, deck)]  # no variance: constant draws
+                given["known"][model] = JudgeAccuracy(se, sp, 0.0, 0.0, 0.0, len(lab), ())
             for source in SOURCES:
                 accuracy = None if source == "realised" else {"tdr": given[source]}
                 table = corrected_rates(sub, lab, metrics=("tdr",), by=("model", "deck", "round"),

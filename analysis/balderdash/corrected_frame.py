@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, item_rows
+from wordplay_audit.analysis.correction.poststratify import counts_by
 from wordplay_audit.analysis.judge_audit import human_consensus
+from wordplay_audit.corpora.balderdash.frames import as_category
 
 _OTHER = {"true_def": "knows", "knows": "true_def"}
 
@@ -50,17 +51,17 @@ def question_frame(
 
 
 def categorical_texts(obs: pd.DataFrame) -> pd.DataFrame:
-    """``obs`` with its text columns as categoricals: every cell, model and stratum below is a
-    group of the million rows, and grouping or taking rows by integer codes is several times
-    faster than over (pyarrow) strings. Groupings pass ``observed=True``. (``item_id`` is not
-    passed: coding a million distinct ids took ≈ 0.6 s.)"""
+    """``obs`` with its text columns as categoricals (the reader's :func:`as_category`): every
+    cell, model and stratum below is a group of the million rows, and grouping or taking rows by
+    integer codes is several times faster than over (pyarrow) strings. Groupings pass
+    ``observed=True``. (``item_id`` is not passed: coding a million distinct ids took ≈ 0.6 s.)"""
     text = [c for c in obs.columns if pd.api.types.is_string_dtype(obs[c]) or obs[c].dtype == object]
-    return obs.astype({c: "category" for c in text}) if text else obs
+    return obs.assign(**{c: as_category(obs[c]) for c in text}) if text else obs
 
 
 def key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, int, int]]:
-    """Per ``keys`` value (sorted): (unlabelled, labelled, labelled human-true) rows of ``frame``.
-    Boolean keys (the judge's verdicts) are counted as bits with ``np.bincount``, others grouped.
+    """Per ``keys`` value (sorted): (unlabelled, labelled, labelled human-true) rows of ``frame``,
+    counted by :func:`~wordplay_audit.analysis.correction.poststratify.counts_by`.
 
     >>> f = pd.DataFrame({"judge": [True, True, False], "labelled": [True, False, True],
     ...                   "human": [True, None, False], "deck": ["b", "a", "b"]})
@@ -69,20 +70,7 @@ def key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, i
     >>> key_counts(f, ["judge", "deck"])
     {(False, 'b'): (0, 1, 0), (True, 'a'): (1, 0, 0), (True, 'b'): (0, 1, 1)}
     """
-    lab = frame["labelled"].to_numpy(bool)
-    true = frame["human"].fillna(False).to_numpy(bool) & lab
-    if all(frame[k].dtype == bool for k in keys):
-        code = np.zeros(len(frame), dtype=np.int64)
-        for k in keys:
-            code = 2 * code + frame[k].to_numpy(bool)
-        size = 2 ** len(keys)
-        u, n, x = (np.bincount(code, weights=w, minlength=size) for w in (~lab, lab, true))
-        seen = np.flatnonzero(np.bincount(code, minlength=size))
-        bits = [tuple(bool(c >> (len(keys) - 1 - i) & 1) for i in range(len(keys))) for c in seen]
-        return {b: (int(u[c]), int(n[c]), int(x[c])) for b, c in zip(bits, seen, strict=True)}
-    counts = pd.DataFrame({"u": ~lab, "n": lab, "x": true}, index=frame.index).astype("int64")
-    grouped = counts.groupby([frame[k] for k in keys], dropna=False, observed=True).sum()
-    index = grouped.index.to_flat_index() if len(keys) > 1 else [(k,) for k in grouped.index]
-    return {
-        tuple(k): (int(u), int(n), int(x)) for k, (u, n, x) in zip(index, grouped.to_numpy(), strict=True)
-    }
+    counts = counts_by(frame, keys)
+    values = zip(*(counts[k].tolist() for k in keys), strict=True)
+    totals = zip(counts["N"].tolist(), counts["n"].tolist(), counts["x"].tolist(), strict=True)
+    return {key: (big_n - n, n, x) for key, (big_n, n, x) in zip(values, totals, strict=True)}

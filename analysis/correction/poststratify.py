@@ -77,7 +77,13 @@ def post_strata_counts(frame: pd.DataFrame, strata: Sequence[str]) -> pd.DataFra
     >>> post_strata_counts(f, ["deck"]).to_dict(orient="list")
     {'deck': ['a', 'b', nan], 'judge': [True, True, False], 'N': [1, 2, 1], 'n': [0, 2, 1], 'x': [0, 1, 1]}
     """
-    keys = [*strata, "judge"]
+    return counts_by(frame, [*strata, "judge"])
+
+
+def counts_by(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """:func:`post_strata_counts` over any ``keys`` columns (rows in sorted key order, a missing
+    value last, only keys with rows): ``N`` rows, ``n`` labelled, ``x`` human-true."""
+    keys = list(keys)
     codes, uniques = [], []
     for key in keys:
         code, unique = _sorted_codes(frame[key])
