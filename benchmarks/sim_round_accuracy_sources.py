@@ -6,11 +6,14 @@ three sources of the judge's Se/Sp draws.
 and, per model × deck, passes ``corrected_rates`` three accuracies for the same mixture interval
 (``by=("model", "deck", "round")``, TDR, ``draws`` posterior draws):
 
-* ``realised`` – what the toolkit does: Jeffreys posterior-predictive draws of the deck's realised
-  Se/Sp (``accuracy`` estimated from the labels);
-* ``generating`` – draws of the Se/Sp that generate the verdicts: per judge-verdict stratum of
-  the deck (N_v items, n_v labels, x_v human-true) a share q_v ~ Beta(x_v + ½, n_v − x_v + ½), then
-  Se = N_1 q_1/(N_1 q_1 + N_0 q_0), Sp = N_0(1 − q_0)/(N_0(1 − q_0) + N_1(1 − q_1));
+* ``realised`` – what the toolkit did until 2026-12-01: Jeffreys posterior-predictive draws of
+  the deck's realised Se/Sp: per judge-verdict stratum of the deck (N_v items, n_v labels, x_v
+  human-true) T_v = x_v + Y_v, Y_v ~ Binomial(N_v − n_v, q_v), q_v ~ Beta(x_v + ½, n_v − x_v + ½),
+  then Se = T_1/(T_1 + T_0), Sp = (N_0 − T_0)/((N_0 − T_0) + (N_1 − T_1));
+* ``generating`` – what the toolkit does now (``accuracy`` estimated from the labels,
+  ``correction.generating_accuracy_draws``): draws of the Se/Sp that generate the verdicts, the
+  same q_v without the realised counts, Se = N_1 q_1/(N_1 q_1 + N_0 q_0),
+  Sp = N_0(1 − q_0)/(N_0(1 − q_0) + N_1(1 − q_1));
 * ``known`` – the design's true Se and Sp, no uncertainty.
 
 Coverage is over every printed interval (``--campaigns`` × 2 models × 2 decks × 10 rounds), with
@@ -43,17 +46,20 @@ def _accuracy(se: np.ndarray, sp: np.ndarray, n_labelled: int) -> ModelAccuracy:
     return ModelAccuracy(point, np.asarray(se, float), np.asarray(sp, float))
 
 
-def generating_draws(part: pd.DataFrame, truth: dict, draws: int, rng: np.random.Generator):
-    """Se and Sp draws from the per-verdict Jeffreys posteriors of one model × deck (module doc)."""
-    mass = {}
+def realised_draws(part: pd.DataFrame, truth: dict, draws: int, rng: np.random.Generator):
+    """Draws of one model × deck's realised Se and Sp from its per-verdict Jeffreys posterior
+    predictive (module doc)."""
+    true = {}
     for verdict in (True, False):
         ids = part.loc[part["true_def"] == verdict, "item_id"]
         labelled = [truth[i] for i in ids if i in truth]
         x, n = sum(labelled), len(labelled)
-        mass[verdict] = (len(ids), rng.beta(x + 0.5, n - x + 0.5, size=draws))
-    (n1, q1), (n0, q0) = mass[True], mass[False]
-    se = n1 * q1 / (n1 * q1 + n0 * q0)
-    sp = n0 * (1 - q0) / (n0 * (1 - q0) + n1 * (1 - q1))
+        q = rng.beta(x + 0.5, n - x + 0.5, size=draws)
+        true[verdict] = (len(ids), x + rng.binomial(len(ids) - n, q))
+    (n1, t1), (n0, t0) = true[True], true[False]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = t1 / (t1 + t0)
+        sp = (n0 - t0) / ((n0 - t0) + (n1 - t1))
     return se, sp
 
 
@@ -68,13 +74,13 @@ def run(key: str, campaigns: int, seed: int, draws: int, start: int = 0) -> pd.D
         for deck, sub in obs.groupby("deck"):
             lab = labels[labels["item_id"].isin(sub["item_id"])]
             target = sub.groupby(["model", "deck", "round"])["human_all"].mean()
-            given = {"generating": {}, "known": {}}
+            given = {"realised": {}, "known": {}}
             for model, part in sub.groupby("model"):
-                given["generating"][model] = _accuracy(*generating_draws(part, truth, draws, rng), len(lab))
+                given["realised"][model] = _accuracy(*realised_draws(part, truth, draws, rng), len(lab))
                 se, sp = design.se[(model, deck)][0], design.sp[(model, deck)]  # no variance: constant draws
                 given["known"][model] = JudgeAccuracy(se, sp, 0.0, 0.0, 0.0, len(lab), ())
             for source in SOURCES:
-                accuracy = None if source == "realised" else {"tdr": given[source]}
+                accuracy = None if source == "generating" else {"tdr": given[source]}
                 table = corrected_rates(sub, lab, metrics=("tdr",), by=("model", "deck", "round"),
                                         design=design.design, accuracy=accuracy, options=opts)  # fmt: skip
                 for r in table.itertuples():

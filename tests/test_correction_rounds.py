@@ -152,3 +152,63 @@ def test_per_round_rogan_gladen_coverage_in_a_small_simulation():
     assert np.isfinite(hits).mean() > 0.5  # most round cells print an interval
     cov, lo, hi = _coverage_band(hits)
     assert lo <= cov <= hi
+
+
+def _by_hand_generating(counts: pd.DataFrame, draws: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Se and Sp of the verdicts' generating process, built with scipy from the formula alone:
+    each post-stratum's share from its Jeffreys posterior, its expected true items N·q."""
+    from scipy import stats
+
+    rng = np.random.default_rng(seed)
+    pos = {True: [], False: []}
+    neg = {True: [], False: []}
+    for row in counts.itertuples():
+        q = stats.beta(row.xq + 0.5, row.nq - row.xq + 0.5).rvs(size=draws, random_state=rng)
+        pos[bool(row.judge)].append(row.N * q)
+        neg[bool(row.judge)].append(row.N * (1 - q))
+    se = np.sum(pos[True], axis=0) / (np.sum(pos[True], axis=0) + np.sum(pos[False], axis=0))
+    sp = np.sum(neg[False], axis=0) / (np.sum(neg[False], axis=0) + np.sum(neg[True], axis=0))
+    return se, sp
+
+
+_POST_STRATA = pd.DataFrame(
+    {  # judge × knows post-strata of one model × deck; the last is labelled in full
+        "knows": [True, False, True, False],
+        "judge": [True, True, False, False],
+        "N": [40, 30, 60, 12],
+        "n": [10, 8, 12, 12],
+        "x": [9, 5, 2, 3],
+        "nq": [10.0, 8.0, 12.0, 12.0],
+        "xq": [9.0, 5.0, 2.0, 3.0],
+    }
+)
+
+
+def test_generating_draws_follow_the_formula_built_independently():
+    from scipy import stats
+
+    from wordplay_audit.analysis.correction import generating_accuracy_draws, seeded_rng
+
+    se, sp = generating_accuracy_draws(_POST_STRATA, draws=20000, rng=seeded_rng(3))
+    se_ref, sp_ref = _by_hand_generating(_POST_STRATA, 20000, seed=11)
+    # two samples of one distribution: a KS test at 0.1 % fails 1 run in 1,000 by chance
+    assert stats.ks_2samp(se, se_ref).pvalue > 1e-3
+    assert stats.ks_2samp(sp, sp_ref).pvalue > 1e-3
+    # and not of the realised accuracy, whose draws are narrower (labelled items are known)
+    from wordplay_audit.analysis.correction import accuracy_draws
+
+    se_real, _ = accuracy_draws(_POST_STRATA, draws=20000, rng=seeded_rng(3))
+    assert se_real.std() < se.std()
+
+
+def test_generating_draws_vary_when_everything_is_labelled():
+    from wordplay_audit.analysis.correction import accuracy_draws, generating_accuracy_draws
+
+    # every item labelled: the realised Se is known (7/11), the generating one is not
+    counts = pd.DataFrame({"judge": [True, False], "N": [10, 20], "n": [10, 20], "x": [7, 4],
+                           "nq": [10.0, 20.0], "xq": [7.0, 4.0]})  # fmt: skip
+    real, _ = accuracy_draws(counts, draws=4000)
+    gen, _ = generating_accuracy_draws(counts, draws=4000)
+    ref, _ = _by_hand_generating(counts, 4000, seed=5)
+    assert np.ptp(real) == 0 and gen.std() > 0.05
+    assert abs(gen.mean() - ref.mean()) < 4 * np.hypot(gen.std(), ref.std()) / np.sqrt(4000)

@@ -92,7 +92,8 @@ def model_accuracy_draws(
     strata: Sequence[str] = ("deck",),
     options: CorrectionOptions | None = None,
 ) -> dict[str, ModelAccuracy]:
-    """:func:`model_accuracy` with posterior draws of the realised Se and Sp per model."""
+    """:func:`model_accuracy` with posterior draws of the Se and Sp generating each model's
+    verdicts (what a round or window borrows)."""
     checked = labels_for(obs, labels)
     frame = question_frame(obs, checked, metric)
     opts = options or CorrectionOptions(strata=tuple(strata))

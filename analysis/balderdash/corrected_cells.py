@@ -12,8 +12,8 @@ Two interval methods (``CorrectionOptions.method``):
   deck) does the same from its own labels where each of its post-strata holds ``min_labels``
   (labels are a simple random sample of model × deck × verdict, so of the cell's part of it);
   else Rogan–Gladen gets the interval of the cell's realised share under the Rogan–Gladen model
-  with the Se and Sp of its stratum (model × deck: Jeffreys posterior-predictive draws of their
-  realised values, then the cell's prevalence and its unlabelled true items given its verdicts
+  with the Se and Sp of its stratum (model × deck: Jeffreys posterior draws of the Se and Sp
+  that generate its verdicts, then the cell's prevalence and its unlabelled true items given its verdicts
   and labels, :func:`~wordplay_audit.analysis.correction.intervals.mixture_share_interval`) and
   PPI none (borrowing the stratum's share of each verdict is biased when the share changes over
   rounds); Rogan–Gladen borrows only from ≥ ``min_labels_borrowed`` labels per verdict stratum.
@@ -35,9 +35,9 @@ from wordplay_audit.analysis.correction import (
     MIN_LABELS,
     JudgeAccuracy,
     accuracy_counts,
+    generating_accuracy_draws,
     ppi_mean,
     rogan_gladen,
-    se_sp_from_true,
     seeded_rng,
     stratified_mean,
 )
@@ -47,7 +47,6 @@ from wordplay_audit.analysis.correction.intervals import (
     MIN_LABELS_BORROWED,
     TOO_FEW,
     mixture_share_interval,
-    true_count_draws,
 )
 from wordplay_audit.analysis.correction.poststratify import poststratified_accuracy
 from wordplay_audit.analysis.proportions import z_value
@@ -83,15 +82,14 @@ class CorrectionOptions:
 
 @dataclass(frozen=True)
 class ModelAccuracy:
-    """The judge's accuracy for one model: the point estimate, posterior draws of the realised
-    Se and Sp (None with ``reason`` when no calibrated interval is possible)."""
+    """The judge's accuracy for one model: the point estimate, posterior draws of the Se and Sp
+    that generate its verdicts (None with ``reason`` when no calibrated interval is possible)."""
 
     acc: JudgeAccuracy
     se_draws: np.ndarray | None = None
     sp_draws: np.ndarray | None = None
     reason: str | None = None
     counts: pd.DataFrame | None = None
-    true_draws: np.ndarray | None = None
 
     @classmethod
     def assumed(cls, acc: JudgeAccuracy, draws: int, rng: np.random.Generator) -> ModelAccuracy:
@@ -102,7 +100,8 @@ class ModelAccuracy:
 
 
 def draws_for_model(part: pd.DataFrame, acc: JudgeAccuracy, levels: list[list[str]], opts) -> ModelAccuracy:
-    """Posterior draws of the model's realised Se and Sp on the finest strata ``levels`` whose
+    """Posterior draws of the Se and Sp generating the model's verdicts
+    (:func:`~wordplay_audit.analysis.correction.intervals.generating_accuracy_draws`), on the finest strata ``levels`` whose
     every post-stratum holds ``min_labels`` labels (or is labelled in full); no draws (reason)
     when none does."""
     model = str(part["model"].iloc[0]) if len(part) else ""
@@ -110,9 +109,9 @@ def draws_for_model(part: pd.DataFrame, acc: JudgeAccuracy, levels: list[list[st
         counts = accuracy_counts(part, strata)
         # a post-stratum labelled in full is known exactly; only the others need min_labels
         if counts is not None and ((counts["n"] >= opts.min_labels) | (counts["n"] >= counts["N"])).all():
-            true = true_count_draws(counts, draws=opts.draws, rng=seeded_rng(opts.seed, model, *strata))
-            se, sp = se_sp_from_true(counts, true, fallback=(acc.se, acc.sp))
-            return ModelAccuracy(acc, se, sp, counts=counts[[*strata, "judge", "n", "N"]], true_draws=true)
+            rng = seeded_rng(opts.seed, model, *strata)
+            se, sp = generating_accuracy_draws(counts, draws=opts.draws, rng=rng, fallback=(acc.se, acc.sp))
+            return ModelAccuracy(acc, se, sp, counts=counts[[*strata, "judge", "n", "N"]])
     return ModelAccuracy(acc, reason=TOO_FEW.format(k=opts.min_labels))
 
 
@@ -207,7 +206,8 @@ def _rg_own(
 
 def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, confidence: float, opts, rg, seed: tuple) -> dict:
     """The exact interval of a Rogan–Gladen cell that is not made of whole sampling strata
-    (e.g. one round): per draw of the realised Se and Sp of the stratum it lies in (``model_acc``),
+    (e.g. one round): per draw of the Se and Sp generating the verdicts of the stratum it lies in
+    (``model_acc``),
     the cell's prevalence from its verdicts and labels, then its unlabelled true items
     (:func:`~wordplay_audit.analysis.correction.intervals.mixture_share_interval`)."""
     if model_acc.se_draws is None:

@@ -4,7 +4,7 @@
   decision (and sampling strata), with delta-method variances.
 * :mod:`.rogan_gladen` — θ̂ = (p + Sp − 1)/(Se + Sp − 1) with its variance.
 * :mod:`.intervals` — for cells that are not made of whole sampling strata (one round, a
-  window): Jeffreys posterior-predictive draws of the stratum's realised Se and Sp, then the
+  window): Jeffreys posterior draws of the Se and Sp generating the stratum's verdicts, then the
   cell's prevalence and its unlabelled true items (``mixture_share_interval``).
 * :mod:`.calibration` — the randomised exact (Stevens / Clopper–Pearson) predictive interval of
   a cell's realised share from its own post-strata, and its exact coverage at given shares.
@@ -19,6 +19,7 @@ from wordplay_audit.analysis.correction.calibration import randomised_share_inte
 from wordplay_audit.analysis.correction.intervals import (
     MIN_LABELS,
     accuracy_draws,
+    generating_accuracy_draws,
     rogan_gladen_interval,
     se_sp_from_true,
     seeded_rng,
@@ -40,6 +41,7 @@ __all__ = [
     "JudgeAccuracy",
     "accuracy_counts",
     "accuracy_draws",
+    "generating_accuracy_draws",
     "rogan_gladen_interval",
     "se_sp_from_true",
     "seeded_rng",

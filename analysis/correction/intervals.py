@@ -13,7 +13,8 @@ exactly instead, by posterior-predictive simulation with the Jeffreys prior:
 
 :func:`stratified_share_interval` gives the interval of the realised share of a cell from its
 post-strata (the double-sampling / stratified PPI estimator). :func:`accuracy_draws` draws the
-judge's realised Se and Sp over a population of judged items, and
+judge's realised Se and Sp over a population of judged items, :func:`generating_accuracy_draws` the
+Se and Sp that generate its verdicts (what a part of that population, one round, borrows), and
 :func:`rogan_gladen_interval` propagates them through θ = (p + Sp − 1)/(Se + Sp − 1), adding the
 cell's own departure from that accuracy as a normal term (no longer used by the Balderdash
 cells). :func:`mixture_share_interval` is what a cell that is part of one sampling stratum (one
@@ -42,6 +43,7 @@ __all__ = [
     "BORROWED_FEW",
     "TOO_FEW",
     "accuracy_draws",
+    "generating_accuracy_draws",
     "mixture_share_interval",
     "rogan_gladen_interval",
     "se_sp_from_true",
@@ -155,10 +157,36 @@ def accuracy_draws(
     return se_sp_from_true(counts, true, fallback=fallback)
 
 
+def generating_accuracy_draws(
+    counts: pd.DataFrame,
+    *,
+    draws: int = DEFAULT_DRAWS,
+    rng: np.random.Generator | None = None,
+    fallback: tuple[float, float] = (np.nan, np.nan),
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draws of the Se and Sp that *generate* the judge's verdicts on items like those of
+    ``counts`` (columns as for :func:`accuracy_draws`), not the realised ones of these items.
+
+    Per post-stratum a share q_s ~ Beta(xq_s + ½, nq_s − xq_s + ½) (Jeffreys), then
+    Se = Σ_{f=1} N_s q_s / Σ N_s q_s and Sp = Σ_{f=0} N_s (1 − q_s) / Σ N_s (1 − q_s). A part of
+    the stratum (one round) has its verdicts drawn with these Se and Sp, and its own realised
+    accuracy departs from the stratum's by its own sampling noise, which
+    :func:`mixture_share_interval` adds; the realised draws of :func:`accuracy_draws` are narrower
+    than that by the stratum's labelled items and cost 0.003–0.005 coverage per round
+    (docs/BALDERDASH.md, design R1/R5). Unlike the realised draws they vary even when every item
+    is labelled: the generating accuracy is never known exactly.
+    """
+    rng = rng if rng is not None else seeded_rng(0)
+    nq, xq = counts["nq"].to_numpy(float), counts["xq"].to_numpy(float)
+    q = rng.beta(xq + 0.5, nq - xq + 0.5, size=(draws, len(nq)))
+    return se_sp_from_true(counts, counts["N"].to_numpy(float) * q, fallback=fallback)
+
+
 def se_sp_from_true(
     counts: pd.DataFrame, true: np.ndarray, *, fallback: tuple[float, float] = (np.nan, np.nan)
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Realised Se and Sp per draw from draws × post-strata true counts (see :func:`accuracy_draws`)."""
+    """Se and Sp per draw from draws × post-strata true counts — realised (:func:`accuracy_draws`)
+    or expected (:func:`generating_accuracy_draws`)."""
     big_n = counts["N"].to_numpy(float)
     f = counts["judge"].to_numpy(bool)
     false = big_n - true
