@@ -34,6 +34,9 @@ def test_demo_writes_report(run_cli, tmp_path):
     assert np.isfinite(alpha)
     assert "Balderdash (simulated demo campaign)" in html
     assert "Trend tests (knows, true_def)" in html
+    # the per-round bands say what they assume, and the drift check they point to is in the report
+    assert "assumes the judge as accurate in every round" in html
+    assert "Judge drift over rounds in the human sample" in html
     assert summary["balderdash"]["omniscient_true_lkr"] == 1.0
     # the judge misses true definitions, so the judged LKR of a model that knows every word is below 1
     assert summary["balderdash"]["omniscient_judge_lkr"] < 0.9

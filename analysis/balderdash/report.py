@@ -179,7 +179,9 @@ def _human_blocks(result: BalderdashAnalysis) -> list:
         png = _round_figure(result.obs, result.corrected_round, result.replaced, metric)
         caption = (
             f"{metric.upper()} per round: judge (dashed), replaced (dotted; a sensitivity view), "
-            "corrected with 95 % Rogan–Gladen band (solid)"
+            "corrected with 95 % Rogan–Gladen band (solid). A round with too few labels of its own "
+            "borrows its model × deck's Se and Sp, so its band assumes the judge as accurate in every "
+            "round (see the drift check under the trend tests)"
         )
         blocks.append(Figure(png, caption=caption))
     return blocks
