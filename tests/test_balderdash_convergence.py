@@ -121,6 +121,26 @@ def test_any_sense_only_labels_decide_what_they_can(small_campaign):
     ).all()
 
 
+def test_window_basis_names_where_the_windows_accuracy_comes_from(small_campaign):
+    from wordplay_audit.analysis.correction import JudgeAccuracy
+
+    labels = _only(small_campaign.labels, "any_sense")
+    # 3 of 8 rounds hold 2–3 labels per verdict stratum: the window takes the model's accuracy
+    # over all rounds; 8 of 8 rounds are whole sampling strata with their own labels
+    table_3 = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=3)
+    for window, basis in ((3, "model"), (8, "own")):
+        table = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=window)
+        assert table["window_estimate"].notna().all() and (table["window_basis"] == basis).all()
+    # the window of 3 has no bound, and the reason is corrected_rates' own, not a guess
+    assert table_3["converged_window_reason"].str.contains("fewer than 5 labels in a judge-verdict").all()
+    models = small_campaign.obs["model"].unique()
+    assumed = {m: JudgeAccuracy(0.8, 0.95, 0.0, 0.0, 0.0, 0, ()) for m in models}
+    table = convergence_table(small_campaign.obs, None, accuracy=assumed, eps=(0.05,), window=3)
+    assert (table["window_basis"] == "assumed").all()
+    # a window longer than the rounds has no estimate and so no basis
+    assert convergence_table(small_campaign.obs, labels, eps=(0.05,), window=100)["window_basis"].isna().all()
+
+
 def test_no_labels_leaves_every_label_verdict_open(small_campaign):
     table = convergence_table(small_campaign.obs, None, eps=(0.1,))
     _check_three_valued(table)

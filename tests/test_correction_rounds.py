@@ -212,3 +212,46 @@ def test_generating_draws_vary_when_everything_is_labelled():
     ref, _ = _by_hand_generating(counts, 4000, seed=5)
     assert np.ptp(real) == 0 and gen.std() > 0.05
     assert abs(gen.mean() - ref.mean()) < 4 * np.hypot(gen.std(), ref.std()) / np.sqrt(4000)
+
+
+def test_rg_basis_says_where_the_se_and_sp_come_from():
+    from wordplay_audit.analysis.correction import JudgeAccuracy
+
+    obs, labels = _two_deck_frame()
+    obs = _by_round(obs)
+    table = {
+        by: corrected_rates(obs, labels, metrics=("tdr",), by=by, options=FIVE)
+        for by in [("model", "deck"), ("model", "deck", "round"), ("model", "round")]
+    }
+    # a deck is a whole sampling stratum: its own labels (5 per post-stratum)
+    assert (table[("model", "deck")]["rg_basis"] == "own").all()
+    # a round holds 2–3 labels per post-stratum, so it borrows its deck's Se and Sp — the
+    # assumption that the judge is as accurate in every round of the deck
+    assert (table[("model", "deck", "round")]["rg_basis"] == "stratum").all()
+    # a round across both decks lies in no one stratum: the model's accuracy
+    assert (table[("model", "round")]["rg_basis"] == "model").all()
+    given = {"tdr": {"m": JudgeAccuracy(0.8, 0.9, 0.0, 0.0, 0.0, 20, ())}}
+    assumed = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"), accuracy=given)
+    assert (assumed["rg_basis"] == "given").all()
+    # no point, no basis: LKR from reference-only labels
+    lkr = corrected_rates(obs, labels, metrics=("lkr",), by=("model", "deck"), options=FIVE)
+    assert lkr["rg"].isna().all() and lkr["rg_basis"].isna().all()
+
+
+def test_a_cell_labelled_in_full_reports_its_known_share():
+    # every definition labelled (the fixture's unlabelled ones all false): a deck's share is its
+    # labelled true count over its items — deck a 6/100, deck b 5/100 — with no uncertainty,
+    # for both estimators (it used to print the judge-based Rogan–Gladen point and no interval)
+    obs, labels = _two_deck_frame()
+    rest = obs[~obs["item_id"].isin(labels["item_id"])]
+    labels = pd.concat([labels, pd.DataFrame({"item_id": rest["item_id"], "rater": "r1", "rater_type": "human",
+                                              "label": "false", "question": "reference"})])  # fmt: skip
+    table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck")).set_index("deck")
+    for deck, share in (("a", 0.06), ("b", 0.05)):
+        row = table.loc[deck]
+        assert row["n_labelled"] == row["n"] == 100
+        for est in ("rg", "ppi"):
+            assert row[est] == pytest.approx(share) and row[f"{est}_low"] == row[
+                f"{est}_high"
+            ] == pytest.approx(share)
+        assert row["rg_basis"] == "own" and pd.isna(row["rg_reason"]) and pd.isna(row["ppi_reason"])

@@ -103,10 +103,14 @@ def convergence_table(
     ``converged_judge``, ``T_replaced``, ``converged_replaced``, ``T_corrected`` (descriptive),
     ``converged_corrected`` (always None: not a verdict), ``se``, ``sp``, ``tau``,
     ``judge_unreachable`` (1 − ε ≥ Se: judge labels cannot show convergence even at true LKR 1),
-    ``window_rounds``, ``window_estimate``, ``window_lower`` and ``converged_window`` (lower
+    ``window_rounds``, ``window_estimate``, ``window_lower``, ``window_basis`` (where the window's
+    Se and Sp come from: ``"own"`` its own labels; ``"model"`` the model's over all its rounds and
+    decks – which assumes the judge as accurate in the window as over the game –; ``"assumed"``
+    the ``accuracy`` passed in; None without an estimate) and ``converged_window`` (lower
     bound > 1 − ε); T nan = never; each verdict with ``<verdict>_reason`` (None when decided).
     """
     _check_args(eps, window)
+    given = "assumed" if accuracy is not None else "model"  # what the window borrows, if it must
     keys = [c for c in setting if c in obs.columns] + ["model"]
     curves = {"judge": round_curves(round_metrics(obs, keep=setting), setting=setting, metrics=("lkr",))}
     if labels is not None:
@@ -125,6 +129,7 @@ def convergence_table(
         pooled = _window_estimates(
             obs, labels, keys, accuracy, window=window, confidence=confidence, design=design
         )
+        pooled["rg_basis"] = pooled["rg_basis"].replace({"given": given})
     out = pd.concat([_eps_rows(curves, keys, float(e), accuracy, pooled) for e in eps], ignore_index=True)
     out["window_rounds"] = window
     out = add_verdicts(
@@ -151,6 +156,8 @@ def _window_too_long(out: pd.DataFrame, rounds: pd.Series, window: int) -> pd.Da
         return out
     out = out.copy()
     out.loc[short, ["window_estimate", "window_lower"]] = np.nan
+    out["window_basis"] = out["window_basis"].astype(object)
+    out.loc[short, "window_basis"] = None
     out["converged_window"] = out["converged_window"].astype(object)
     out.loc[short, "converged_window"] = None
     out.loc[short, "converged_window_reason"] = [
@@ -219,7 +226,11 @@ def add_verdicts(out: pd.DataFrame, *, has_labels: bool, has_any_sense: bool, ac
         (1 - out["eps"]) >= out["se"], se_known, no_acc
     )
     bound_known = out["window_lower"].notna()
-    win_reason = no_acc.where(~se_known, "no lower bound for the pooled window (Se + Sp ≤ 1 or no rounds)")
+    no_bound = pd.Series("no lower bound for the pooled window (Se + Sp ≤ 1 or no rounds)", index=out.index)
+    if "window_reason" in out.columns:  # why the window's interval is missing, as corrected_rates says
+        why = out["window_reason"]
+        no_bound = no_bound.where(why.isna(), "no lower bound for the pooled window: " + why.astype(str))
+    win_reason = no_acc.where(~se_known, no_bound)
     out["converged_window"], out["converged_window_reason"] = _verdict(
         out["window_lower"] > out["threshold"], bound_known, win_reason
     )
@@ -230,7 +241,8 @@ _COLUMNS = [
     "eps", "threshold", "T_judge", "converged_judge", "converged_judge_reason", "T_replaced",
     "converged_replaced", "converged_replaced_reason", "T_corrected", "converged_corrected",
     "converged_corrected_reason", "se", "sp", "tau", "judge_unreachable", "judge_unreachable_reason",
-    "window_rounds", "window_estimate", "window_lower", "converged_window", "converged_window_reason",
+    "window_rounds", "window_estimate", "window_lower", "window_basis", "converged_window",
+    "converged_window_reason",
 ]  # fmt: skip
 
 
@@ -287,13 +299,20 @@ def _eps_rows(curves: dict, keys: list[str], e: float, accuracy, pooled: pd.Data
     if accuracy is not None:
         table["se"] = table["model"].map(lambda m: _point(accuracy, m).se)
         table["sp"] = table["model"].map(lambda m: _point(accuracy, m).sp)
-        win = pooled[[*keys, "rg", "rg_low"]].rename(
-            columns={"rg": "window_estimate", "rg_low": "window_lower"}
+        win = pooled[[*keys, "rg", "rg_low", "rg_basis", "rg_reason"]].rename(
+            columns={
+                "rg": "window_estimate",
+                "rg_low": "window_lower",
+                "rg_basis": "window_basis",
+                "rg_reason": "window_reason",
+            }  # fmt: skip
         )
         table = table.merge(win, on=keys, how="left")
     for column in ("se", "sp", "window_estimate", "window_lower"):
         if column not in table.columns:
             table[column] = np.nan
+    if "window_basis" not in table.columns:
+        table["window_basis"] = None
     table["eps"] = e
     table["threshold"] = 1 - e
     return table

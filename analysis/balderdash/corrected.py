@@ -223,7 +223,10 @@ def corrected_rates(
     ``n_labelled``, ``judge`` (the judge's rate), ``se``, ``sp`` of the judge for the model (the
     cell's own where Rogan–Gladen used them, see Intervals above),
     ``rg``, ``rg_unclipped`` (before clipping to [0, 1]), ``rg_low``, ``rg_high``, ``rg_reason``,
-    ``ppi``, ``ppi_low``, ``ppi_high``, ``ppi_lambda`` (nan for the stratified design),
+    ``rg_basis`` (where the Se and Sp behind ``rg`` come from, ``corrected_cells.BASES``: ``"own"``
+    the cell's own labels, ``"stratum"`` the model × deck a round or window lies in – which assumes
+    the judge as accurate in every round of it –, ``"model"``, ``"given"``; None where ``rg`` is
+    nan), ``ppi``, ``ppi_low``, ``ppi_high``, ``ppi_lambda`` (nan for the stratified design),
     ``ppi_pooled``, ``ppi_reason`` and ``accuracy_pooled``. A value that cannot be computed is nan
     with the reason in ``*_reason`` (e.g. "needs any_sense labels"); the flags ``ppi_pooled``
     (a verdict stratum of the cell had no label and the model's share was used) and
@@ -262,7 +265,7 @@ def corrected_rates(
 
 _COLUMNS_HEAD = ["metric"]
 _COLUMNS_TAIL = ["n", "n_labelled", "judge", "se", "sp", "rg", "rg_unclipped", "rg_low", "rg_high", "rg_reason",
-                 "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "accuracy_pooled"]  # fmt: skip
+                 "rg_basis", "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "accuracy_pooled"]  # fmt: skip
 
 
 def _metric_rows(
@@ -297,11 +300,8 @@ def _metric_rows(
         if inside:
             model_acc = _stratum_accuracy(frame, cell, pooled_by_model[row["model"]], model_acc, opts, cache)
         seed = frame.seed_key(cell)
-        row.update(
-            rg_cell(
-                cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why, CellUse(own, whole, seed)
-            )
-        )
+        use = CellUse(own, whole, seed, "stratum" if inside else "model" if estimated else "given")
+        row.update(rg_cell(cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why, use))
         if design is None or not frame.has_question:
             reason = why if design is not None else "needs human labels"
             row.update(ppi=np.nan, ppi_low=np.nan, ppi_high=np.nan, ppi_lambda=np.nan, ppi_pooled=None,

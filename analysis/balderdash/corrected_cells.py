@@ -123,11 +123,22 @@ def missing_reason(question: str, has_question: bool) -> str:
 
 class CellUse(NamedTuple):
     """How :func:`rg_cell` treats a cell: its ``own`` post-strata columns (None: it may not use
-    its own labels), whether it is ``whole`` sampling strata, and the ``seed`` of its intervals."""
+    its own labels), whether it is ``whole`` sampling strata, the ``seed`` of its intervals, and
+    the ``basis`` of the accuracy it is given (:data:`BASES`) for ``rg_basis``."""
 
     own: tuple[str, ...] | None = None
     whole: bool = True
     seed: tuple = ()
+    basis: str = "model"
+
+
+BASES = {
+    "own": "the cell's own labels",
+    "stratum": "the sampling stratum the cell lies in (e.g. the deck of a round), assumed as accurate in all of it",
+    "model": "the model's, over its sampling strata",
+    "given": "passed in (assumed or estimated elsewhere)",
+}
+"""Where the Se and Sp behind a cell's Rogan–Gladen point and interval come from (``rg_basis``)."""
 
 
 def rg_cell(
@@ -148,11 +159,11 @@ def rg_cell(
     does where each of its post-strata holds ``min_labels`` labels, and else gets the interval of
     :func:`_rg_exact` (its stratum's Se and Sp in ``model_acc``); ``seed``: what seeds the
     randomised intervals besides ``opts.seed`` (the cell's first item id)."""
-    own, whole, seed = use or CellUse()
+    own, whole, seed, basis = use or CellUse()
     acc, z = model_acc.acc, z_value(confidence)
     n, p = len(cell), float(cell["judge"].mean())
     out = {"se": acc.se, "sp": acc.sp, "rg": np.nan, "rg_unclipped": np.nan, "rg_low": np.nan,
-           "rg_high": np.nan, "rg_reason": None}  # fmt: skip
+           "rg_high": np.nan, "rg_reason": None, "rg_basis": None}  # fmt: skip
     if own is not None and opts.method == "exact" and np.isfinite(acc.se) and np.isfinite(acc.sp):
         mine = _rg_own(cell, own, acc, confidence, opts, seed)
         if mine is not None:
@@ -163,7 +174,7 @@ def rg_cell(
     if j <= 0:
         return {**out, "rg_reason": NO_INFORMATION}
     rg, var_rg = rogan_gladen(p, acc, n, share_pos=shares[0], share_neg=shares[1])
-    out.update(rg=rg, rg_unclipped=float((p + acc.sp - 1) / j))
+    out.update(rg=rg, rg_unclipped=float((p + acc.sp - 1) / j), rg_basis=basis)
     if opts.method == "normal":
         half = z * np.sqrt(var_rg)
         out.update(rg_low=float(np.clip(rg - half, 0, 1)), rg_high=float(np.clip(rg + half, 0, 1)))
@@ -199,8 +210,8 @@ def _rg_own(
         )  # fmt: skip
         se = acc.se if np.isfinite(acc.se) else model.se
         sp = acc.sp if np.isfinite(acc.sp) else model.sp
-        return {"se": se, "sp": sp, "rg": rg, "rg_unclipped": rg,
-                "rg_low": min(low, rg), "rg_high": max(high, rg), "rg_reason": None}  # fmt: skip
+        return {"se": se, "sp": sp, "rg": rg, "rg_unclipped": rg, "rg_low": min(low, rg),
+                "rg_high": max(high, rg), "rg_reason": None, "rg_basis": "own"}  # fmt: skip
     return None
 
 
@@ -310,7 +321,10 @@ def label_counts(lab: pd.DataFrame) -> tuple[float, float]:
 
 def _exact_parts(cell: pd.DataFrame, levels: list[list[str]], min_labels: int) -> list | None:
     """The finest post-strata of the cell (no borrowing) whose every stratum with unlabelled
-    items holds ``min_labels`` labels of the cell; None when none does."""
+    items holds ``min_labels`` labels of the cell; None when none does. A cell labelled in full
+    has nothing to predict: one empty post-stratum (its share is known)."""
+    if not (~cell["labelled"].to_numpy(bool)).any():
+        return [(0, 1, 0)]
     for keys in levels:
         parts, used_pool = _strata_parts(cell, cell, keys) if keys else (_whole(cell), False)
         if parts and not used_pool and all(n >= min_labels for _, n, _ in parts):

@@ -191,7 +191,7 @@ def _convergence_blocks(conv: pd.DataFrame) -> list:
     keys = [c for c in DEFAULT_SETTING if c in conv.columns and conv[c].nunique() > 1]
     cols = [
         *keys, "model", "eps", "converged_judge", "T_judge", "converged_replaced", "se", "tau",
-        "judge_unreachable", "window_lower", "converged_window",
+        "judge_unreachable", "window_lower", "window_basis", "converged_window",
     ]  # fmt: skip
     cols = [c for c in cols if c in conv.columns]
     blocks: list = [

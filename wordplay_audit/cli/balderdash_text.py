@@ -91,7 +91,7 @@ def parse_eps(values: list[str] | None) -> tuple[float, ...]:
 
 
 CONVERGENCE_SHOWN = ["deck", "model", "eps", "converged_judge", "T_judge", "converged_replaced", "se", "tau",
-                "judge_unreachable", "window_estimate", "window_lower", "converged_window"]  # fmt: skip
+                "judge_unreachable", "window_estimate", "window_lower", "window_basis", "converged_window"]  # fmt: skip
 
 
 def verdict_reasons(table: pd.DataFrame) -> list[str]:
