@@ -125,20 +125,47 @@ def test_window_basis_names_where_the_windows_accuracy_comes_from(small_campaign
     from wordplay_audit.analysis.correction import JudgeAccuracy
 
     labels = _only(small_campaign.labels, "any_sense")
-    # 3 of 8 rounds hold 2–3 labels per verdict stratum: the window takes the model's accuracy
-    # over all rounds; 8 of 8 rounds are whole sampling strata with their own labels
-    table_3 = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=3)
-    for window, basis in ((3, "model"), (8, "own")):
-        table = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=window)
-        assert table["window_estimate"].notna().all() and (table["window_basis"] == basis).all()
-    # the window of 3 has no bound, and the reason is corrected_rates' own, not a guess
-    assert table_3["converged_window_reason"].str.contains("fewer than 5 labels in a judge-verdict").all()
+    # 8 labels per model × deck × verdict: a window of 3 of 8 rounds holds < 5 own labels per
+    # post-stratum and its deck < 10 per verdict stratum to lend, so the estimate rests on the
+    # deck's Se and Sp, and there is no bound — with corrected_rates' reason, not a guess
+    table = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=3)
+    assert table["window_estimate"].notna().all() and (table["window_basis"] == "stratum").all()
+    assert table["window_lower"].isna().all()
+    assert (
+        table["converged_window_reason"].str.contains("fewer than 10 labels in a judge-verdict stratum").all()
+    )
+    # all 8 rounds: whole sampling strata with their own labels
+    table = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=8)
+    assert table["window_lower"].notna().all() and (table["window_basis"] == "own").all()
     models = small_campaign.obs["model"].unique()
     assumed = {m: JudgeAccuracy(0.8, 0.95, 0.0, 0.0, 0.0, 0, ()) for m in models}
     table = convergence_table(small_campaign.obs, None, accuracy=assumed, eps=(0.05,), window=3)
     assert (table["window_basis"] == "assumed").all()
     # a window longer than the rounds has no estimate and so no basis
     assert convergence_table(small_campaign.obs, labels, eps=(0.05,), window=100)["window_basis"].isna().all()
+
+
+def test_the_window_bound_is_the_benchmarked_window_cell():
+    """The rule's bound is corrected_rates' cell for the window inside its model × deck (the call
+    whose coverage sim_correction_rounds measures): own labels in a window of 5 of 10 rounds,
+    the deck's Se and Sp in windows of 2 and 3 (15 labels per verdict stratum to lend)."""
+    from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+
+    campaign = simulate_campaign(SimConfig(games_per_deck=3, n_rounds=10, labels_per_stratum=15), seed=3)
+    obs, labels = campaign.obs, _only(campaign.labels, "any_sense")
+    seen = set()
+    for window in (2, 3, 5):
+        table = convergence_table(obs, labels, eps=(0.1,), window=window)
+        last = obs.groupby("deck")["round_id"].transform("max")
+        cells = corrected_rates(obs.assign(win=obs["round_id"] > last - window), labels, metrics=("lkr",),
+                                by=("deck", "model", "win"), confidence=0.9)  # fmt: skip
+        both = table.merge(cells[cells["win"]], on=["deck", "model"])
+        assert len(both) == len(table) == 6
+        assert np.allclose(both["window_estimate"], both["rg"])
+        assert np.allclose(both["window_lower"], both["rg_low"])  # the 90 % interval's lower end
+        assert (both["window_basis"] == both["rg_basis"]).all()
+        seen |= set(both["window_basis"])
+    assert seen == {"own", "stratum"}
 
 
 def test_no_labels_leaves_every_label_verdict_open(small_campaign):

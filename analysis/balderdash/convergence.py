@@ -104,13 +104,14 @@ def convergence_table(
     ``converged_corrected`` (always None: not a verdict), ``se``, ``sp``, ``tau``,
     ``judge_unreachable`` (1 − ε ≥ Se: judge labels cannot show convergence even at true LKR 1),
     ``window_rounds``, ``window_estimate``, ``window_lower``, ``window_basis`` (where the window's
-    Se and Sp come from: ``"own"`` its own labels; ``"model"`` the model's over all its rounds and
-    decks – which assumes the judge as accurate in the window as over the game –; ``"assumed"``
-    the ``accuracy`` passed in; None without an estimate) and ``converged_window`` (lower
+    Se and Sp come from: ``"own"`` its own labels; ``"stratum"`` its model × deck's – which
+    assumes the judge as accurate in the window as over the deck's rounds –; ``"model"`` the
+    model's, where the window spans decks; ``"assumed"`` the ``accuracy`` passed in; None without
+    an estimate) and ``converged_window`` (lower
     bound > 1 − ε); T nan = never; each verdict with ``<verdict>_reason`` (None when decided).
     """
     _check_args(eps, window)
-    given = "assumed" if accuracy is not None else "model"  # what the window borrows, if it must
+    assumed = accuracy is not None
     keys = [c for c in setting if c in obs.columns] + ["model"]
     curves = {"judge": round_curves(round_metrics(obs, keep=setting), setting=setting, metrics=("lkr",))}
     if labels is not None:
@@ -127,9 +128,15 @@ def convergence_table(
         )
         curves["corrected"] = per_round.rename(columns={"rg_unclipped": "lkr_mean"})
         pooled = _window_estimates(
-            obs, labels, keys, accuracy, window=window, confidence=confidence, design=design
+            obs,
+            None if assumed else labels,
+            keys,
+            accuracy,
+            window=window,
+            confidence=confidence,
+            design=design,
         )
-        pooled["rg_basis"] = pooled["rg_basis"].replace({"given": given})
+        pooled["rg_basis"] = pooled["rg_basis"].replace({"given": "assumed"})
     out = pd.concat([_eps_rows(curves, keys, float(e), accuracy, pooled) for e in eps], ignore_index=True)
     out["window_rounds"] = window
     out = add_verdicts(
@@ -258,20 +265,31 @@ def _window_estimates(
     obs, labels, keys, accuracy, *, window: int, confidence: float, design: str
 ) -> pd.DataFrame:
     """Rogan–Gladen estimate of LKR pooled over each setting's last ``window`` rounds, with the
-    one-sided lower bound at ``confidence`` (the two-sided interval at 2·confidence − 1)."""
+    one-sided lower bound at ``confidence`` (the two-sided interval at 2·confidence − 1).
+
+    With ``labels`` the window is a cell of :func:`corrected_rates` inside its model × deck (the
+    call of the rounds benchmark, docs/BALDERDASH.md): its own labels where each post-stratum
+    holds 5, else the deck's Se and Sp (from ≥ 10 labels per judge-verdict stratum). Without,
+    the ``accuracy`` given (assumed values)."""
     setting_keys = keys[:-1]
     if setting_keys:
         last = obs.groupby(setting_keys, dropna=False)["round_id"].transform("max")
     else:
         last = pd.Series(obs["round_id"].max(), index=obs.index)
-    window_obs = obs.loc[obs["round_id"] > (last - window)]
-    window_labels = None
+    in_window = (obs["round_id"] > (last - window)).to_numpy()
     if labels is not None:
-        window_labels = labels[labels["item_id"].isin(set(window_obs["item_id"]))]
-        window_labels = window_labels if len(window_labels) else None
+        table = corrected_rates(
+            obs.assign(_in_window=in_window),
+            labels,
+            metrics=("lkr",),
+            by=[*keys, "_in_window"],
+            confidence=2 * confidence - 1,
+            design=design,
+        )
+        return table[table["_in_window"].astype(bool)].drop(columns="_in_window").reset_index(drop=True)
     return corrected_rates(
-        window_obs,
-        window_labels,
+        obs.loc[in_window],
+        None,
         metrics=("lkr",),
         by=keys,
         accuracy={"lkr": accuracy},
