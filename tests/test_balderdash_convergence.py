@@ -168,6 +168,41 @@ def test_the_window_bound_is_the_benchmarked_window_cell():
     assert seen == {"own", "stratum"}
 
 
+def _two_judges():
+    """Two one-deck campaigns joined: the judge finds 95 % of true definitions on the basic deck
+    and 55 % on the rare one, so the model's Se pooled over decks fits neither."""
+    import pandas as pd
+
+    parts = []
+    for tag, deck, se, seed in (("A", "basic_english_words", 0.95, 3), ("B", "balderdash_words", 0.55, 4)):
+        config = SimConfig(decks=(deck,), games_per_deck=3, n_rounds=10, labels_per_stratum=15,
+                           judge_se={m: se for m in SimConfig().models},
+                           know={m: {deck: 0.95} for m in SimConfig().models})  # fmt: skip
+        c = simulate_campaign(config, seed=seed)
+        obs = c.obs.assign(game_id=tag + c.obs["game_id"], item_id=tag + c.obs["item_id"])  # distinct ids
+        parts.append((obs, c.labels.assign(item_id=tag + c.labels["item_id"])))
+    obs = pd.concat([p[0] for p in parts], ignore_index=True)
+    return obs, _only(pd.concat([p[1] for p in parts], ignore_index=True), "any_sense")
+
+
+def test_corrected_T_reads_the_reports_per_round_rates():
+    """T_corrected is Eq. 6 on the per-round corrected LKR the report plots: each round inside its
+    model × deck with the deck's Se and Sp (it used the model's pooled over decks, which differ
+    from both decks' here)."""
+    from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+
+    obs, labels = _two_judges()
+    rounds = corrected_rates(obs, labels, metrics=("lkr",), by=("model", "deck", "round_id"))
+    table = convergence_table(obs, labels, eps=(0.1, 0.2, 0.3), window=3)
+    checked = 0
+    for row in table.itertuples():
+        part = rounds[(rounds["model"] == row.model) & (rounds["deck"] == row.deck)].sort_values("round_id")
+        expected = convergence_round(part["rg_unclipped"].to_numpy(), 1 - row.eps)
+        assert (math.isnan(expected) and math.isnan(row.T_corrected)) or expected == row.T_corrected, row
+        checked += not math.isnan(expected)
+    assert checked > 0  # some model reaches 1 − ε, so the comparison is not between two nans
+
+
 def test_no_labels_leaves_every_label_verdict_open(small_campaign):
     table = convergence_table(small_campaign.obs, None, eps=(0.1,))
     _check_three_valued(table)

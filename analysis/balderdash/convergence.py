@@ -123,8 +123,11 @@ def convergence_table(
             accuracy = model_accuracy_draws(obs, labels, metric="lkr")
     pooled = None
     if accuracy is not None:
+        # each round as the report shows it: inside its model × deck, with the deck's Se and Sp
+        # (the model's pooled over decks would be biased where the judge's accuracy differs by deck)
+        given = None if labels is not None and not assumed else {"lkr": accuracy}
         per_round = corrected_rates(
-            obs, labels, metrics=("lkr",), by=[*keys, "round_id"], accuracy={"lkr": accuracy}, design=design
+            obs, labels, metrics=("lkr",), by=[*keys, "round_id"], accuracy=given, design=design
         )
         curves["corrected"] = per_round.rename(columns={"rg_unclipped": "lkr_mean"})
         pooled = _window_estimates(
