@@ -111,7 +111,7 @@ def convergence_table(
     bound > 1 − ε); T nan = never; each verdict with ``<verdict>_reason`` (None when decided).
     """
     _check_args(eps, window)
-    assumed = accuracy is not None
+    estimated = labels is not None and accuracy is None  # else the accuracy passed in is used
     keys = [c for c in setting if c in obs.columns] + ["model"]
     curves = {"judge": round_curves(round_metrics(obs, keep=setting), setting=setting, metrics=("lkr",))}
     if labels is not None:
@@ -125,14 +125,14 @@ def convergence_table(
     if accuracy is not None:
         # each round as the report shows it: inside its model × deck, with the deck's Se and Sp
         # (the model's pooled over decks would be biased where the judge's accuracy differs by deck)
-        given = None if labels is not None and not assumed else {"lkr": accuracy}
+        given = None if estimated else {"lkr": accuracy}
         per_round = corrected_rates(
             obs, labels, metrics=("lkr",), by=[*keys, "round_id"], accuracy=given, design=design
         )
         curves["corrected"] = per_round.rename(columns={"rg_unclipped": "lkr_mean"})
         pooled = _window_estimates(
             obs,
-            None if assumed else labels,
+            labels if estimated else None,
             keys,
             accuracy,
             window=window,
