@@ -78,12 +78,29 @@ def _require_server() -> None:
     pytest.skip(message)
 
 
+def server_args(port: int, data_dir: Path, username: str, password: str, token: str) -> list[str]:
+    """The ``label-studio start`` command line; ``--opt=value`` so a value may begin with "-"."""
+    return [
+        str(LS_BIN),
+        "start",
+        "--no-browser",
+        "--internal-host=127.0.0.1",
+        f"--port={port}",
+        f"--data-dir={data_dir}",
+        f"--username={username}",
+        f"--password={password}",
+        f"--user-token={token}",
+    ]
+
+
 def start_server(data_dir: Path) -> tuple[subprocess.Popen, LabelStudioServer]:
     port = free_port()
     if not port_is_free(port):  # pragma: no cover - a race with another process
         raise RuntimeError(f"port {port} became busy")
     token = secrets.token_hex(20)
-    username, password = "admin@example.org", secrets.token_urlsafe(12)
+    # A random password may begin with "-" (token_urlsafe's alphabet has it), which argparse
+    # takes for an option; hex after a letter never does, and "--opt=value" binds it either way.
+    username, password = "admin@example.org", "p" + secrets.token_hex(12)
     env = {
         **os.environ,
         "LABEL_STUDIO_BASE_DATA_DIR": str(data_dir),
@@ -100,23 +117,7 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen, LabelStudioServer]:
         "LABEL_STUDIO_PASSWORD",
     ):
         env.pop(name, None)
-    args = [
-        str(LS_BIN),
-        "start",
-        "--no-browser",
-        "--internal-host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data_dir),
-        "--username",
-        username,
-        "--password",
-        password,
-        "--user-token",
-        token,
-    ]
+    args = server_args(port, data_dir, username, password, token)
     log = open(data_dir / "server.log", "wb")  # noqa: SIM115 (closed with the process)
     proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     server = LabelStudioServer(f"http://127.0.0.1:{port}", token, username, password, proc.pid, data_dir)
