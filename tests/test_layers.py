@@ -135,6 +135,40 @@ def test_the_command_line_starts_without_heavy_libraries():
     assert out.stdout.strip() == "[]"
 
 
+def test_balderdash_metrics_and_recompute_run_without_scipy(tmp_path):
+    """``balderdash metrics`` and ``recompute`` never import scipy (≈ 0.15–0.3 s of their start-up,
+    the margin of issue 13's recompute ≤ 1.3 × metrics): their normal quantile, log-factorials
+    and majority vote come from numpy and the standard library."""
+    import subprocess
+    import sys
+
+    export = tmp_path / "export"
+    subprocess.run(
+        [sys.executable, "-m", "wordplay_audit", "balderdash", "simulate", "--out", str(export),
+         "--games-per-deck", "1", "--rounds", "4", "--labels-per-stratum", "6"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    runner = (
+        "import runpy, sys; sys.argv = ['wordplay-audit', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('wordplay_audit', run_name='__main__')\n"
+        "except SystemExit as stop:\n    assert not stop.code, stop.code\n"
+        "print('SCIPY', sorted(m for m in sys.modules if m.split('.')[0] == 'scipy'))"
+    )
+    for args in (
+        ["balderdash", "metrics", str(export)],
+        ["balderdash", "recompute", str(export), "--human", str(export / "labels.csv")],
+        ["balderdash", "recompute", str(export), "--human", str(export / "labels.csv"), "--json"],
+    ):
+        out = subprocess.run(
+            [sys.executable, "-c", runner, *args], capture_output=True, text=True, check=True
+        )
+        assert out.stdout.strip().splitlines()[-1] == "SCIPY []", (
+            args,
+            out.stdout[-500:],
+            out.stderr[-2000:],
+        )
+
+
 def test_every_package_names_its_public_api():
     """Each package's ``__init__`` declares ``__all__``, and every name in it resolves."""
     import importlib

@@ -9,11 +9,10 @@ attributes with a trailing underscore (``labels_``, ``probas_`` …), ``fit_pred
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 
 from wordplay_audit.corpora.contract import require_columns
 from wordplay_audit.errors import InputError, ParameterError, check_choice
@@ -26,6 +25,9 @@ from ._common import (
     check_whole,
 )
 from .tables import RatingTable, as_rating_table
+
+if TYPE_CHECKING:  # scipy is imported where Dawid–Skene builds its design, not by majority voting
+    from scipy import sparse
 
 __all__ = ["DawidSkene", "MajorityVote", "NotFittedError", "from_crowdkit", "majority_vote"]
 
@@ -377,6 +379,8 @@ class _EM:
 def _rating_design(table: RatingTable) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
     """Sparse one-hot design ``(P, R*K)`` of the distinct rating rows, their multiplicities
     ``(P,)`` and each item's row ``(n,)``. Rows are merged only when a row fits one int64 key."""
+    from scipy import sparse
+
     n, n_r, n_k = table.n_items, table.n_raters, table.n_categories
     column = table.rater * n_k + table.label
     if n_r * np.log2(n_k + 1) < 62 and n * n_r <= 200_000_000:

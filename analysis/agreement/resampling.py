@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
 from wordplay_audit.errors import check_choice
 
@@ -73,6 +72,8 @@ def interval_bounds(
 ) -> dict:
     """Percentile and BCa intervals for each column (``theta_hat`` ``(J,)``, ``theta_b``
     ``(B, J)``, jackknife values ``(P, J)`` with multiplicities ``jack_weights`` ``(P,)``)."""
+    from scipy.special import ndtr, ndtri  # here, not at import: commands without intervals skip scipy
+
     tail = (1.0 - confidence) / 2.0
     valid = ~np.isnan(theta_b)
     n_valid = valid.sum(axis=0)
