@@ -56,6 +56,7 @@ class RoundDesign:
     rounds: int = 10
     design: str = "stratified"
     rater_error: float = 0.0
+    shape: str = "logistic"  # the share over rounds: "logistic" in the round, or "peak" (up, then down)
 
 
 DESIGNS = {
@@ -83,6 +84,14 @@ DESIGNS = {
                       _grid(M3[:2], D2, lambda i, j: [(0.2, 0.8), (0.8, 0.3)][j]),
                       _grid(M3[:2], D2, lambda i, j: ((0.75, 0.75), (0.9, 0.9))[j]),
                       _grid(M3[:2], D2, lambda i, j: 0.95), 80, design="random"),
+    "R7": RoundDesign("R7: as R2 with 20 labels/stratum (shares near 0 in a verdict stratum)", 400,
+                      _grid(M3[:2], D2, lambda i, j: [(0.05, 0.5), (0.5, 0.05)][i]),
+                      _grid(M3[:2], D2, lambda i, j: ((0.7, 0.7), (0.9, 0.9))[j]),
+                      _grid(M3[:2], D2, lambda i, j: (0.85, 0.97)[j]), 20),
+    "R8": RoundDesign("R8: 20 labels/stratum, share rises then falls (.2 → .9 → .2 and .6 → .95 → .6), Se .6/.9", 500,
+                      _grid(M3[:2], D2, lambda i, j: [(0.2, 0.9), (0.6, 0.95)][j]),
+                      _grid(M3[:2], D2, lambda i, j: ((0.6, 0.6), (0.9, 0.9))[i]),
+                      _grid(M3[:2], D2, lambda i, j: 0.9), 20, shape="peak"),
 }  # fmt: skip
 
 
@@ -95,7 +104,10 @@ def per_round(design: RoundDesign, key) -> tuple[np.ndarray, np.ndarray, np.ndar
     r = np.arange(design.size) * design.rounds // design.size + 1
     t = (r - 1) / max(design.rounds - 1, 1)
     (p0, p1), (s0, s1) = design.prevalence[key], design.se[key]
-    share = 1 / (1 + np.exp(-(_logit(p0) + t * (_logit(p1) - _logit(p0)))))
+    if design.shape == "peak":  # p0 in the first and last round, p1 in the middle: not logit-linear
+        share = p0 + (p1 - p0) * np.sin(np.pi * t)
+    else:
+        share = 1 / (1 + np.exp(-(_logit(p0) + t * (_logit(p1) - _logit(p0)))))
     return r, share, s0 + t * (s1 - s0)
 
 
