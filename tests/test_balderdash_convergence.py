@@ -168,6 +168,25 @@ def test_the_window_bound_is_the_benchmarked_window_cell():
     assert seen == {"own", "stratum"}
 
 
+def test_only_computes_the_wanted_cells_and_nothing_else_changes(small_campaign):
+    """``CorrectionOptions(only=...)`` (what convergence's window asks for) returns exactly the rows
+    of the full table where the column is true: same points, intervals and reasons."""
+    import pandas as pd
+
+    from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
+
+    obs, labels = small_campaign.obs, small_campaign.labels
+    obs = obs.assign(win=obs["round_id"] > obs["round_id"].max() - 3)
+    by = ("model", "deck", "win")
+    full = corrected_rates(obs, labels, by=by)
+    some = corrected_rates(obs, labels, by=by, options=CorrectionOptions(only="win"))
+    want = full[full["win"]].reset_index(drop=True)
+    assert len(some) == len(want) > 0 and len(want) < len(full)
+    pd.testing.assert_frame_equal(some, want)
+    with pytest.raises(ParameterError, match="only='round_id'"):
+        corrected_rates(obs, labels, by=by, options=CorrectionOptions(only="round_id"))
+
+
 def _two_judges():
     """Two one-deck campaigns joined: the judge finds 95 % of true definitions on the basic deck
     and 55 % on the rare one, so the model's Se pooled over decks fits neither."""

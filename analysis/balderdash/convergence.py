@@ -26,7 +26,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.balderdash.corrected import ModelAccuracy, corrected_rates, model_accuracy_draws
+from wordplay_audit.analysis.balderdash.corrected import (
+    CorrectionOptions,
+    ModelAccuracy,
+    corrected_rates,
+    model_accuracy_draws,
+)
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING, round_curves, round_metrics
 from wordplay_audit.analysis.balderdash.recompute import replace_labels
 from wordplay_audit.analysis.correction import JudgeAccuracy
@@ -288,8 +293,9 @@ def _window_estimates(
             by=[*keys, "_in_window"],
             confidence=2 * confidence - 1,
             design=design,
+            options=CorrectionOptions(only="_in_window"),
         )
-        return table[table["_in_window"].astype(bool)].drop(columns="_in_window").reset_index(drop=True)
+        return table.drop(columns="_in_window").reset_index(drop=True)
     return corrected_rates(
         obs.loc[in_window],
         None,

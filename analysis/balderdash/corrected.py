@@ -215,7 +215,8 @@ def corrected_rates(
         :class:`CorrectionOptions`: sampling strata (default ``("deck",)``), interval method
         (``"exact"`` default, or ``"normal"``), ``min_labels`` (5), ``min_labels_borrowed`` (10:
         labels per judge-verdict stratum a round or window needs to borrow its stratum's Se/Sp),
-        posterior ``draws``, ``seed``.
+        posterior ``draws``, ``seed``, ``only`` (compute only the cells where a boolean ``by``
+        column is true).
 
     Returns
     -------
@@ -234,11 +235,15 @@ def corrected_rates(
     were used) are None where nothing was computed.
     """
     by = _check_corrected_args(obs, labels, accuracy, by=by, design=design, metrics=metrics)
+    opts = options or CorrectionOptions()
+    if opts.only is not None and opts.only not in by:
+        raise ParameterError(
+            f"corrected_rates: options.only={opts.only!r} must be one of the 'by' columns {by}"
+        )
     if design == "random" and WEIGHT in obs.columns:
         raise ParameterError(
             "design 'random' cannot use sampling weights: an adaptive campaign is 'stratified'"
         )
-    opts = options or CorrectionOptions()
     strata = [c for c in opts.strata if c in obs.columns]
     weight = [WEIGHT] if WEIGHT in obs.columns else []  # 1/π of an adaptive campaign's items
     checked = labels_for(obs, labels) if labels is not None else None
@@ -280,6 +285,8 @@ def _metric_rows(
     rows = []
     for key, cell in frame.data.groupby(by, sort=True, dropna=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
+        if opts.only is not None and not bool(key[list(by).index(opts.only)]):
+            continue  # a cell the caller does not want (e.g. outside convergence's window)
         row = dict(zip(by, key, strict=True))
         model_acc = acc_by_model.get(row["model"], ModelAccuracy(JudgeAccuracy.unknown()))
         row.update(

@@ -62,7 +62,9 @@ BORROWED = "a judge-verdict stratum of this cell has no label (the model's share
 class CorrectionOptions:
     """Options of :func:`corrected_rates`: sampling ``strata`` (besides the judge's verdicts),
     interval ``method``, fewest labels per post-stratum for an interval (``min_labels``) and per
-    verdict stratum lending its Se/Sp to a round (``min_labels_borrowed``), ``draws``, ``seed``."""
+    verdict stratum lending its Se/Sp to a round (``min_labels_borrowed``), ``draws``, ``seed``;
+    ``only``: a boolean column among ``by`` — only the cells where it is true are computed and
+    returned (the judge's accuracy and what a cell borrows still come from every row)."""
 
     strata: tuple[str, ...] = ("deck",)
     method: IntervalMethod = "exact"
@@ -70,6 +72,7 @@ class CorrectionOptions:
     min_labels_borrowed: int = MIN_LABELS_BORROWED
     draws: int = 4000
     seed: int = 0
+    only: str | None = None
 
     def __post_init__(self) -> None:
         check_choice("method", self.method, INTERVAL_METHODS)
