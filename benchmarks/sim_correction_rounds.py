@@ -111,6 +111,25 @@ def per_round(design: RoundDesign, key) -> tuple[np.ndarray, np.ndarray, np.ndar
     return r, share, s0 + t * (s1 - s0)
 
 
+def simulate_deck(design: RoundDesign, key, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """One model × deck as arrays: round, judge's verdict, people's answer and labelled, each
+    item (the random draws in :func:`simulate`'s order; used by the candidates' scripts)."""
+    r, share, se = per_round(design, key)
+    n = design.size
+    truth = rng.random(n) < share
+    judge = np.where(truth, rng.random(n) < se, rng.random(n) > design.sp[key])
+    human = truth ^ (rng.random(n) < design.rater_error)
+    labelled = np.zeros(n, dtype=bool)
+    if design.design == "stratified":
+        for v in (True, False):
+            pool = np.flatnonzero(judge == v)
+            if len(pool):
+                labelled[rng.choice(pool, size=min(design.labels, len(pool)), replace=False)] = True
+    else:
+        labelled[rng.choice(n, size=design.labels, replace=False)] = True
+    return r, judge, human, labelled
+
+
 def simulate(design: RoundDesign, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One campaign: the player-round-like table (with ``human``, people's answer on every item,
     for the targets) and people's labels."""

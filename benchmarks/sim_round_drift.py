@@ -23,7 +23,7 @@ import time
 import numpy as np
 from scipy import optimize
 
-from benchmarks.sim_correction_rounds import DESIGNS, per_round
+from benchmarks.sim_correction_rounds import DESIGNS, simulate_deck
 from wordplay_audit.analysis.correction.intervals import mixture_share_interval
 
 G = 200
@@ -116,18 +116,7 @@ def run(name, campaigns, seed=20261201, m=1000):
     t0 = time.time()
     for _ in range(campaigns):
         for key in d.prevalence:
-            r, share, se = per_round(d, key)
-            n = d.size
-            truth = rng.random(n) < share
-            judge = np.where(truth, rng.random(n) < se, rng.random(n) > d.sp[key])
-            human = truth ^ (rng.random(n) < d.rater_error)
-            lab = np.zeros(n, bool)
-            if d.design == "stratified":
-                for v in (True, False):
-                    pool = np.flatnonzero(judge == v)
-                    lab[rng.choice(pool, size=min(d.labels, len(pool)), replace=False)] = True
-            else:
-                lab[rng.choice(n, size=d.labels, replace=False)] = True
+            r, judge, human, lab = simulate_deck(d, key, rng)
             R = d.rounds
             t = np.arange(R) / (R - 1)
             rounds = np.arange(1, R + 1)

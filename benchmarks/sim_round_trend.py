@@ -14,8 +14,8 @@ simulated campaigns (same designs, same simulator) without going through ``corre
   √det I(a, b) (finite under separation: a stratum whose labels are all true);
 * a round's interval: per posterior draw, its labelled true items plus Bin(u_v, q_v(t)) for its
   unlabelled items of each verdict, randomised equal-tailed quantiles of the count (a uniform
-  jitter, the bounds shifted by one shared uniform and rounded inwards: the randomisation of
-  ``correction.intervals.mixture_share_interval``).
+  jitter, the bounds shifted by one shared uniform and rounded inwards:
+  ``correction.intervals.randomised_count_bounds``, as ``mixture_share_interval`` does).
 
     PYTHONPATH=. python benchmarks/sim_round_trend.py --design R3 --campaigns 300
 
@@ -32,7 +32,8 @@ import numpy as np
 import pandas as pd
 
 from benchmarks.sim_correction_calibration import summarise
-from benchmarks.sim_correction_rounds import DESIGNS, per_round
+from benchmarks.sim_correction_rounds import DESIGNS, simulate_deck
+from wordplay_audit.analysis.correction.intervals import randomised_count_bounds
 
 A_GRID = np.linspace(-9, 9, 181)
 B_GRID = np.linspace(-12, 12, 161)
@@ -56,31 +57,10 @@ def trend_draws(
             bb.ravel()[pick] + jitter[1] * (B_GRID[1] - B_GRID[0]))  # fmt: skip
 
 
-def randomised_bounds(count: np.ndarray, confidence: float, rng: np.random.Generator) -> tuple[float, float]:
-    count = count + rng.random(len(count))
-    alpha, shift = 1 - confidence, rng.random()
-    low, high = np.quantile(count, [alpha / 2, 1 - alpha / 2])
-    low, high = np.ceil(low - shift), np.floor(high - shift)
-    if high < low:
-        low = high = float(np.round((low + high) / 2))
-    return float(low), float(high)
-
-
 def campaign(design, rng: np.random.Generator, draws: int, confidence: float) -> list[dict]:
     rows = []
     for key in design.prevalence:
-        r, share, se = per_round(design, key)
-        n = design.size
-        truth = rng.random(n) < share
-        judge = np.where(truth, rng.random(n) < se, rng.random(n) > design.sp[key])
-        human = truth ^ (rng.random(n) < design.rater_error)
-        labelled = np.zeros(n, dtype=bool)
-        if design.design == "stratified":
-            for v in (True, False):
-                pool = np.flatnonzero(judge == v)
-                labelled[rng.choice(pool, size=min(design.labels, len(pool)), replace=False)] = True
-        else:
-            labelled[rng.choice(n, size=design.labels, replace=False)] = True
+        r, judge, human, labelled = simulate_deck(design, key, rng)
         t = (r - 1) / max(design.rounds - 1, 1)
         fits = {v: trend_draws(t[labelled & (judge == v)], human[labelled & (judge == v)], draws, rng)
                 for v in (True, False)}  # fmt: skip
@@ -93,7 +73,7 @@ def campaign(design, rng: np.random.Generator, draws: int, confidence: float) ->
                 u = int((inside & ~labelled & (judge == v)).sum())
                 count = count + rng.binomial(u, q)
                 mean += u * q.mean()
-            low, high = randomised_bounds(count, confidence, rng)
+            low, high = randomised_count_bounds(count, confidence, rng)
             size, target = int(inside.sum()), float(human[inside].mean())
             low, high = low / size, high / size
             rows.append({"model": key[0], "deck": key[1], "round": rnd, "has": True,

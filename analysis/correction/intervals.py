@@ -308,12 +308,20 @@ def mixture_share_interval(
     se, sp, pi, p = se[:, 0], sp[:, 0], pi[pick], p[rows, pick]
     pos = rng.binomial(k1 - n1, np.clip(se * pi / p, 0, 1))
     neg = rng.binomial(k0 - n0, np.clip((1 - se) * pi / (1 - p), 0, 1))
-    # randomised: quantiles of the count plus a uniform jitter, the bounds shifted by one shared
-    # uniform and rounded inwards, so the discreteness of a small count does not over-cover
-    count = x1 + x0 + pos + neg + rng.random(len(pos))
+    low, high = randomised_count_bounds(x1 + x0 + pos + neg, confidence, rng)
+    return low / (k1 + k0), high / (k1 + k0)
+
+
+def randomised_count_bounds(
+    count: np.ndarray, confidence: float, rng: np.random.Generator
+) -> tuple[float, float]:
+    """Equal-tailed bounds of a whole count from its draws, randomised so the discreteness of a
+    small count does not over-cover: quantiles of the count plus a uniform jitter, the bounds
+    shifted by one shared uniform and rounded inwards (a tie goes to their rounded middle)."""
+    count = np.asarray(count, dtype=float) + rng.random(len(count))
     alpha, shift = 1 - confidence, rng.random()
     low, high = np.quantile(count, [alpha / 2, 1 - alpha / 2])
     low, high = np.ceil(low - shift), np.floor(high - shift)
     if high < low:
         low = high = float(np.round((low + high) / 2))
-    return float(low) / (k1 + k0), float(high) / (k1 + k0)
+    return float(low), float(high)
