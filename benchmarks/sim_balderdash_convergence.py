@@ -35,7 +35,9 @@ def main() -> None:
     rows = []
     for seed in range(args.campaigns):
         campaign = simulate_campaign(config, seed=seed)
-        table = convergence_table(campaign.obs, campaign.labels, eps=(0.05, 0.1, 0.2, 0.3), window=10)
+        table = convergence_table(
+            campaign.obs, campaign.labels, eps=(0.05, 0.1, 0.2, 0.3), window=10, constant_accuracy=True
+        )
         # Eq. 6 on corrected per-round rates is no longer a verdict (converged_corrected is None);
         # T_corrected (on the unclipped per-round estimates) is kept to measure how it behaves
         table["eq6_corrected_per_round"] = table["T_corrected"].notna()

@@ -26,6 +26,9 @@ misses: the share of printed intervals with the target below the lower bound (``
 ``below_max``, the largest per cell) and above the upper bound (``above``), ≈ 2.5 % each for a
 central 95 % interval (the convergence rule uses the window's lower bound); ``--cells`` prints the
 per-cell table (the whole-cell benchmark's columns). ``--no-rounds`` measures only the window cells;
+the cells are computed with ``CorrectionOptions(constant_accuracy=True)`` (a round short of own labels
+borrows its deck's Se/Sp, the caller's assumption) unless ``--no-constant-accuracy`` (the default
+of ``corrected_rates``: such a round has no Rogan–Gladen value);
 ``--confidence 0.90`` the central 90 % interval, whose lower bound is the one-sided 95 % bound the
 convergence rule uses (``convergence(confidence=0.95)``; expected ``below`` ≈ 5 %).
 """
@@ -200,12 +203,14 @@ def run(
     rounds_too: bool = True,
     confidence: float = 0.95,
     borrowed: int = MIN_LABELS_BORROWED,
+    constant: bool = True,
 ) -> pd.DataFrame:
     """Raw rows (one per campaign × cell × estimator) of campaigns ``start`` … ``start + campaigns − 1``."""
     rows = []
     for c in range(start, start + campaigns):
         obs, labels = simulate(design, np.random.default_rng([seed, c]))
-        opts = CorrectionOptions(draws=draws, seed=c, min_labels=min_labels, min_labels_borrowed=borrowed)
+        opts = CorrectionOptions(draws=draws, seed=c, min_labels=min_labels, min_labels_borrowed=borrowed,
+                                 constant_accuracy=constant)  # fmt: skip
         for kind, table, target in cell_tables(
             obs, labels, design.design, opts, windows, rounds_too, confidence
         ):
@@ -267,7 +272,8 @@ def _run_chunks(keys, args) -> None:
             if n <= 0:
                 continue
             frame = run(DESIGNS[key], n, args.seed, args.draws, args.min_labels, done[key], args.windows,
-                        not args.no_rounds, args.confidence, args.min_labels_borrowed)  # fmt: skip
+                        not args.no_rounds, args.confidence, args.min_labels_borrowed,
+                        not args.no_constant_accuracy)  # fmt: skip
             path = f"{args.raw}-{key}.csv"
             frame.to_csv(path, mode="a", header=not os.path.exists(path), index=False)
             done[key] += n
@@ -296,6 +302,8 @@ def main() -> None:
                         help="window sizes, comma-separated (default 3,5)")  # fmt: skip
     parser.add_argument("--from-raw", action="store_true", help="only summarise the --raw files")
     parser.add_argument("--no-rounds", action="store_true", help="only the window cells (faster)")
+    parser.add_argument("--no-constant-accuracy", action="store_true",
+                        help="the toolkit's default: a round or window short of own labels borrows nothing")  # fmt: skip
     parser.add_argument("--confidence", type=float, default=0.95,
                         help="central interval level (0.90: the convergence rule's one-sided 95 %% lower bound)")  # fmt: skip
     args = parser.parse_args()
@@ -315,7 +323,8 @@ def main() -> None:
             args.campaigns = frame["campaign"].nunique()
         else:
             frame = run(design, args.campaigns, args.seed, args.draws, args.min_labels, 0, args.windows,
-                        not args.no_rounds, args.confidence, args.min_labels_borrowed)  # fmt: skip
+                        not args.no_rounds, args.confidence, args.min_labels_borrowed,
+                        not args.no_constant_accuracy)  # fmt: skip
         table = summarise(frame, keys=["kind", "method", "estimator", "model", "deck", "round"])
         table.loc[table["n"] < args.min_shown, ["coverage", "verdict"]] = [np.nan, "too few intervals"]
         tables.append(table.assign(design=key))

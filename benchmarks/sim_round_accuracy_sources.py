@@ -68,7 +68,7 @@ def run(key: str, campaigns: int, seed: int, draws: int, start: int = 0) -> pd.D
     rows = []
     for c in range(start, start + campaigns):
         obs, labels = simulate(design, np.random.default_rng([seed, c]))
-        opts = CorrectionOptions(draws=draws, seed=c)
+        opts = CorrectionOptions(draws=draws, seed=c, constant_accuracy=True)  # rounds borrow
         rng = np.random.default_rng([seed, c, 1])
         truth = dict(zip(labels["item_id"], labels["label"] == "true", strict=True))
         for deck, sub in obs.groupby("deck"):

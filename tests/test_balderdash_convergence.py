@@ -128,12 +128,17 @@ def test_window_basis_names_where_the_windows_accuracy_comes_from(small_campaign
     # 8 labels per model × deck × verdict: a window of 3 of 8 rounds holds < 5 own labels per
     # post-stratum and its deck < 10 per verdict stratum to lend, so the estimate rests on the
     # deck's Se and Sp, and there is no bound — with corrected_rates' reason, not a guess
-    table = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=3)
+    table = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=3, constant_accuracy=True)
     assert table["window_estimate"].notna().all() and (table["window_basis"] == "stratum").all()
     assert table["window_lower"].isna().all()
     assert (
         table["converged_window_reason"].str.contains("fewer than 10 labels in a judge-verdict stratum").all()
     )
+    # without the assumption the window borrows nothing: no estimate, and the reason says why
+    plain = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=3)
+    assert plain["window_estimate"].isna().all() and plain["window_basis"].isna().all()
+    assert plain["converged_window"].isna().all()
+    assert plain["converged_window_reason"].str.contains("assuming the judge as accurate here").all()
     # all 8 rounds: whole sampling strata with their own labels
     table = convergence_table(small_campaign.obs, labels, eps=(0.05,), window=8)
     assert table["window_lower"].notna().all() and (table["window_basis"] == "own").all()
@@ -149,16 +154,17 @@ def test_the_window_bound_is_the_benchmarked_window_cell():
     """The rule's bound is corrected_rates' cell for the window inside its model × deck (the call
     whose coverage sim_correction_rounds measures): own labels in a window of 5 of 10 rounds,
     the deck's Se and Sp in windows of 2 and 3 (15 labels per verdict stratum to lend)."""
-    from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+    from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
 
     campaign = simulate_campaign(SimConfig(games_per_deck=3, n_rounds=10, labels_per_stratum=15), seed=3)
     obs, labels = campaign.obs, _only(campaign.labels, "any_sense")
     seen = set()
+    constant = CorrectionOptions(constant_accuracy=True)
     for window in (2, 3, 5):
-        table = convergence_table(obs, labels, eps=(0.1,), window=window)
+        table = convergence_table(obs, labels, eps=(0.1,), window=window, constant_accuracy=True)
         last = obs.groupby("deck")["round_id"].transform("max")
         cells = corrected_rates(obs.assign(win=obs["round_id"] > last - window), labels, metrics=("lkr",),
-                                by=("deck", "model", "win"), confidence=0.9)  # fmt: skip
+                                by=("deck", "model", "win"), confidence=0.9, options=constant)  # fmt: skip
         both = table.merge(cells[cells["win"]], on=["deck", "model"])
         assert len(both) == len(table) == 6
         assert np.allclose(both["window_estimate"], both["rg"])
@@ -178,11 +184,14 @@ def test_only_computes_the_wanted_cells_and_nothing_else_changes(small_campaign)
     obs, labels = small_campaign.obs, small_campaign.labels
     obs = obs.assign(win=obs["round_id"] > obs["round_id"].max() - 3)
     by = ("model", "deck", "win")
-    full = corrected_rates(obs, labels, by=by)
-    some = corrected_rates(obs, labels, by=by, options=CorrectionOptions(only="win"))
-    want = full[full["win"]].reset_index(drop=True)
-    assert len(some) == len(want) > 0 and len(want) < len(full)
-    pd.testing.assert_frame_equal(some, want)
+    for constant in (False, True):
+        full = corrected_rates(obs, labels, by=by, options=CorrectionOptions(constant_accuracy=constant))
+        some = corrected_rates(
+            obs, labels, by=by, options=CorrectionOptions(only="win", constant_accuracy=constant)
+        )
+        want = full[full["win"]].reset_index(drop=True)
+        assert len(some) == len(want) > 0 and len(want) < len(full)
+        pd.testing.assert_frame_equal(some, want)
     with pytest.raises(ParameterError, match="only='round_id'"):
         corrected_rates(obs, labels, by=by, options=CorrectionOptions(only="round_id"))
 
@@ -208,11 +217,14 @@ def test_corrected_T_reads_the_reports_per_round_rates():
     """T_corrected is Eq. 6 on the per-round corrected LKR the report plots: each round inside its
     model × deck with the deck's Se and Sp (it used the model's pooled over decks, which differ
     from both decks' here)."""
-    from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+    from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
 
     obs, labels = _two_judges()
-    rounds = corrected_rates(obs, labels, metrics=("lkr",), by=("model", "deck", "round_id"))
-    table = convergence_table(obs, labels, eps=(0.1, 0.2, 0.3), window=3)
+    constant = CorrectionOptions(constant_accuracy=True)
+    rounds = corrected_rates(
+        obs, labels, metrics=("lkr",), by=("model", "deck", "round_id"), options=constant
+    )
+    table = convergence_table(obs, labels, eps=(0.1, 0.2, 0.3), window=3, constant_accuracy=True)
     checked = 0
     for row in table.itertuples():
         part = rounds[(rounds["model"] == row.model) & (rounds["deck"] == row.deck)].sort_values("round_id")
@@ -220,6 +232,13 @@ def test_corrected_T_reads_the_reports_per_round_rates():
         assert (math.isnan(expected) and math.isnan(row.T_corrected)) or expected == row.T_corrected, row
         checked += not math.isnan(expected)
     assert checked > 0  # some model reaches 1 − ε, so the comparison is not between two nans
+    # without the assumption the rounds have no corrected LKR: T_corrected is unknown (not
+    # "never"), and the reason says which round and why
+    plain = convergence_table(obs, labels, eps=(0.1,), window=3)
+    assert plain["T_corrected"].isna().all() and plain["converged_corrected"].isna().all()
+    why = plain["converged_corrected_reason"]
+    assert why.str.contains("T_corrected unknown: a round has no corrected LKR").all()
+    assert why.str.contains("assuming the judge as accurate here").all()
 
 
 def test_no_labels_leaves_every_label_verdict_open(small_campaign):

@@ -34,7 +34,10 @@ def _by_round(obs: pd.DataFrame) -> pd.DataFrame:
     return obs.assign(round=np.arange(len(obs)) % 2 + 1)
 
 
-FIVE = CorrectionOptions(min_labels_borrowed=5)  # the fixture's 5 labels per verdict may be borrowed
+# the fixture's 5 labels per verdict may be borrowed, and the caller assumes the judge as
+# accurate in every round (without it a round with too few own labels has no Rogan–Gladen value)
+FIVE = CorrectionOptions(min_labels_borrowed=5, constant_accuracy=True)
+CONSTANT = CorrectionOptions(constant_accuracy=True)
 
 
 def test_a_round_of_a_deck_uses_the_decks_accuracy():
@@ -65,11 +68,11 @@ def test_a_round_of_a_deck_with_too_few_labels_prints_no_interval():
 
 
 def test_a_round_borrows_se_and_sp_only_from_ten_labels_per_verdict():
-    # by default a round borrows its deck's Se/Sp only where each judge-verdict stratum of the
+    # a round borrows its deck's Se/Sp (when assumed) only where each judge-verdict stratum of the
     # deck holds 10 labels (5 here): the point stays, the interval says why it is missing
     obs, labels = _two_deck_frame()
     obs = obs.assign(round=np.arange(len(obs)) % 4 + 1)  # 4 rounds: < 5 own labels per round
-    table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"))
+    table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"), options=CONSTANT)
     assert table["rg_low"].isna().all() and table["rg"].notna().all()
     assert table["rg_reason"].str.contains("fewer than 10 labels in a judge-verdict stratum").all()
     # five more labels in each of deck a's verdict strata (from its unlabelled items, people
@@ -80,7 +83,7 @@ def test_a_round_borrows_se_and_sp_only_from_ten_labels_per_verdict():
     labels = pd.concat([labels, extra])
     assert labels["item_id"].isin(obs.loc[obs["deck"] == "a", "item_id"]).sum() == 20
     assert obs.merge(labels, on="item_id").groupby(["deck", "round", "true_def"]).size().max() < 5
-    table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"))
+    table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"), options=CONSTANT)
     assert table.loc[table["deck"] == "a", "rg_low"].notna().all()
     assert table.loc[table["deck"] == "b", "rg_low"].isna().all()
 
@@ -144,7 +147,9 @@ def test_per_round_rogan_gladen_coverage_in_a_small_simulation():
                             "knows": judge})  # fmt: skip
         labels = pd.DataFrame({"item_id": ids[chosen], "rater": "r1", "rater_type": "human",
                                "label": np.where(truth[chosen], "true", "false"), "question": "reference"})  # fmt: skip
-        table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"))
+        table = corrected_rates(
+            obs, labels, metrics=("tdr",), by=("model", "deck", "round"), options=CONSTANT
+        )
         target = pd.Series(truth).groupby(rounds).mean()
         bounds = zip(table["round"], table["rg_low"], table["rg_high"], strict=True)
         hits.append([float(lo <= target[r] <= hi) if np.isfinite(lo) else np.nan for r, lo, hi in bounds])
@@ -255,3 +260,39 @@ def test_a_cell_labelled_in_full_reports_its_known_share():
                 f"{est}_high"
             ] == pytest.approx(share)
         assert row["rg_basis"] == "own" and pd.isna(row["rg_reason"]) and pd.isna(row["ppi_reason"])
+
+
+def test_without_the_assumption_a_round_short_of_own_labels_has_no_rogan_gladen_value():
+    obs, labels = _two_deck_frame()
+    obs = _by_round(obs)  # 2–3 own labels per post-stratum in each round
+    by_round = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"))
+    across = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "round"))
+    for table in (by_round, across):  # inside one deck, and a round across both decks
+        assert table[["rg", "rg_low", "rg_high"]].isna().all().all() and table["rg_basis"].isna().all()
+        assert table["rg_reason"].str.contains("assuming the judge as accurate here").all()
+        assert table["accuracy_pooled"].isna().all()  # nothing was computed
+    # whole strata are untouched: a deck, and the model over both decks
+    for by in (("model", "deck"), ("model",)):
+        plain = corrected_rates(obs, labels, metrics=("tdr",), by=by)
+        assumed = corrected_rates(obs, labels, metrics=("tdr",), by=by, options=CONSTANT)
+        pd.testing.assert_frame_equal(plain, assumed)
+        assert plain["rg"].notna().all()
+    # accuracy passed in is the caller's assumption already
+    from wordplay_audit.analysis.correction import JudgeAccuracy
+
+    given = {"tdr": {"m": JudgeAccuracy(0.8, 0.9, 0.0, 0.0, 0.0, 20, ())}}
+    assumed = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"), accuracy=given)
+    assert assumed["rg"].notna().all()
+
+
+def test_without_the_assumption_a_round_with_its_own_labels_still_has_its_interval():
+    obs, labels = _two_deck_frame()
+    obs = obs.assign(round=1)  # one round per deck holding all of it: its own 5 labels per post-stratum
+    spare = obs.index[~obs["item_id"].isin(labels["item_id"])]
+    obs.loc[spare[::10], "round"] = 2  # ... but for some unlabelled items: the round is a part of the deck
+    table = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck", "round"))
+    first = table[table["round"] == 1]
+    counts = obs.merge(labels, on="item_id").groupby(["deck", "round", "true_def"]).size()
+    own = [(d, v) for d in ("a", "b") for v in (True, False) if counts.get((d, 1, v), 0) >= 5]
+    assert len(own) == 4, counts  # each round-1 post-stratum holds ≥ 5 labels
+    assert (first["rg_basis"] == "own").all() and first["rg_low"].notna().all()

@@ -74,7 +74,7 @@ def _curve_T(curves: pd.DataFrame, keys: list[str], value: str, eps: float) -> p
     return pd.DataFrame(rows, columns=[*keys, "T"])
 
 
-def convergence_table(
+def convergence_table(  # noqa: PLR0913 (keyword-only settings of one table)
     obs: pd.DataFrame,
     labels: pd.DataFrame | None = None,
     *,
@@ -84,6 +84,7 @@ def convergence_table(
     confidence: float = 0.95,
     accuracy: Mapping[str, JudgeAccuracy | ModelAccuracy] | None = None,
     design: str = "stratified",
+    constant_accuracy: bool = False,
 ) -> pd.DataFrame:
     """Eq. 6 convergence of LKR for each ε, setting and model, under every available labelling.
 
@@ -101,6 +102,11 @@ def convergence_table(
         gets no window estimate, bound or verdict (None, with the reason).
     confidence
         Level of the window's one-sided lower confidence bound.
+    constant_accuracy
+        Let a round or window without 5 own labels per post-stratum borrow its model × deck's Se
+        and Sp (``CorrectionOptions.constant_accuracy``): assumes the judge as accurate in every
+        round. Without it such a round has no corrected LKR (``T_corrected`` is then unknown, see
+        ``converged_corrected_reason``) and such a window no bound.
 
     Returns
     -------
@@ -132,8 +138,9 @@ def convergence_table(
         # (the model's pooled over decks would be biased where the judge's accuracy differs by deck)
         given = None if estimated else {"lkr": accuracy}
         per_round = corrected_rates(
-            obs, labels, metrics=("lkr",), by=[*keys, "round_id"], accuracy=given, design=design
-        )
+            obs, labels, metrics=("lkr",), by=[*keys, "round_id"], accuracy=given, design=design,
+            options=CorrectionOptions(constant_accuracy=constant_accuracy),
+        )  # fmt: skip
         curves["corrected"] = per_round.rename(columns={"rg_unclipped": "lkr_mean"})
         pooled = _window_estimates(
             obs,
@@ -143,6 +150,7 @@ def convergence_table(
             window=window,
             confidence=confidence,
             design=design,
+            constant_accuracy=constant_accuracy,
         )
         pooled["rg_basis"] = pooled["rg_basis"].replace({"given": "assumed"})
     out = pd.concat([_eps_rows(curves, keys, float(e), accuracy, pooled) for e in eps], ignore_index=True)
@@ -234,6 +242,12 @@ def add_verdicts(out: pd.DataFrame, *, has_labels: bool, has_any_sense: bool, ac
         out["T_replaced"].notna(), rep_known, pd.Series("no human labels", index=out.index)
     )
     corr_reason = no_acc.where(~se_known, NOT_A_VERDICT)
+    if "T_corrected_gap" in out.columns:  # T_corrected unknown: a round had no corrected value
+        gap = out["T_corrected_gap"]
+        corr_reason = corr_reason.where(
+            gap.isna() | ~se_known,
+            NOT_A_VERDICT + "; T_corrected unknown: a round has no corrected LKR (" + gap.astype(str) + ")",
+        )
     out["converged_corrected"], out["converged_corrected_reason"] = _verdict(
         out["T_corrected"].notna(), pd.Series(False, index=out.index), corr_reason
     )
@@ -270,14 +284,15 @@ def _check_args(eps: Sequence[float], window: int) -> None:
 
 
 def _window_estimates(
-    obs, labels, keys, accuracy, *, window: int, confidence: float, design: str
+    obs, labels, keys, accuracy, *, window: int, confidence: float, design: str, constant_accuracy: bool
 ) -> pd.DataFrame:
     """Rogan–Gladen estimate of LKR pooled over each setting's last ``window`` rounds, with the
     one-sided lower bound at ``confidence`` (the two-sided interval at 2·confidence − 1).
 
     With ``labels`` the window is a cell of :func:`corrected_rates` inside its model × deck (the
     call of the rounds benchmark, docs/BALDERDASH.md): its own labels where each post-stratum
-    holds 5, else the deck's Se and Sp (from ≥ 10 labels per judge-verdict stratum). Without,
+    holds 5, else (``constant_accuracy``) the deck's Se and Sp (from ≥ 10 labels per judge-verdict
+    stratum). Without labels,
     the ``accuracy`` given (assumed values)."""
     setting_keys = keys[:-1]
     if setting_keys:
@@ -293,7 +308,7 @@ def _window_estimates(
             by=[*keys, "_in_window"],
             confidence=2 * confidence - 1,
             design=design,
-            options=CorrectionOptions(only="_in_window"),
+            options=CorrectionOptions(only="_in_window", constant_accuracy=constant_accuracy),
         )
         return table.drop(columns="_in_window").reset_index(drop=True)
     return corrected_rates(
@@ -323,6 +338,13 @@ def _eps_rows(curves: dict, keys: list[str], e: float, accuracy, pooled: pd.Data
             table = table.merge(found, on=keys)
         else:
             table[f"T_{name}"] = np.nan
+    if "corrected" in curves:  # a round without a corrected value: T is unknown, not "never"
+        gaps = curves["corrected"][curves["corrected"]["lkr_mean"].isna()].fillna(
+            {"rg_reason": "no estimate"}
+        )
+        first = gaps.groupby(keys, dropna=False, sort=False)["rg_reason"].first().rename("T_corrected_gap")
+        table = table.merge(first.reset_index(), on=keys, how="left")
+        table.loc[table["T_corrected_gap"].notna(), "T_corrected"] = np.nan
     if accuracy is not None:
         table["se"] = table["model"].map(lambda m: _point(accuracy, m).se)
         table["sp"] = table["model"].map(lambda m: _point(accuracy, m).sp)

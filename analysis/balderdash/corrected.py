@@ -33,8 +33,9 @@ Clopper–Pearson predictive interval of its realised share from its own post-st
 the cell's own post-stratified Se and Sp (its point is the post-stratified share, unbiased where
 the judge's accuracy differs by deck). A cell inside one sampling stratum (one round or a window
 of a deck) uses its own labels the same way where it has ``min_labels`` per post-stratum, and
-else the Rogan–Gladen model with its stratum's Se and Sp (:mod:`analysis.correction.intervals`,
-``mixture_share_interval``; see :mod:`.corrected_cells`). Per-cell coverage is
+else, only if the caller assumes the judge as accurate in all of the stratum
+(``constant_accuracy``), the Rogan–Gladen model with its stratum's Se and Sp
+(``mixture_share_interval``; see :mod:`.corrected_cells`). Per-cell coverage is
 measured in docs/BALDERDASH.md ("Per-cell calibration"); a cell with fewer than ``min_labels``
 labels in a post-stratum gets no interval and says why in ``rg_reason``/``ppi_reason``.
 ``"normal"`` gives the delta-method intervals above (with the model's Se and Sp).
@@ -57,7 +58,6 @@ from wordplay_audit.analysis.balderdash.corrected_cells import (
     missing_reason,
     ppi_cell,
     rg_cell,
-    whole_strata,
 )
 from wordplay_audit.analysis.balderdash.corrected_frame import CellFrame, categorical_texts, question_frame
 from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, labels_for
@@ -216,7 +216,7 @@ def corrected_rates(
         (``"exact"`` default, or ``"normal"``), ``min_labels`` (5), ``min_labels_borrowed`` (10:
         labels per judge-verdict stratum a round or window needs to borrow its stratum's Se/Sp),
         posterior ``draws``, ``seed``, ``only`` (compute only the cells where a boolean ``by``
-        column is true).
+        column is true), ``constant_accuracy`` (a part of a stratum may borrow its Se/Sp).
 
     Returns
     -------
@@ -225,8 +225,8 @@ def corrected_rates(
     cell's own where Rogan–Gladen used them, see Intervals above),
     ``rg``, ``rg_unclipped`` (before clipping to [0, 1]), ``rg_low``, ``rg_high``, ``rg_reason``,
     ``rg_basis`` (where the Se and Sp behind ``rg`` come from, ``corrected_cells.BASES``: ``"own"``
-    the cell's own labels, ``"stratum"`` the model × deck a round or window lies in – which assumes
-    the judge as accurate in every round of it –, ``"model"``, ``"given"``; None where ``rg`` is
+    the cell's own labels, ``"stratum"`` the model × deck a round or window lies in – only with
+    ``constant_accuracy`` –, ``"model"``, ``"given"``; None where ``rg`` is
     nan), ``ppi``, ``ppi_low``, ``ppi_high``, ``ppi_lambda`` (nan for the stratified design),
     ``ppi_pooled``, ``ppi_reason`` and ``accuracy_pooled``. A value that cannot be computed is nan
     with the reason in ``*_reason`` (e.g. "needs any_sense labels"); the flags ``ppi_pooled``
@@ -265,10 +265,11 @@ def corrected_rates(
         rows += _metric_rows(
             frame, metric, by, acc_by_model, None if checked is None else design, confidence, opts, not given
         )
-    return pd.DataFrame(rows, columns=_COLUMNS_HEAD + by + _COLUMNS_TAIL)
+    table = pd.DataFrame(rows, columns=_COLUMNS_HEAD + by + _COLUMNS_TAIL)
+    return table.assign(**{c: table[c].astype(object).where(table[c].notna(), None) for c in _TEXT})
 
 
-_COLUMNS_HEAD = ["metric"]
+_COLUMNS_HEAD, _TEXT = ["metric"], ("rg_reason", "rg_basis", "ppi_reason")  # text or None (object)
 _COLUMNS_TAIL = ["n", "n_labelled", "judge", "se", "sp", "rg", "rg_unclipped", "rg_low", "rg_high", "rg_reason",
                  "rg_basis", "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "accuracy_pooled"]  # fmt: skip
 
@@ -307,7 +308,8 @@ def _metric_rows(
         if inside:
             model_acc = _stratum_accuracy(frame, cell, pooled_by_model[row["model"]], model_acc, opts, cache)
         seed = frame.seed_key(cell)
-        use = CellUse(own, whole, seed, "stratum" if inside else "model" if estimated else "given")
+        part = not whole and _part_of_strata(cell, pooled_by_model[row["model"]], opts.strata)
+        use = CellUse(own, whole, seed, "stratum" if inside else "model" if estimated else "given", part)
         row.update(rg_cell(cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why, use))
         if design is None or not frame.has_question:
             reason = why if design is not None else "needs human labels"
@@ -323,6 +325,25 @@ def _metric_rows(
         )
         rows.append(row)
     return rows
+
+
+def whole_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:
+    """Whether ``cell`` is all of its model's items in one sampling stratum (strata columns constant)."""
+    strata = [c for c in strata if c in cell.columns]
+    if not strata or any(cell[c].nunique(dropna=False) != 1 for c in strata):
+        return False
+    inside = np.logical_and.reduce([(model_part[c] == cell[c].iloc[0]).to_numpy() for c in strata])
+    return int(inside.sum()) == len(cell)
+
+
+def _part_of_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:
+    """Whether ``cell`` holds only some of the items of a sampling stratum it touches (a round)."""
+    if not (cols := [c for c in strata if c in cell.columns]):
+        return len(cell) < len(model_part)
+    mine = cell.groupby(cols, observed=True, dropna=False).size()
+    return bool(
+        (mine != model_part.groupby(cols, observed=True, dropna=False).size().reindex(mine.index)).any()
+    )
 
 
 def _one_stratum(cell: pd.DataFrame, strata) -> bool:

@@ -11,7 +11,7 @@ Two interval methods (``CorrectionOptions.method``):
   differs by deck. A cell inside one sampling stratum (one round or a window of rounds of a
   deck) does the same from its own labels where each of its post-strata holds ``min_labels``
   (labels are a simple random sample of model × deck × verdict, so of the cell's part of it);
-  else Rogan–Gladen gets the interval of the cell's realised share under the Rogan–Gladen model
+  else, with ``constant_accuracy`` (the judge as accurate in every round), Rogan–Gladen gets the interval of the cell's realised share under the Rogan–Gladen model
   with the Se and Sp of its stratum (model × deck: Jeffreys posterior draws of the Se and Sp
   that generate its verdicts, then the cell's prevalence and its unlabelled true items given its verdicts
   and labels, :func:`~wordplay_audit.analysis.correction.intervals.mixture_share_interval`) and
@@ -45,6 +45,7 @@ from wordplay_audit.analysis.correction.calibration import randomised_share_inte
 from wordplay_audit.analysis.correction.intervals import (
     BORROWED_FEW,
     MIN_LABELS_BORROWED,
+    NOT_ASSUMED,
     TOO_FEW,
     mixture_share_interval,
 )
@@ -64,7 +65,8 @@ class CorrectionOptions:
     interval ``method``, fewest labels per post-stratum for an interval (``min_labels``) and per
     verdict stratum lending its Se/Sp to a round (``min_labels_borrowed``), ``draws``, ``seed``;
     ``only``: a boolean column among ``by`` — only the cells where it is true are computed and
-    returned (the judge's accuracy and what a cell borrows still come from every row)."""
+    returned (the judge's accuracy and what a cell borrows still come from every row);
+    ``constant_accuracy``: a part of a stratum (one round) may borrow its Se/Sp (:data:`NOT_ASSUMED`)."""
 
     strata: tuple[str, ...] = ("deck",)
     method: IntervalMethod = "exact"
@@ -73,6 +75,7 @@ class CorrectionOptions:
     draws: int = 4000
     seed: int = 0
     only: str | None = None
+    constant_accuracy: bool = False
 
     def __post_init__(self) -> None:
         check_choice("method", self.method, INTERVAL_METHODS)
@@ -133,6 +136,7 @@ class CellUse(NamedTuple):
     whole: bool = True
     seed: tuple = ()
     basis: str = "model"
+    part: bool = False  # not a union of whole sampling strata (a round): borrows only if assumed
 
 
 BASES = {
@@ -162,7 +166,7 @@ def rg_cell(
     does where each of its post-strata holds ``min_labels`` labels, and else gets the interval of
     :func:`_rg_exact` (its stratum's Se and Sp in ``model_acc``); ``seed``: what seeds the
     randomised intervals besides ``opts.seed`` (the cell's first item id)."""
-    own, whole, seed, basis = use or CellUse()
+    own, whole, seed, basis, part = use or CellUse()
     acc, z = model_acc.acc, z_value(confidence)
     n, p = len(cell), float(cell["judge"].mean())
     out = {"se": acc.se, "sp": acc.sp, "rg": np.nan, "rg_unclipped": np.nan, "rg_low": np.nan,
@@ -171,8 +175,9 @@ def rg_cell(
         mine = _rg_own(cell, own, acc, confidence, opts, seed)
         if mine is not None:
             return {**out, **mine}
-    if not (np.isfinite(acc.se) and np.isfinite(acc.sp)):
-        return {**out, "rg_reason": why_missing}
+    known = bool(np.isfinite(acc.se) and np.isfinite(acc.sp))
+    if not known or (part and basis != "given" and not opts.constant_accuracy):  # borrowing: assumed?
+        return {**out, "rg_reason": why_missing if not known else NOT_ASSUMED.format(k=opts.min_labels)}
     j = acc.se + acc.sp - 1
     if j <= 0:
         return {**out, "rg_reason": NO_INFORMATION}
@@ -254,16 +259,6 @@ def _too_few_to_borrow(counts: pd.DataFrame | None, k: int) -> bool:
     keys = [c for c in counts.columns if c not in ("n", "N", "knows", "true_def")]
     totals = counts.groupby(keys, observed=True, dropna=False)[["n", "N"]].sum()
     return not ((totals["n"] >= k) | (totals["n"] >= totals["N"])).all()
-
-
-def whole_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:
-    """Whether ``cell`` holds every item of its model in each sampling stratum it touches (its
-    strata columns are constant and it has all of the model's items with those values)."""
-    strata = [c for c in strata if c in cell.columns]
-    if not strata or any(cell[c].nunique(dropna=False) != 1 for c in strata):
-        return False
-    inside = np.logical_and.reduce([(model_part[c] == cell[c].iloc[0]).to_numpy() for c in strata])
-    return int(inside.sum()) == len(cell)
 
 
 def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:

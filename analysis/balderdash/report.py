@@ -179,12 +179,28 @@ def _human_blocks(result: BalderdashAnalysis) -> list:
         png = _round_figure(result.obs, result.corrected_round, result.replaced, metric)
         caption = (
             f"{metric.upper()} per round: judge (dashed), replaced (dotted; a sensitivity view), "
-            "corrected with 95 % Rogan–Gladen band (solid). A round with too few labels of its own "
-            "borrows its model × deck's Se and Sp, so its band assumes the judge as accurate in every "
-            "round (see the drift check under the trend tests)"
+            "corrected with 95 % Rogan–Gladen band (solid). "
+            + _round_basis_note(result.corrected_round, metric)
         )
         blocks.append(Figure(png, caption=caption))
     return blocks
+
+
+def _round_basis_note(rounds: pd.DataFrame | None, metric: str) -> str:
+    """What the per-round corrected line rests on: borrowed Se/Sp (assumed constant), or gaps."""
+    part = rounds[rounds["metric"] == metric] if rounds is not None else pd.DataFrame()
+    if len(part) and (part["rg_basis"] == "stratum").any():
+        return (
+            "A round with too few labels of its own borrows its model × deck's Se and Sp, so its band "
+            "assumes the judge as accurate in every round (see the drift check under the trend tests)"
+        )
+    if len(part) and part["rg_reason"].fillna("").str.contains("assuming the judge as accurate").any():
+        return (
+            "A round without 5 labels of its own per post-stratum has no corrected value: borrowing "
+            "its deck's Se and Sp would assume the judge as accurate in every round (opt in with "
+            "constant_accuracy / --assume-constant-accuracy)"
+        )
+    return ""
 
 
 def _convergence_blocks(conv: pd.DataFrame) -> list:

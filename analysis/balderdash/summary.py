@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.convergence import DEFAULT_EPS, convergence_table
-from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
 from wordplay_audit.analysis.balderdash.metrics import balderdash_metrics
 from wordplay_audit.analysis.balderdash.recompute import (
     REPLACED_NOTE,
@@ -234,14 +234,19 @@ def analyze_balderdash(
     design: str = "stratified",
     skipped: dict[str, int] | None = None,
     seed: int = 0,
+    constant_accuracy: bool = False,
 ) -> BalderdashAnalysis:
     """Metrics (judge labels), and with human ``labels`` the judge audit, replaced labels,
-    corrected rates per (model, deck) and per round, convergence per ε and the trend tests."""
+    corrected rates per (model, deck) and per round, convergence per ε and the trend tests.
+    ``constant_accuracy``: a round without enough labels of its own may borrow its deck's Se
+    and Sp (``CorrectionOptions.constant_accuracy``; else it has no corrected value)."""
     has_labels = labels is not None and len(labels) > 0
     result = BalderdashAnalysis(
         obs=obs,
         metrics=balderdash_metrics(obs),
-        convergence=convergence_table(obs, labels if has_labels else None, eps=eps, design=design),
+        convergence=convergence_table(
+            obs, labels if has_labels else None, eps=eps, design=design, constant_accuracy=constant_accuracy
+        ),
         trend=TrendAnalysis(pd.DataFrame()),
         skipped=dict(skipped or {}),
     )
@@ -251,7 +256,10 @@ def analyze_balderdash(
         result.replaced = recompute_scores(replaced)
         result.replaced_rounds = replaced_round_metrics(result.replaced)
         result.corrected = corrected_rates(obs, labels, design=design)
-        result.corrected_round = corrected_rates(obs, labels, by=("model", "deck", "round_id"), design=design)
+        result.corrected_round = corrected_rates(
+            obs, labels, by=("model", "deck", "round_id"), design=design,
+            options=CorrectionOptions(constant_accuracy=constant_accuracy),
+        )  # fmt: skip
         result.replaced_rates = replaced_rates(obs, labels, replaced=replaced)
     result.trend = trend_analysis(obs, labels if has_labels else None, seed=seed, audits=result.audits)
     return result

@@ -40,6 +40,7 @@ from wordplay_audit.errors import ParameterError
 __all__ = [
     "MIN_LABELS",
     "MIN_LABELS_BORROWED",
+    "NOT_ASSUMED",
     "BORROWED_FEW",
     "TOO_FEW",
     "accuracy_draws",
@@ -67,6 +68,15 @@ BORROWED_FEW = (
     "the Se and Sp this cell borrows from its model's labels rest on fewer than {k} labels in a "
     "judge-verdict stratum: no calibrated interval"
 )
+NOT_ASSUMED = (
+    "fewer than {k} own labels in a post-stratum of this part of a sampling stratum (e.g. one round): "
+    "Rogan–Gladen would borrow the stratum's Se and Sp, assuming the judge as accurate here as over "
+    "the stratum (constant_accuracy=True, --assume-constant-accuracy)"
+)
+"""Why a part of a sampling stratum without enough labels of its own gets no Rogan–Gladen value
+unless the caller assumes constant accuracy: a judge whose Se drifts over the rounds makes the
+borrowed intervals miss (docs/BALDERDASH.md, design R3), and ≈ 2 labels per verdict per round
+cannot show the drift."""
 DEFAULT_DRAWS = 4000
 
 
