@@ -8,8 +8,10 @@ folder; a staging folder left by SIGKILL is removed by the next run on the same 
 writer on the same target is refused (advisory ``flock`` on a lock file beside the target).
 
 Refused targets: ``''``/``.``/the current directory or any folder containing it, a path that is
-a file, and an existing non-empty folder that this toolkit did not write (it holds no
-:data:`MARKER` file) — replacing it would delete someone's files.
+a file, an existing non-empty folder that this toolkit did not write (it holds no
+:data:`MARKER` file) — replacing it would delete someone's files — and, inside
+:func:`command_inputs` (every command of the CLI), a ``--…`` target that is, or holds, a path the
+command was given as input (``balderdash items sim --out sim`` would replace its own input).
 
 :func:`output_file` does the same for one file (temporary file beside it, ``os.replace``).
 """
@@ -26,7 +28,8 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 
 from wordplay_audit.errors import InputError, ParameterError
@@ -44,6 +47,28 @@ def _umask() -> int:
     return mask
 
 
+_INPUTS: ContextVar[tuple[tuple[str, Path], ...]] = ContextVar("wordplay_audit_inputs", default=())
+
+
+@contextlib.contextmanager
+def command_inputs(argv: Sequence[str]) -> Iterator[None]:
+    """While inside, an output target given with a ``--…`` option may not be (or hold) a path
+    that ``argv`` names and that exists — except the target's own value (the token after its
+    option, or ``--out=…``). The CLI wraps every command in it."""
+    found, prev = [], ""
+    for token in argv:
+        option, value = token.split("=", 1) if token.startswith("--") and "=" in token else (prev, token)
+        with contextlib.suppress(OSError, ValueError):  # a name too long, a NUL: not a path
+            if os.path.exists(value):
+                found.append((option, Path(value).resolve()))
+        prev = token
+    reset = _INPUTS.set(tuple(found))
+    try:
+        yield
+    finally:
+        _INPUTS.reset(reset)
+
+
 def _target_path(target: str | os.PathLike, option: str) -> Path:
     text = os.fspath(target)
     if not str(text).strip():
@@ -55,6 +80,12 @@ def _target_path(target: str | os.PathLike, option: str) -> Path:
         raise ParameterError(
             f"{option} {text}: is the current directory or contains it; name a new or output folder"
         )
+    for given, source in _INPUTS.get() if option.startswith("--") else ():
+        if given != option and (source == resolved or resolved in source.parents):
+            raise ParameterError(
+                f"{option} {text}: is or holds the input {source}, which the output would replace; "
+                "name another path"
+            )
     return path
 
 

@@ -221,3 +221,34 @@ def test_a_sigkilled_wof_simulate_is_cleaned_up_by_the_next_run(tmp_path, tree_d
     ]
     assert tree_digest(tmp_path / "ws") == tree_digest(tmp_path / "fresh")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "ws"]  # no lock, no staging debris
+
+
+def _tree(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_out_onto_the_commands_own_input_is_refused(run_cli, tmp_path, monkeypatch):
+    """`balderdash items sim --out sim` used to replace the simulated export (and its people's
+    labels) by the items it derived, exit 0; an output that is or holds an input is refused."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli("balderdash", "simulate", "--out", "sim", "--games-per-deck", "1")
+    assert code == 0, err
+    rows = [f"i{k},r{r},human,{'yes' if (k + r) % 3 else 'no'}" for k in range(4) for r in range(3)]
+    (tmp_path / "sim" / "people.csv").write_text("item_id,rater,rater_type,label\n" + "\n".join(rows) + "\n")
+    before = _tree(tmp_path / "sim")
+    for args in (
+        ["balderdash", "items", "sim", "--out", "sim"],
+        ["balderdash", "items", "sim", "--out=sim"],
+        ["balderdash", "items", str(tmp_path / "sim"), "--out", "./sim/"],
+        ["balderdash", "recompute", "sim", "--human", "sim/labels.csv", "--out", "sim"],
+        ["analyze", "aggregate", "sim/people.csv", "--out", "sim/people.csv"],
+    ):
+        code, out, err = run_cli(*args)
+        assert code == 2 and out == "", args
+        assert err.count("\n") == 1 and "which the output would replace" in err, err
+    assert _tree(tmp_path / "sim") == before  # not a byte changed
+    # an output beside the input, or inside it, is fine; and the check ends with the command
+    code, _, err = run_cli("balderdash", "items", "sim", "--out", "items")
+    assert code == 0, err
+    with output_folder(tmp_path / "sim"):  # the library, outside a command: no inputs known
+        pass

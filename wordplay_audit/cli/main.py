@@ -12,6 +12,7 @@ import click
 import typer
 
 from wordplay_audit.cli import analyze, annotate, balderdash, connections, demo, judge, wof
+from wordplay_audit.corpora.io import command_inputs
 from wordplay_audit.errors import InputError, ParameterError
 
 
@@ -78,7 +79,8 @@ def _handle(exc: BaseException) -> int:
 def main(argv: list[str] | None = None) -> int:
     app = build_app()
     try:
-        result = app(args=argv, standalone_mode=False, prog_name="wordplay-audit")
+        with command_inputs(sys.argv[1:] if argv is None else argv):  # no --out onto an input
+            result = app(args=argv, standalone_mode=False, prog_name="wordplay-audit")
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - re-raised when not a user error
         return _handle(exc)
     return result if isinstance(result, int) else 0
