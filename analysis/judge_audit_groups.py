@@ -37,7 +37,7 @@ import pandas as pd
 
 from wordplay_audit.analysis.judge_audit import human_consensus
 from wordplay_audit.analysis.proportions import ratio, wilson_interval, z_value
-from wordplay_audit.corpora.contract import bool_labels, validate_labels
+from wordplay_audit.corpora.contract import bool_labels, place, require_columns, validate_labels
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 UnparsedPolicy = Literal["exclude", "as_false", "as_true"]
@@ -253,14 +253,34 @@ def _frame(verdicts: pd.DataFrame, truth: pd.Series, items: pd.DataFrame | None,
             raise InputError(
                 f"--by/--weight {', '.join(needed)}: give the items table (--items) that holds them"
             )
-        missing = [c for c in needed if c not in items.columns]
-        if missing:
-            raise InputError(
-                f"items table lacks column {missing[0]!r} (has {', '.join(map(str, items.columns))})"
-            )
+        require_columns(items, needed, "items", items.attrs.get("source"))
         frame = frame.merge(items[["item_id", *needed]], on="item_id", how="left")
         frame[by] = frame[by].fillna("(none)").astype(str)
+        if weight:
+            frame[weight] = _weights(items, weight, frame["item_id"])
     return frame
+
+
+def _weights(items: pd.DataFrame, weight: str, item_ids: pd.Series) -> np.ndarray:
+    """The ``weight`` of each of ``item_ids`` as numbers: InputError naming the items file's line
+    for a weight that is not a finite number ≥ 0, and for an audited item with no items row."""
+    source = items.attrs.get("source")
+    rows = items[items["item_id"].isin(set(item_ids))]
+    values = pd.to_numeric(rows[weight].astype(str).str.strip(), errors="coerce").to_numpy(float)
+    bad = ~(np.isfinite(values) & (values >= 0))  # text, empty, nan, inf and negative weights
+    if bad.any():
+        pos = int(np.flatnonzero(bad)[0])
+        raise InputError(
+            f"{place(rows, pos, source, what='items')}column {weight!r}: expected a sampling weight "
+            f"(a finite number ≥ 0), got {rows[weight].iloc[pos]!r}"
+        )
+    by_id = dict(zip(rows["item_id"], values, strict=True))
+    absent = sorted(set(item_ids) - set(by_id))
+    if absent:
+        raise InputError(
+            f"{source or 'items'}: no row for item {absent[0]!r} (audited), whose --weight is needed"
+        )
+    return item_ids.map(by_id).to_numpy(float)
 
 
 @dataclass(frozen=True)

@@ -232,13 +232,14 @@ def judge_prediction(kind: str, verdicts: Mapping[str, str], model_version: str)
     return {"model_version": model_version, "result": result} if result else None
 
 
-def _values(entry: Mapping[str, Any]) -> tuple[str, list[str]]:
+def _values(entry: Mapping[str, Any], where: str) -> tuple[str, list[str]]:
     value = entry.get("value") or {}
-    if "choices" in value:
-        return "choices", [str(v) for v in value["choices"]]
-    if "text" in value:
-        text = value["text"]
-        return "text", [str(t) for t in (text if isinstance(text, list) else [text])]
+    if not isinstance(value, Mapping):
+        raise InputError(f"{where}: 'value': expected an object, got {type(value).__name__}")
+    for key in ("choices", "text"):
+        if key in value:  # one bare string (not a list) is one answer, not one per character
+            given = value[key]
+            return key, [str(v) for v in (given if isinstance(given, list) else [given])]
     return str(entry.get("type", "")), []
 
 
@@ -250,9 +251,13 @@ def parse_result(kind: str, result: Sequence[Mapping[str, Any]], where: str) -> 
     """
     ui = interface(kind)
     by_name: dict[str, list[str]] = {}
-    for entry in result or ():
+    for index, entry in enumerate(result or ()):
+        if not isinstance(entry, Mapping):
+            raise InputError(
+                f"{where}.result[{index}]: expected an answer object, got {type(entry).__name__}"
+            )
         name = str(entry.get("from_name", ""))
-        _kind, values = _values(entry)
+        _kind, values = _values(entry, f"{where}.result[{index}]")
         by_name.setdefault(name, []).extend(values)
     known = {q.name for q in ui.questions} | set(ui.extras) | {"flags", "comment"}
     unknown = sorted(set(by_name) - known)
@@ -268,9 +273,10 @@ def parse_result(kind: str, result: Sequence[Mapping[str, Any]], where: str) -> 
         allowed = {stored for _shown, stored in question.choices} | {shown for shown, _ in question.choices}
         to_stored = {shown: stored for shown, stored in question.choices}
         if len(values) != 1 or values[0] not in allowed:
+            expected = ", ".join(sh if sh == st else f"{sh} ({st})" for sh, st in question.choices)
+            got = ", ".join(map(repr, values))
             raise InputError(
-                f"{where}: {question.name}: choice {values[0] if values else ''!r} is not one of "
-                f"{', '.join(s for _, s in question.choices)}"
+                f"{where}: {question.name}: expected one choice of {expected}; got {len(values)}: {got}"
             )
         labels[question.label] = to_stored.get(values[0], values[0])
     if labels.get("") == COMBINATION:

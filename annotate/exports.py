@@ -52,13 +52,19 @@ def records_from_json(tasks: Any, source: str) -> tuple[list[dict], dict[str, in
         for a_index, ann in enumerate(task.get("annotations") or []):
             if not isinstance(ann, Mapping):
                 raise InputError(f"{where}.annotations[{a_index}]: expected an object")
+            result = ann.get("result")
+            if result is not None and not isinstance(result, list):
+                raise InputError(
+                    f"{where}.annotations[{a_index}].result (task uid {uid!r}): expected a list of "
+                    f"answers, got {type(result).__name__} {str(result)[:40]!r}"
+                )
             records.append(
                 {
                     "uid": str(uid),
                     "annotation_id": ann.get("id"),
                     "annotator": _annotator(ann.get("completed_by")),
                     "cancelled": bool(ann.get("was_cancelled")),
-                    "result": ann.get("result") or [],
+                    "result": result or [],
                     "updated": str(ann.get("updated_at") or ann.get("created_at") or ""),
                     "where": f"{where}.annotations[{a_index}]",
                 }
@@ -74,8 +80,10 @@ def _min_value(name: str, raw: Any, where: str) -> dict:
         except json.JSONDecodeError:
             raise InputError(f"{where}: column {name!r}: not JSON ({raw[:40]!r})") from None
     if isinstance(raw, Mapping):
-        if "choices" in raw:
-            return {"from_name": name, "type": "choices", "value": {"choices": list(raw["choices"])}}
+        if "choices" in raw:  # a bare string is one choice (list() would split its characters)
+            given = raw["choices"]
+            chosen = list(given) if isinstance(given, list) else [given]
+            return {"from_name": name, "type": "choices", "value": {"choices": chosen}}
         raise InputError(f"{where}: column {name!r}: expected choices, got keys {', '.join(map(str, raw))}")
     if name == "comment":
         return {"from_name": name, "type": "textarea", "value": {"text": [str(raw)]}}

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from wordplay_audit.errors import InputError, at_line, expect_file
-from wordplay_audit.judges.base import Query
+from wordplay_audit.judges.base import Query, Verdict
 from wordplay_audit.judges.cache import VerdictCache
 from wordplay_audit.judges.llm import OpenAIJudge, verdict_from_completion
 
@@ -88,9 +88,13 @@ def _record(line: str, where: str) -> dict:
 
 
 def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> BatchReadResult:
-    """Store every successful result of a Batch API result file in ``cache``; count the rest."""
+    """Store every successful result of a Batch API result file in ``cache``; count the rest.
+
+    The whole file is checked before anything is stored; two successful results for one
+    ``custom_id`` (one query answered twice, which should the cache keep?) are refused."""
     path = expect_file(path, "a Batch API result file (JSON lines)")
     result = BatchReadResult()
+    answers: dict[str, tuple[int, Verdict]] = {}
     for number, line in _lines(path):
         result.lines += 1
         record = _record(line, at_line(path, number))
@@ -102,7 +106,21 @@ def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> Bat
             result.error_kinds[str(kind)] = result.error_kinds.get(str(kind), 0) + 1
             result.errors += 1
             continue
-        cache.put(record["custom_id"], judge_id, verdict_from_completion(body))
+        key = record["custom_id"]
+        if key in answers:
+            raise InputError(
+                f"{at_line(path, number)}custom_id {key[:40]!r} was answered already on line "
+                f"{answers[key][0]}; expected one result per request (nothing stored)"
+            )
+        try:
+            answers[key] = (number, verdict_from_completion(body))
+        except (AttributeError, TypeError, ValueError):  # e.g. "choices": ["yes"]
+            raise InputError(
+                f"{at_line(path, number)}response body: expected a chat completion "
+                "(choices[0].message.content, usage token counts)"
+            ) from None
+    for key, (_, verdict) in answers.items():
+        cache.put(key, judge_id, verdict)
         result.stored += 1
     return result
 

@@ -23,10 +23,14 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.corpora.contract import bool_labels, validate_labels
-from wordplay_audit.errors import InputError, ParameterError, check_choice, expect_file
+from wordplay_audit.corpora.values import parse_number
+from wordplay_audit.errors import InputError, ParameterError, at_field, check_choice, expect_file
 
 Objective = Literal["f1", "youden"]
 OBJECTIVES: tuple[str, ...] = ("f1", "youden")
+SCORE_RANGES = {"tfidf": (0.0, 1.0), "embed": (-1.0, 1.0)}
+"""The cosine scores' range: TF-IDF vectors are non-negative, embeddings are not."""
+_SLACK = 1e-6  # a fitted cut lies up to 0.5e-6 below the lowest score (best_threshold)
 
 
 def best_threshold(
@@ -120,10 +124,19 @@ def load_fit(path: str | Path, *, judge: str) -> ThresholdFit:
         raise InputError(f"{path}: threshold: missing (write the file with `judge fit`)")
     if data.get("judge") != judge:
         raise InputError(f"{path}: judge: fitted for {data.get('judge')!r}, not for {judge!r}")
-    fields = {k: data[k] for k in ("judge", "threshold", "n", "positives", "in_sample", "cv") if k in data}
+    low, high = SCORE_RANGES.get(judge, (-np.inf, np.inf))
+    value = data["threshold"]
+    threshold = None if isinstance(value, str) else parse_number(value)  # also nan, inf, true
+    if threshold is None or not low - _SLACK <= threshold <= high + _SLACK:
+        raise InputError(
+            f"{at_field(path, 'threshold')}expected a finite number in [{low:g}, {high:g}] "
+            f"(the {judge} score range), got {json.dumps(value)[:40]}"
+        )
+    # the figures besides the threshold only describe the fit; a file without them still runs
     return ThresholdFit(
-        **fields, judge_id=data.get("judge_id", ""), ties_left_out=data.get("ties_left_out", 0)
-    )
+        judge, threshold, data.get("n", 0), data.get("positives", 0), data.get("in_sample", {}),
+        data.get("cv", {}), judge_id=data.get("judge_id", ""), ties_left_out=data.get("ties_left_out", 0),
+    )  # fmt: skip
 
 
 def human_truth(
@@ -139,6 +152,12 @@ def human_truth(
         human = human[human["item_id"].isin(set(item_ids))]
     if human.empty:
         raise InputError(f"{source or 'labels'}: no rows with rater_type 'human'")
+    asked = sorted(set(human["question"].dropna().astype(str)) - {""}) if "question" in human else []
+    if len(asked) > 1:  # e.g. Balderdash's reference and any_sense: one judge, one question
+        raise InputError(
+            f"{source or 'labels'}: question: holds answers to {len(asked)} questions ({', '.join(asked)}); "
+            "expected one – keep the rows of the question the judge answers (e.g. reference)"
+        )
     values = bool_labels(human, source=source) == "true"
     share = pd.Series(values.to_numpy(), index=human["item_id"].to_numpy()).groupby(level=0).mean()
     tie = share == 0.5

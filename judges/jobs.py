@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from wordplay_audit.corpora.contract import read_items, read_labels
+from wordplay_audit.corpora.contract import read_labels, read_table, require_columns, validate_items
 from wordplay_audit.corpora.io import output_file
 from wordplay_audit.errors import ParameterError
 from wordplay_audit.judges.base import queries_from_items
@@ -27,7 +27,9 @@ def default_cache_dir() -> Path:
 
 
 def _items(path: Path, kind: str | None):
-    items = read_items(path)
+    table = read_table(path)  # a judge compares reference and candidate: both must be columns
+    require_columns(table, ("item_id", "game", "kind", "reference", "candidate"), "items", str(path))
+    items = validate_items(table, source=str(path))
     if kind is not None:
         items = items[items["kind"] == kind]
         if items.empty:
@@ -46,7 +48,9 @@ def run_file(
     runner: dict[str, Any] | None = None,
     **judge_options: Any,
 ) -> RunResult:
-    """Judge every item of ``items_path`` and write the labels CSV ``out``.
+    """Judge every item of ``items_path`` and write the labels CSV ``out`` — only when every
+    item was judged: with ``result.failed_items`` ``out`` is left as it was (the answers
+    received are in the cache, so a rerun asks only the rest).
 
     ``runner`` holds :func:`run_judge` options (concurrency, policy, prices, progress);
     ``judge_options`` go to :func:`make_judge` (max_edits, and the LLM judge's options). LLM
@@ -69,8 +73,9 @@ def run_file(
     else:
         with VerdictCache(folder) as cache:
             result = run_judge(judge, queries, cache=cache, **(runner or {}))
-    with output_file(out) as tmp:
-        result.labels.to_csv(tmp, index=False)
+    if not result.failed_items:  # a labels file missing items would pass for a whole one
+        with output_file(out) as tmp:
+            result.labels.to_csv(tmp, index=False)
     return result
 
 

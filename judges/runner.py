@@ -199,7 +199,7 @@ async def _answer_missing(
                 verdicts = await _call(judge, [q for _, q in batch], policy, stats)
             except TransientJudgeError as exc:
                 stats.failed += len(batch)
-                name = f"gave up after http {exc.status}" if exc.status else "gave up"
+                name = f"gave up after {exc}" if str(exc) else "gave up"  # e.g. http 503, APIConnectionError
                 stats.errors[name] = stats.errors.get(name, 0) + 1
                 bar.update(len(batch))
                 continue

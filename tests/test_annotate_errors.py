@@ -121,7 +121,7 @@ def test_clean_export_with_skips_drafts_predictions(camp, run_cli):
     ("case", "expect"),
     [
         ("truncated", "line 1: not valid JSON"),
-        ("unknown_choice", "correct: choice 'maybe' is not one of true, false"),
+        ("unknown_choice", "correct: expected one choice of Yes (true), No (false); got 1: 'maybe'"),
         ("not_a_list", "expected a JSON list of tasks"),
         ("no_uid", "no 'uid'"),
     ],

@@ -335,3 +335,72 @@ def test_heap_trim_after_reading_is_skipped_without_glibc(monkeypatch):
 
     monkeypatch.setattr(ctypes, "CDLL", no_library)
     assert trim_heap() is None
+
+
+def test_convergence_borrows_the_decks_accuracy_only_when_assumed(run_cli, export_dir):
+    """8 labels per model × deck × verdict over 8 rounds: a window of 3 rounds holds fewer than 5
+    own labels per post-stratum. Without --assume-constant-accuracy it has no bound (null, with
+    the reason) and T_corrected is unknown; with it the window borrows its deck's Se and Sp."""
+    base = ["balderdash", "convergence", str(export_dir), "--human", str(export_dir / "labels.csv")]
+    base += ["--eps", "0.2", "--window", "3", "--json"]
+    code, out, err = run_cli(*base)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["assume_constant_accuracy"] is False
+    for r in data["convergence"]:
+        assert r["window_estimate"] is None and r["window_basis"] is None and r["converged_window"] is None
+        assert "assuming the judge as accurate here" in r["converged_window_reason"]
+        assert r["T_corrected"] is None and "T_corrected unknown" in r["converged_corrected_reason"]
+    code, out, err = run_cli(*base, "--assume-constant-accuracy")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["assume_constant_accuracy"] is True
+    rows = data["convergence"]
+    assert all(r["window_basis"] == "stratum" and r["window_estimate"] is not None for r in rows)
+    assert not any("T_corrected unknown" in r["converged_corrected_reason"] for r in rows)
+    code, out, err = run_cli(*base[:-1])  # the text output names the reason too
+    assert code == 0 and "assuming the judge as accurate here" in out, err
+
+
+def test_recompute_names_the_file_line_of_a_repeated_rating(run_cli, export_dir, tmp_path):
+    """A rater's second rating of an item (here without a question column) is named at its own
+    file line: line 5 (header line 1, then a, b, a judge row, a again). It used to say line 1
+    (the index was reset after the judge rows were dropped) and, with several repeated pairs,
+    the line of another pair's first rating."""
+    ids = [r.split(",")[0] for r in (export_dir / "labels.csv").read_text().splitlines()[1:3]]
+    a, b = ids if ids[0] != ids[1] else (ids[0], "bd:1:1:3")
+    rows = [f"{a},r1,human,true", f"{b},r1,human,true", f"{b},j,judge,true", f"{a},r1,human,false",
+            f"{b},r1,human,false"]  # fmt: skip
+    path = tmp_path / "twice.csv"
+    path.write_text("item_id,rater,rater_type,label\n" + "\n".join(rows) + "\n")
+    code, out, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(path))
+    assert code == 2 and out == ""
+    assert err == (
+        f"error: {path} line 5: rater 'r1' rated item {a!r} twice (keep one rating per rater and item; "
+        "filter by 'question' first if an item was asked several questions)\n"
+    )
+
+
+def test_recompute_counts_the_judge_rows_it_leaves_out(run_cli, export_dir, tmp_path):
+    """Rows with rater_type judge in the --human file are not people's labels: left out, and
+    counted (3 added here by hand), in JSON and in the text."""
+    text = (export_dir / "labels.csv").read_text()
+    header, first = text.splitlines()[:2]
+    judge = first.replace(",human,", ",judge,").replace(first.split(",")[1], "the-judge", 1)
+    assert ",judge," in judge
+    path = tmp_path / "with_judge.csv"
+    path.write_text(text + "\n".join(judge.replace(first.split(",")[0], i, 1) for i in _ids(text, 3)) + "\n")
+    base = ["balderdash", "recompute", str(export_dir), "--human", str(path)]
+    code, out, err = run_cli(*base, "--json")
+    assert code == 0, err
+    assert json.loads(out)["skipped"]["judge_rows_in_human_file"] == 3
+    code, out, err = run_cli(*base)
+    assert code == 0 and "left out 3 judge row(s) of the --human file" in out, err
+    code, out, err = run_cli(
+        "balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
+    )
+    assert json.loads(out)["skipped"]["judge_rows_in_human_file"] == 0
+
+
+def _ids(text: str, k: int) -> list[str]:
+    return list(dict.fromkeys(r.split(",")[0] for r in text.splitlines()[1:]))[:k]

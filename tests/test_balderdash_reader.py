@@ -642,3 +642,11 @@ def test_an_export_given_as_a_file_says_so(tmp_path):
     path.write_text("{}\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"rounds\.jsonl: is a file, expected a folder"):
         read_export(path)
+
+
+def test_a_collection_that_is_a_folder_says_so(tmp_path):
+    for name in ("games", "players"):
+        (tmp_path / f"{name}.jsonl").write_text("{}\n", encoding="utf-8")
+    (tmp_path / "rounds.jsonl").mkdir()  # it used to say "no rounds.json or rounds.jsonl"
+    with pytest.raises(InputError, match=r"rounds\.jsonl: is a folder, expected the 'rounds' collection"):
+        read_export(tmp_path)

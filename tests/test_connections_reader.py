@@ -88,6 +88,9 @@ def test_contract_item_ids(folder):
 def test_missing_folder_and_files(tmp_path, folder):
     with pytest.raises(InputError, match="no such folder"):
         read_connections(tmp_path / "absent")
+    (tmp_path / "a.csv").write_text("x\n", encoding="utf-8")  # it used to say "no such folder"
+    with pytest.raises(InputError, match=r"a\.csv: is a file, expected a folder of the Connections"):
+        read_connections(tmp_path / "a.csv")
     (folder / "gold_data.json").unlink()
     with pytest.raises(InputError, match="gold_data.json: no such file"):
         read_connections(folder)

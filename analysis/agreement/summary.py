@@ -24,7 +24,7 @@ from .kappa import (
     prevalence_index,
     rating_pairs,
 )
-from .quality import consensus_confusion, rater_quality
+from .quality import consensus_confusion, gold_labels, rater_quality
 from .tables import RatingTable, as_rating_table
 
 __all__ = ["AgreementResult", "agreement"]
@@ -69,6 +69,8 @@ class AgreementResult:
     consensus: pd.DataFrame
     consensus_confusion: np.ndarray
     table: RatingTable
+    gold_rows: int | None = None  # with gold: its rows, and those naming no item of the table
+    gold_unmatched: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (JSON keys documented in docs/AGREEMENT.md)."""
@@ -82,7 +84,7 @@ class AgreementResult:
             for cat, row in self.per_category.iterrows()
         }
         pairwise = self.pairwise.to_dict() if self.pairwise is not None else {}
-        return {
+        out = {
             "items": self.n_items,
             "items_used": self.n_items_used,
             "items_single_rating": self.n_items_single,
@@ -105,6 +107,9 @@ class AgreementResult:
             "rater_quality": self.rater_quality.reset_index().to_dict(orient="records"),
             "consensus_ties": int(self.consensus["tie"].sum()),
         }
+        if self.gold_rows is not None:
+            out.update(gold_rows=self.gold_rows, gold_unmatched=self.gold_unmatched)
+        return out
 
 
 def _warn_undefined(intervals: dict[str, Interval], names: np.ndarray) -> None:
@@ -154,6 +159,9 @@ def agreement(
     :mod:`.bootstrap`. The rating pairs are joined once and shared by the pairwise tables and
     rater quality.
 
+    With ``gold``, its rows naming no item of the table (e.g. of another kind) are left out of
+    the honeypot accuracy and counted (``gold_unmatched``).
+
     Undefined statistics are nan with one :class:`UndefinedStatisticWarning` each. Raises
     :class:`InputError` for an empty table, a label outside ``categories``, a duplicate
     rating, or when no item has two ratings (e.g. a single rater);
@@ -180,6 +188,7 @@ def agreement(
     p_a = float(point_value(pats, percent_agreement_functional(pats.patterns)))
     per_category = _per_category(intervals["per_category_kappa"], pats, names)
     consensus = majority_vote(table)
+    truth = gold_labels(gold) if gold is not None else None
     return AgreementResult(
         n_items=table.n_items,
         n_items_used=pats.n_items,
@@ -202,4 +211,6 @@ def agreement(
         consensus=consensus,
         consensus_confusion=consensus_confusion(table, consensus),
         table=table,
+        gold_rows=None if truth is None else len(truth),
+        gold_unmatched=None if truth is None else int((~truth.index.isin(table.item_ids)).sum()),
     )

@@ -171,7 +171,7 @@ def _check_one_rating_each(
     pair = item * len(raters) + rater
     seen_pairs = np.bincount(pair, minlength=len(item_ids) * len(raters))
     if seen_pairs.max() > 1:
-        dup = np.flatnonzero(seen_pairs[pair] > 1)[1]  # second rating of a duplicated pair
+        dup = int(pd.Series(pair).duplicated().to_numpy().argmax())  # first repeated rating
         raise InputError(
             f"{place(labels, int(positions[dup]))}rater {raters[rater[dup]]!r} rated item "
             f"{item_ids[item[dup]]!r} twice (keep one rating per rater and item; filter by "

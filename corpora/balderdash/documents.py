@@ -16,6 +16,9 @@ from wordplay_audit.errors import InputError, at_line
 def collection_path(folder: Path, name: str) -> Path:
     """The one ``<name>.jsonl`` or ``<name>.json`` file in ``folder``."""
     found = [p for p in (folder / f"{name}{suffix}" for suffix in SUFFIXES) if p.is_file()]
+    for path in (folder / f"{name}{suffix}" for suffix in SUFFIXES):
+        if path.is_dir():
+            raise InputError(f"{path}: is a folder, expected the {name!r} collection as a file")
     if not found:
         raise InputError(
             f"{folder}: no {name}.json or {name}.jsonl (export the {name!r} collection with mongoexport)"

@@ -19,6 +19,8 @@ def read_connections(folder: str | Path) -> ConnectionsData:
     irregularity is counted in ``data.quirks`` and noted in ``data.notes``.
     """
     folder = Path(folder)
+    if folder.is_file():
+        raise InputError(f"{folder}: is a file, expected a folder of the Connections study's files")
     if not folder.is_dir():
         raise InputError(f"{folder}: no such folder (expected the Connections study's files)")
     data = ConnectionsData(folder)

@@ -3,9 +3,11 @@
 Lines are read in blocks of about 4 MB, their layout (games, moves) computed with numpy,
 and parsed a block at a time in one ``json.loads`` call over ``[line, line, …]`` and
 checked column by column. Whenever anything is off — a line that is not one JSON object, a
-key missing or of another type than the game master writes, a game not opening with ``_``, a
-solution changing inside a game, undecodable bytes — :func:`fast_columns` returns ``None`` and
-the caller re-reads the file line by line, which names the file and line or skips and counts.
+key missing, repeated or of another type than the game master writes, a value out of range
+(an unknown ``letter``, an integer beyond 18 digits, a negative count), a game not opening
+with ``_``, a solution changing inside a game, undecodable bytes — :func:`fast_columns`
+returns ``None`` and the caller re-reads the file line by line, which names the file and line
+or skips and counts.
 It accepts nothing the line-by-line path would refuse.
 """
 
@@ -21,18 +23,29 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.corpora.values import SURROGATE_ESCAPE
-from wordplay_audit.corpora.wof.reader import MOVE_KEYS, NOT_APPLICABLE, OPENING
+from wordplay_audit.corpora.wof.reader import (
+    INT_LIMIT,
+    MOVE_KEYS,
+    NOT_APPLICABLE,
+    OPENING,
+    VALID_LETTERS,
+    json_object,
+)
 
 BLOCK_BYTES = 1 << 22
 _getter = itemgetter(*MOVE_KEYS)
 
 
 def _int_or_na_ok(column: tuple) -> bool:
-    """Only integers (no booleans) and ``"/"``."""
+    """Only integers (no booleans) in [0, INT_LIMIT) and ``"/"``."""
     types = set(map(type, column))
     if not types <= {int, str}:
         return False
-    return str not in types or all(v.__class__ is int or v == NOT_APPLICABLE for v in set(column))
+    values = set(column)
+    if str in types and not all(v.__class__ is int or v == NOT_APPLICABLE for v in values):
+        return False
+    numbers = [v for v in values if v.__class__ is int]
+    return not numbers or (min(numbers) >= 0 and max(numbers) < INT_LIMIT)
 
 
 def _columns(texts: list[str]) -> tuple | None:
@@ -42,7 +55,9 @@ def _columns(texts: list[str]) -> tuple | None:
         return None  # the line-by-line path checks the strings
     try:
         records = json.loads(block)
-    except ValueError:
+        if block.count(":") != sum(map(len, records)):  # ':' in a string, or a key given twice
+            records = json.loads(block, object_pairs_hook=json_object)  # a repeated key: ValueError
+    except (ValueError, TypeError):
         return None
     if len(records) != len(texts) or set(map(type, records)) != {dict}:
         return None
@@ -53,12 +68,16 @@ def _columns(texts: list[str]) -> tuple | None:
 
 
 def _types_ok(columns: tuple) -> bool:
-    """Texts are strings, budget integers, reward and occurrences integers or ``"/"``, and the
-    mask as long as the solution."""
+    """Texts are strings, letters valid, budget integers within ±INT_LIMIT, reward and
+    occurrences integers ≥ 0 or ``"/"``, and the mask as long as the solution."""
     letter, masked, guess, solution, budget, reward, occ = columns
     if any(set(map(type, c)) != {str} for c in (letter, masked, guess, solution)):
         return False
-    if set(map(type, budget)) != {int} or not (_int_or_na_ok(reward) and _int_or_na_ok(occ)):
+    if not set(letter) <= VALID_LETTERS:
+        return False
+    if set(map(type, budget)) != {int} or not -INT_LIMIT < min(budget) <= max(budget) < INT_LIMIT:
+        return False
+    if not (_int_or_na_ok(reward) and _int_or_na_ok(occ)):
         return False
     return list(map(len, masked)) == list(map(len, solution))
 

@@ -10,8 +10,10 @@ so it can be negative). A game is won when its last move's ``guess`` equals ``so
 
 :func:`read_report` reads one file and :func:`read_reports` a folder of them (``<model>.jsonl``
 or ``<model>/report.jsonl``). A missing trailing blank line is accepted; runs of blank lines
-are counted. A broken line (not JSON, not an object, a key missing or of the wrong type, a
-game not opening with ``"_"``, a solution that changes inside a game) raises a one-line
+are counted. A broken line (not JSON, not an object, a key missing, repeated or of the wrong
+type, a ``letter`` that is not ``"_"``, one letter A–Z or a special value, an integer beyond
+18 digits, a negative ``wheel_reward`` or ``letter_occurences``, a game not opening with
+``"_"``, a solution that changes inside a game) raises a one-line
 :class:`~wordplay_audit.errors.InputError` ``<file> line <N>: …`` with ``on_error="raise"``
 (the default); with ``on_error="skip"`` the game holding it is left out, counted in
 ``WofLog.skipped`` and named in ``WofLog.problems``. Game indices count every game in the
@@ -30,7 +32,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from wordplay_audit.corpora.values import surrogate_problem
+from wordplay_audit.corpora.values import MAX_INT_DIGITS, surrogate_problem
 from wordplay_audit.errors import InputError, at_line, check_choice
 
 MOVE_KEYS = ("letter", "masked", "guess", "solution", "budget", "wheel_reward", "letter_occurences")
@@ -54,6 +56,11 @@ LOSS_CLASSES = (
     "round_limit",
 )
 """Every way to lose, in the order of the error taxonomy."""
+LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+VALID_LETTERS = frozenset({OPENING, *LETTERS, *SPECIAL_LETTERS})
+"""Every ``letter`` a move may hold: the opening ``_``, one letter A–Z, a special value."""
+INT_LIMIT = 10**MAX_INT_DIGITS
+"""Integers are refused from this magnitude on (they would not fit the int64 columns)."""
 JUDGE_NAME = "wof-exact-match"
 OnError = Literal["raise", "skip"]
 ON_ERROR = ("raise", "skip")
@@ -81,14 +88,17 @@ class WofLog:
         return {"files": self.files, "skipped": self.skipped, "problems": self.problems}
 
 
-class _BadLine(Exception):
+class _BadLine(ValueError):
     pass
 
 
 def _int_or_na(value: object, key: str) -> int | None:
     if value == NOT_APPLICABLE:
         return None
-    return _int(value, key)
+    number = _int(value, key)
+    if number < 0:
+        raise _BadLine(f"key {key!r}: expected an integer ≥ 0 or {NOT_APPLICABLE!r}, got {number}")
+    return number
 
 
 def _int(value: object, key: str) -> int:
@@ -96,7 +106,29 @@ def _int(value: object, key: str) -> int:
         raise _BadLine(f"key {key!r}: expected an integer, got {json.dumps(value)[:40]}")
     if isinstance(value, float) and not value.is_integer():
         raise _BadLine(f"key {key!r}: expected an integer, got {value}")
+    if not -INT_LIMIT < value < INT_LIMIT:
+        shown = str(value) if len(str(value)) <= 40 else str(value)[:37] + "..."
+        raise _BadLine(f"key {key!r}: expected an integer of at most {MAX_INT_DIGITS} digits, got {shown}")
     return int(value)
+
+
+def _letter(value: str) -> str:
+    if value not in VALID_LETTERS:
+        raise _BadLine(
+            f"key 'letter': expected {OPENING!r}, one letter A–Z or one of "
+            f"{', '.join(SPECIAL_LETTERS)}; got {json.dumps(value)[:40]}"
+        )
+    return value
+
+
+def json_object(pairs: list[tuple[str, object]]) -> dict:
+    """``object_pairs_hook`` for a move: a key given twice is refused (plain JSON keeps the last)."""
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _BadLine(f"key {twice!r} appears twice; expected each key once")
+    return record
 
 
 def parse_move(text: str) -> tuple:
@@ -105,7 +137,7 @@ def parse_move(text: str) -> tuple:
     Raises ``_BadLine`` with what was expected and what came.
     """
     try:
-        record = json.loads(text)
+        record = json.loads(text, object_pairs_hook=json_object)
     except json.JSONDecodeError as exc:
         raise _BadLine(f"expected a JSON object (one move), got {text.strip()[:40]!r} ({exc.msg})") from None
     if not isinstance(record, dict):
@@ -124,7 +156,8 @@ def parse_move(text: str) -> tuple:
     if len(texts[1]) != len(texts[3]):
         raise _BadLine(f"masked has {len(texts[1])} characters, solution {len(texts[3])}; expected the same")
     return (
-        *texts,
+        _letter(texts[0]),
+        *texts[1:],
         _int(record["budget"], "budget"),
         _int_or_na(record["wheel_reward"], "wheel_reward"),
         _int_or_na(record["letter_occurences"], "letter_occurences"),

@@ -125,7 +125,12 @@ def agreement_command(
     out = result.to_dict()
     if kind is not None:
         out["kind"] = kind
-    emit(out, as_json=as_json, lines=_agreement_lines(out, level))
+    lines = _agreement_lines(out, level)
+    if gold is not None:
+        lines.append(
+            f"gold {gold}: {out['gold_rows']} items, {out['gold_unmatched']} naming no rated item (left out)"
+        )
+    emit(out, as_json=as_json, lines=lines)
 
 
 _FLAGS = {

@@ -185,16 +185,12 @@ def import_file_command(
     from wordplay_audit.annotate.campaign import read_campaign
     from wordplay_audit.annotate.exports import EXPORT_FORMATS
     from wordplay_audit.annotate.workflow import import_files, read_roster, write_pulled
+    from wordplay_audit.cli.annotate_args import export_files
     from wordplay_audit.corpora.io import output_folder
     from wordplay_audit.errors import check_choice
 
     check_choice("--format", fmt, EXPORT_FORMATS)
-    files = {}
-    for entry in export:
-        rater, sep, path = entry.partition("=")
-        if not sep or not rater.strip() or not path.strip():
-            raise ParameterError(f"--export: expected RATER=FILE, got {entry!r}")
-        files[rater.strip()] = Path(path.strip())
+    files = export_files(export)
     c = read_campaign(campaign)
     pulled = import_files(c, files, fmt=fmt, roster=read_roster(roster))
     with output_folder(out) as staging:
@@ -248,7 +244,9 @@ def status_command(
     import os
 
     from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.labels_check import check_final_labels
     from wordplay_audit.annotate.server import URL_ENV
+    from wordplay_audit.cli.annotate_args import rater_progress, unmatched_note
     from wordplay_audit.pipelines.adaptive_status import (
         status_from_labels,
         status_from_manifest,
@@ -256,6 +254,7 @@ def status_command(
     )
 
     c = read_campaign(campaign)
+    unmatched = None if labels is None else check_final_labels(c, labels)["unmatched"]
     if labels is not None:
         overrides = {
             "budget": budget,
@@ -263,35 +262,17 @@ def status_command(
             "by": None if by is None else tuple(_split(by, "--by")),
             "items": items,
         }
-        adaptive = status_from_labels(c, labels, overrides)
+        adaptive = {**status_from_labels(c, labels, overrides), "labels_unmatched": unmatched}
     else:
         adaptive = status_from_manifest(c)
     rows, lines = None, []
     if adaptive is None or os.environ.get(URL_ENV):
-        rows = _rater_progress(c)
-        width = max((len(r["rater"]) for r in rows), default=5)
-        lines = [
-            f"{r['rater']:<{width}} {_bar(r)}  done {r['done']}, skipped {r['skipped']}, left {r['left']}"
-            for r in rows
-        ]
+        rows, lines = rater_progress(c)
     else:
         lines = [f"file mode ({URL_ENV} not set): no rater progress"]
     if adaptive is not None:
-        lines += status_lines(adaptive)
+        lines += status_lines(adaptive) + unmatched_note(unmatched or 0, labels)
     emit({"campaign": c.name, "raters": rows, "adaptive": adaptive}, as_json=as_json, lines=lines)
-
-
-def _rater_progress(c) -> list[dict]:
-    from wordplay_audit.annotate.server import Server
-    from wordplay_audit.annotate.workflow import status_campaign
-
-    return status_campaign(c, Server())
-
-
-def _bar(row: dict) -> str:
-    from wordplay_audit.annotate.workflow import progress_bar
-
-    return progress_bar(row["done"] + row["skipped"], row["done"] + row["skipped"] + row["left"])
 
 
 @app.command("adjudicate")
@@ -305,25 +286,28 @@ def adjudicate_command(
     import json
 
     from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.labels_check import campaign_rows
     from wordplay_audit.annotate.server import Server
     from wordplay_audit.annotate.workflow import (
         ADJUDICATION_FILE,
         adjudication_queue,
         push_adjudication,
     )
+    from wordplay_audit.cli.annotate_args import unmatched_note
     from wordplay_audit.corpora.contract import read_labels
     from wordplay_audit.corpora.io import output_file
 
     if not adjudicator.strip():
         raise ParameterError(f"--adjudicator: expected a name, got {adjudicator!r}")
     c = read_campaign(campaign)
-    adj, earlier = adjudication_queue(c, read_labels(labels), adjudicator.strip())
+    rows, unmatched = campaign_rows(c, read_labels(labels), labels)
+    adj, earlier = adjudication_queue(c, rows, adjudicator.strip())
+    note = unmatched_note(unmatched, labels)
     if not adj["assignments"]:
-        emit(
-            {"campaign": c.name, "disputed": 0, "projects": []}, as_json=as_json, lines=["no disputed items"]
-        )
+        out = {"campaign": c.name, "disputed": 0, "projects": [], "labels_unmatched": unmatched}
+        emit(out, as_json=as_json, lines=["no disputed items", *note])
         return
-    rows = push_adjudication(c, Server(), adj, earlier)
+    pushed = push_adjudication(c, Server(), adj, earlier)
     with output_file(c.folder / ADJUDICATION_FILE, option="campaign") as tmp:
         tmp.write_text(json.dumps(adj, indent=1) + "\n", encoding="utf-8")
     emit(
@@ -331,10 +315,11 @@ def adjudicate_command(
             "campaign": c.name,
             "disputed": len(adj["disputed"]),
             "items": len(adj["assignments"]),
-            "projects": rows,
+            "projects": pushed,
+            "labels_unmatched": unmatched,
         },
         as_json=as_json,
-        lines=[f"{len(adj['assignments'])} items to adjudicate -> project {rows[0]['project_id']}"],
+        lines=[f"{len(adj['assignments'])} items to adjudicate -> project {pushed[0]['project_id']}", *note],
     )
 
 
@@ -369,6 +354,9 @@ def next_command(
 ) -> None:
     """Adaptive round: put the next --budget items where they shrink the widest interval most, then push."""
     from wordplay_audit.analysis.allocation import OBJECTIVES
+    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.labels_check import check_final_labels
+    from wordplay_audit.cli.annotate_args import unmatched_note
     from wordplay_audit.errors import check_choice
     from wordplay_audit.pipelines.adaptive import NextSpec, run_next
 
@@ -385,7 +373,8 @@ def next_command(
         confidence=confidence,
         items=items,
     )
-    record = run_next(campaign, spec, push=push, review=review)
+    unmatched = check_final_labels(read_campaign(campaign), labels)["unmatched"]
+    record = {**run_next(campaign, spec, push=push, review=review), "labels_unmatched": unmatched}
     lines = [f"round {record['round']}: {len(record['item_ids'])} items added -> {campaign}"]
     lines += [
         f"{name}: ±{_width(record['half_width_before'][name])} -> ±{_width(record['half_width_after'][name])}"
@@ -397,4 +386,5 @@ def next_command(
         for r in record["pushed"] or []
     ]
     lines += [f"note: {note}" for note in [*record["notes"], record["push_note"]] if note]
+    lines += unmatched_note(unmatched, labels)
     emit(record, as_json=as_json, lines=lines)

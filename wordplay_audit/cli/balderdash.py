@@ -13,8 +13,10 @@ import typer
 
 from wordplay_audit.cli.balderdash_plan import plan_command
 from wordplay_audit.cli.balderdash_text import (
+    CONSTANT_HELP,
     CONVERGENCE_SHOWN,
     METRICS_SHOWN,
+    lines_of,
     parse_eps,
     recompute_lines,
     verdict_reasons,
@@ -77,16 +79,13 @@ def _labels(path: Path | None, obs: pd.DataFrame) -> pd.DataFrame | None:
         raise InputError(
             f"{path} line {pos + 2}: item_id {labels['item_id'].iloc[pos]!r} names no definition in the export"
         )
-    return labels[labels["rater_type"] == "human"].reset_index(drop=True)
+    people = labels[labels["rater_type"] == "human"]  # the index stays the file's lines (errors name them)
+    people.attrs["judge_rows_left_out"] = int(len(labels) - len(people))  # counted in "skipped"
+    return people
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
     return frame.to_dict(orient="records")
-
-
-def _lines(frame: pd.DataFrame, columns: list[str], title: str) -> list[str]:
-    cols = [c for c in columns if c in frame.columns]
-    return [title, frame[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}")]
 
 
 @app.command("metrics")
@@ -100,7 +99,7 @@ def metrics_command(export: ExportArg, words: WordsOpt = None, as_json: bool = J
         raise InputError(f"{export}: no complete game (every game lacks some of its rounds)")
     result = balderdash_metrics(kept)
     skipped = {**data.skipped, "incomplete_games_left_out": len(dropped)}
-    lines = _lines(result["settings"], METRICS_SHOWN, "per setting and model:")
+    lines = lines_of(result["settings"], METRICS_SHOWN, "per setting and model:")
     lines.append(f"skipped: {skipped}")
     payload = {"export": str(export), "skipped": skipped}
     if as_json:  # per-round records are built only when they are printed (a million rows at scale)
@@ -163,6 +162,7 @@ def recompute_command(
             **data.skipped,
             **replaced.attrs.get("skipped", {}),
             "knows_undetermined": int(replaced["knows_undetermined"].sum()),
+            "judge_rows_in_human_file": labels.attrs["judge_rows_left_out"],
         },
         "judge_audit": {q: _records(t) for q, t in audits.items()},
         "corrected": _records(corrected),
@@ -174,7 +174,7 @@ def recompute_command(
         payload["replaced_settings"] = _records(
             setting_metrics(game_metrics(replaced_round_metrics(rescored)))
         )
-    lines = recompute_lines(audits, status, corrected, replaced_view)
+    lines = recompute_lines(audits, status, corrected, replaced_view, payload["skipped"])
     if weights is not None:
         payload["weights_note"] = WEIGHTS_NOTE
         lines.append(f"weights ({weights}): {WEIGHTS_NOTE}")
@@ -213,6 +213,7 @@ def convergence_command(
     ] = None,
     words: WordsOpt = None,
     design: DesignOpt = "stratified",
+    constant: Annotated[bool, typer.Option("--assume-constant-accuracy", help=CONSTANT_HELP)] = False,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Convergence of LKR (the study's Eq 6) per ε under judge, replaced and corrected labels."""
@@ -240,15 +241,18 @@ def convergence_command(
     if assume_se is not None and assume_sp is not None:
         acc = JudgeAccuracy(assume_se, assume_sp, 0.0, 0.0, 0.0, 0, ("assumed",))
         accuracy = {m: acc for m in obs["model"].unique()}
-    table = convergence_table(obs, labels, eps=grid, window=window, accuracy=accuracy, design=design)
+    table = convergence_table(
+        obs, labels, eps=grid, window=window, accuracy=accuracy, design=design, constant_accuracy=constant
+    )
     payload = {
         "export": str(export),
         "human": str(human) if human else None,
         "eps": list(grid),
         "window": window,
+        "assume_constant_accuracy": constant,
         "convergence": _records(table),
     }
-    lines = _lines(
+    lines = lines_of(
         table, CONVERGENCE_SHOWN, "convergence of LKR (T nan = never; None = cannot tell, see below):"
     )
     lines += verdict_reasons(table)

@@ -48,10 +48,17 @@ def reason_lines(corrected: pd.DataFrame) -> list[str]:
     return lines
 
 
-def recompute_lines(audits: dict, status: dict, corrected, replaced) -> list[str]:
+def recompute_lines(
+    audits: dict, status: dict, corrected, replaced, skipped: dict | None = None
+) -> list[str]:
     from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
 
-    lines = []
+    judge_rows = (skipped or {}).get("judge_rows_in_human_file", 0)
+    lines = (
+        [f"left out {judge_rows} judge row(s) of the --human file (people's labels only)"]
+        if judge_rows
+        else []
+    )
     for question, table in audits.items():
         lines += lines_of(table, _AUDIT_W, f"judge accuracy ({question}), re-weighted to all judged definitions "
                         "(95 % intervals):")  # fmt: skip
@@ -90,6 +97,10 @@ def parse_eps(values: list[str] | None) -> tuple[float, ...]:
     return tuple(out)
 
 
+CONSTANT_HELP = (
+    "Let a round or window without 5 own labels per post-stratum borrow its deck's judge Se/Sp "
+    "(assumes the judge as accurate in every round; else it has no corrected value)."
+)
 CONVERGENCE_SHOWN = ["deck", "model", "eps", "converged_judge", "T_judge", "converged_replaced", "se", "tau",
                 "judge_unreachable", "window_estimate", "window_lower", "window_basis", "converged_window"]  # fmt: skip
 

@@ -70,10 +70,17 @@ def _llm_options(base_url, temperature, samples, swap, prompt, timeout=60.0) -> 
     }  # fmt: skip
 
 
+def _first_error(errors: dict[str, int]) -> str:
+    """``" after <error>"`` of the first call given up (e.g. APIConnectionError), else ``""``."""
+    names = [k.removeprefix("gave up after ") for k in errors if k.startswith("gave up after ")]
+    return f" after {names[0]}" if names else ""
+
+
 def _run_lines(payload: dict) -> list[str]:
     lab = payload["labels"]
+    target = payload["out"] or "not written (some items not judged)"
     return [
-        f"{payload['judge']}: {payload['judged']} of {payload['items']} items judged → {payload['out']}",
+        f"{payload['judge']}: {payload['judged']} of {payload['items']} items judged → {target}",
         f"  true {lab['true']}, false {lab['false']}, unparsed {lab['unparsed']}; "
         f"position flips {payload['position_flips']}",
         f"  queries {payload['queries']}: cached {payload['cached']}, called {payload['called']}, "
@@ -138,11 +145,12 @@ def run_command(
         items, judge, out, kind=kind, cache_dir=cache, fit=fit, runner=runner, max_edits=max_edits,
         **_llm_options(base_url, temperature, samples, swap, prompt, timeout),
     )  # fmt: skip
-    payload = {**result.to_dict(), "out": str(out)}
+    payload = {**result.to_dict(), "out": None if result.failed_items else str(out)}
     emit(payload, as_json=as_json, lines=_run_lines(payload))
-    if result.failed_items:
+    if result.failed_items:  # exit 1 (docs/JUDGES.md): a rerun may succeed; --out not written
         typer.echo(
-            f"error: {len(result.failed_items)} items not judged (retries exhausted); rerun to retry",
+            f"error: {len(result.failed_items)} items not judged (retries exhausted"
+            f"{_first_error(result.stats.errors)}); {out} not written; rerun to retry",
             err=True,
         )
         raise typer.Exit(1)

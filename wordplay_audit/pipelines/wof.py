@@ -13,6 +13,7 @@ from pathlib import Path
 from wordplay_audit.analysis.report import Section, figure_png
 from wordplay_audit.analysis.wof.metrics import per_game, wof_metrics
 from wordplay_audit.analysis.wof.plots import first_consonant_figure, outcome_figure
+from wordplay_audit.corpora.contract import place
 from wordplay_audit.corpora.io import output_folder
 from wordplay_audit.corpora.wof.demo_riddles import demo_riddles
 from wordplay_audit.corpora.wof.game import Rules
@@ -50,6 +51,11 @@ def metrics_run(
             table = read_riddles(riddles)
             categories = dict(zip(table["sentence"], table["category"], strict=True))
         items, labels = guess_items(log.moves, categories=categories)
+        if categories is not None:  # counted, not silent: these items' category stays empty
+            payload["skipped"] = {
+                **log.skipped,
+                "items_without_category": int((items["category"] == "").sum()),
+            }
         tables = {
             "models": result.models,
             "errors": result.errors,
@@ -125,6 +131,7 @@ def recompute_run(
     people = labels[labels["rater_type"] == "human"]
     if people.empty:
         raise InputError(f"{human}: holds no people's labels (rater_type 'human')")
+    _one_rating_each(people, str(human))
     completion = per_game(log.moves).set_index("item_id")["completion"]
     result = recompute_wins(
         items, judge, people, design=design, exact_is_true=exact_is_true, confidence=confidence,
@@ -132,6 +139,18 @@ def recompute_run(
     )  # fmt: skip
     skipped = {**log.skipped, **result.skipped, "judge_rows_in_human_file": int(len(labels) - len(people))}
     return {"reports": log.files, "human": str(human), **result.to_dict(), "skipped": skipped}
+
+
+def _one_rating_each(people, source: str) -> None:
+    """InputError at the file line of a rater's second rating of one item (checked here, while
+    the rows still carry their file lines: the statistics see a joined table)."""
+    twice = people.duplicated(["item_id", "rater"]).to_numpy()
+    if twice.any():
+        pos = int(twice.nonzero()[0][0])
+        raise InputError(
+            f"{place(people, pos, source)}rater {people['rater'].iloc[pos]!r} rated item "
+            f"{people['item_id'].iloc[pos]!r} twice (keep one rating per rater and item)"
+        )
 
 
 def run_demo_part(folder: str | Path, *, seed: int = 0, games: int = 48) -> tuple[dict, Section]:

@@ -1,0 +1,84 @@
+"""Labels files given to ``annotate next``, ``status --labels`` and ``adjudicate``, checked
+against the campaign before they are used.
+
+A row whose ``item_id`` names no item of the campaign (a labels file of another campaign or
+game) is counted and reported by the command, never silently dropped; when not one row names a
+campaign item the file is refused. Final labels (pull's ``final.csv``) are also checked row by
+row: every label is one of the kind's answers or empty (``unresolved``), every ``question`` one
+the kind asks (the column may be left out only for a kind that asks one question), and no
+(item, question) is given two different labels. Each error names the file's line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from wordplay_audit.annotate.campaign import Campaign
+from wordplay_audit.annotate.configs import allowed_labels, question_labels
+from wordplay_audit.corpora.contract import place, read_table
+from wordplay_audit.errors import InputError, at_line, expect_file
+
+
+def campaign_rows(campaign: Campaign, labels: pd.DataFrame, source: str | Path) -> tuple[pd.DataFrame, int]:
+    """The rows of ``labels`` that name an item of ``campaign``, and how many do not; InputError
+    when none does."""
+    known = set(campaign.items["item_id"].astype(str))
+    ids = labels["item_id"].astype(str).str.strip()
+    matched = ids.isin(known).to_numpy()
+    if len(labels) and not matched.any():
+        raise InputError(
+            f"{place(labels, 0, str(source))}item {ids.iloc[0]!r}: none of the {len(labels)} label rows "
+            f"names an item of campaign {campaign.name!r} (labels of another campaign?)"
+        )
+    return labels[matched], int((~matched).sum())
+
+
+def check_final_labels(campaign: Campaign, path: str | Path) -> dict[str, int]:
+    """Check pull's ``final.csv`` for ``campaign`` (see the module docstring); return the counts
+    ``{"rows", "unmatched"}`` (rows naming no campaign item)."""
+    table = read_table(expect_file(path, "pull's final.csv for --labels"))
+    if "item_id" not in table.columns or "label" not in table.columns:
+        raise InputError(
+            f"{at_line(path, 1)}expected pull's final.csv (columns item_id, question, label); "
+            f"got {', '.join(map(str, table.columns)) or 'no columns'}"
+        )
+    asked = question_labels(campaign.kind)
+    if "question" in table.columns:
+        question = table["question"].astype(str).str.strip()
+    elif len(asked) == 1:
+        question = pd.Series(asked[0], index=table.index)
+    else:
+        raise InputError(
+            f"{at_line(path, 1)}no 'question' column; campaign kind {campaign.kind!r} asks "
+            f"{', '.join(asked)} (expected pull's final.csv)"
+        )
+    label = table["label"].astype(str).str.strip()
+    for name in sorted(set(question)):
+        if name not in asked:
+            pos = int((question == name).to_numpy().nonzero()[0][0])
+            raise InputError(
+                f"{place(table, pos, str(path))}question {name!r} is not a question the campaign's kind "
+                f"{campaign.kind!r} asks ({', '.join(repr(q) for q in asked)})"
+            )
+        allowed = {a.lower() for a in allowed_labels(campaign.kind, name)}
+        bad = ((question == name) & ~label.str.lower().isin(allowed | {""})).to_numpy()
+        if bad.any():
+            pos = int(bad.nonzero()[0][0])
+            raise InputError(
+                f"{place(table, pos, str(path))}label {label.iloc[pos]!r} is not one of "
+                f"{', '.join(sorted(allowed))} (or empty: unresolved)"
+            )
+    ids = table["item_id"].astype(str).str.strip()
+    keys = pd.DataFrame({"item_id": ids, "question": question, "label": label.str.lower()})
+    clash = keys.drop_duplicates().duplicated(["item_id", "question"])
+    if clash.any():
+        line = int(clash[clash].index[0])  # the index is the file's line (read_table)
+        what = f"item {ids[line]!r}" + (f", question {question[line]!r}" if question[line] else "")
+        raise InputError(
+            f"{at_line(path, line)}{what}: label {label[line]!r} contradicts an earlier row "
+            "(expected one final label per item and question)"
+        )
+    _matched, unmatched = campaign_rows(campaign, table, path)
+    return {"rows": int(len(table)), "unmatched": unmatched}

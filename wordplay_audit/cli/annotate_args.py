@@ -1,0 +1,60 @@
+"""Helpers of ``wordplay-audit annotate`` (:mod:`wordplay_audit.cli.annotate`): option parsing
+and the counted notes the commands print."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wordplay_audit.errors import ParameterError
+
+
+def export_files(entries: list[str]) -> dict[str, Path]:
+    """``--export RATER=FILE`` options as ``{rater: file}``; a rater named twice is an error
+    (the second file would silently replace the first).
+
+    >>> export_files(["ann=a.json", "bob = b.csv"])
+    {'ann': PosixPath('a.json'), 'bob': PosixPath('b.csv')}
+    >>> export_files(["ann=a.json", "ann=b.json"])
+    Traceback (most recent call last):
+    ...
+    wordplay_audit.errors.ParameterError: --export: rater 'ann' is given twice (a.json, b.json); give one export per rater
+    """
+    files: dict[str, Path] = {}
+    for entry in entries:
+        rater, sep, path = entry.partition("=")
+        if not sep or not rater.strip() or not path.strip():
+            raise ParameterError(f"--export: expected RATER=FILE, got {entry!r}")
+        name = rater.strip()
+        if name in files:
+            raise ParameterError(
+                f"--export: rater {name!r} is given twice ({files[name]}, {path.strip()}); "
+                "give one export per rater"
+            )
+        files[name] = Path(path.strip())
+    return files
+
+
+def unmatched_note(count: int, labels: Path) -> list[str]:
+    """The printed note on label rows that name no campaign item (none: no note).
+
+    >>> unmatched_note(3, Path("final.csv"))
+    ['note: left out 3 label row(s) of final.csv naming no item of the campaign']
+    """
+    return (
+        [f"note: left out {count} label row(s) of {labels} naming no item of the campaign"] if count else []
+    )
+
+
+def rater_progress(c) -> tuple[list[dict], list[str]]:
+    """``annotate status``'s per-rater rows (from the server) and their lines with a progress bar."""
+    from wordplay_audit.annotate.server import Server
+    from wordplay_audit.annotate.workflow import progress_bar, status_campaign
+
+    rows = status_campaign(c, Server())
+    width = max((len(r["rater"]) for r in rows), default=5)
+    lines = [
+        f"{r['rater']:<{width}} {progress_bar(r['done'] + r['skipped'], r['done'] + r['skipped'] + r['left'])}"
+        f"  done {r['done']}, skipped {r['skipped']}, left {r['left']}"
+        for r in rows
+    ]
+    return rows, lines
