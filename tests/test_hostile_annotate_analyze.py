@@ -269,3 +269,19 @@ def test_aggregate_refuses_to_overwrite_its_input(tmp_path, run_cli):
     code, out, err = run_cli("analyze", "aggregate", labels, "--out", labels)  # was rc 0, input replaced
     _one_line_error(code, out, err, "--out", "in.csv")
     assert (tmp_path / "in.csv").read_bytes() == before
+
+
+def test_plan_does_not_replace_another_campaign(tmp_path, run_cli, tree_digest):
+    """`annotate plan --out camp` over a campaign with another sample (here another seed) used to
+    replace it, draws and all, exit 0; the same plan again is still allowed (idempotent)."""
+    items = [{"item_id": f"d{i}", "game": "balderdash", "kind": "definition", "context": "w",
+              "reference": "r", "candidate": f"c{i}"} for i in range(30)]  # fmt: skip
+    path = _csv(tmp_path / "items.csv", items)
+    args = ["annotate", "plan", path, "--n", "10", "--raters", "ann,bob", "--out", str(tmp_path / "camp")]
+    assert run_cli(*args)[0] == 0
+    before = tree_digest(tmp_path / "camp")
+    code, out, err = run_cli(*args)  # the same campaign: replaced by an identical one
+    assert code == 0, err
+    code, out, err = run_cli(*args, "--seed", "5")  # 10 of 30 items: another draw
+    _one_line_error(code, out, err, "holds campaign 'camp' with another sample")
+    assert tree_digest(tmp_path / "camp") == before

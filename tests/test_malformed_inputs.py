@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from wordplay_audit.corpora.balderdash import SimConfig, simulate_to_folder
@@ -508,7 +509,11 @@ def test_the_table_breaks_only_the_input(more_good, good, tmp_path, in_tmp, monk
     monkeypatch.setenv("LABEL_STUDIO_API_KEY", "not-a-token")
     builds = {name: build for name, build, _, _ in _other_cases()}
     slot, expected = GOOD_RUNS[command]
-    inputs = {**more_good, "export": good["export"], "human": good["export"] / "labels.csv"}
+    # a judge is fitted to one question: the export's reference answers (its labels hold two)
+    both = pd.read_csv(good["export"] / "labels.csv", dtype=str)
+    human = tmp_path / "reference.csv"
+    both[both["question"] == "reference"].to_csv(human, index=False)
+    inputs = {**more_good, "export": good["export"], "human": human}
     out = tmp_path / "out"
     code, _, err = in_tmp(*builds[command](inputs[slot], more_good, out))
     assert code == expected, err

@@ -80,6 +80,7 @@ def plan_command(
     from wordplay_audit.annotate.campaign import check_campaign_name
     from wordplay_audit.annotate.design import DesignSpec
     from wordplay_audit.annotate.plan import plan_campaign
+    from wordplay_audit.cli.annotate_args import keep_other_campaign
     from wordplay_audit.corpora.io import output_folder
 
     name = check_campaign_name(Path(out).resolve().name if name is None else name, from_out=name is None)
@@ -103,6 +104,7 @@ def plan_command(
             judge_labels_file=judge_labels,
             name=name,
         )
+        keep_other_campaign(out, manifest)  # before the folder is replaced
     design = manifest["design"]
     lines = [
         f"campaign {manifest['campaign']} ({manifest['kind']}): {design['n']} items, "
