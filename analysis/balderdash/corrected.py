@@ -308,7 +308,9 @@ def _metric_rows(
         if inside:
             model_acc = _stratum_accuracy(frame, cell, pooled_by_model[row["model"]], model_acc, opts, cache)
         seed = frame.seed_key(cell)
-        part = not whole and _part_of_strata(cell, pooled_by_model[row["model"]], opts.strata)
+        # a part of the model's items that is not one whole stratum (a round, a deck's subset;
+        # a union of decks too: the model's pooled Se/Sp is not theirs) borrows only if assumed
+        part = not whole and len(cell) < len(pooled_by_model[row["model"]])
         use = CellUse(own, whole, seed, "stratum" if inside else "model" if estimated else "given", part)
         row.update(rg_cell(cell, model_acc, shares.get(key, (0.0, 0.0)), confidence, opts, why, use))
         if design is None or not frame.has_question:
@@ -334,16 +336,6 @@ def whole_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:
         return False
     inside = np.logical_and.reduce([(model_part[c] == cell[c].iloc[0]).to_numpy() for c in strata])
     return int(inside.sum()) == len(cell)
-
-
-def _part_of_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:
-    """Whether ``cell`` holds only some of the items of a sampling stratum it touches (a round)."""
-    if not (cols := [c for c in strata if c in cell.columns]):
-        return len(cell) < len(model_part)
-    mine = cell.groupby(cols, observed=True, dropna=False).size()
-    return bool(
-        (mine != model_part.groupby(cols, observed=True, dropna=False).size().reindex(mine.index)).any()
-    )
 
 
 def _one_stratum(cell: pd.DataFrame, strata) -> bool:

@@ -136,7 +136,7 @@ class CellUse(NamedTuple):
     whole: bool = True
     seed: tuple = ()
     basis: str = "model"
-    part: bool = False  # not a union of whole sampling strata (a round): borrows only if assumed
+    part: bool = False  # neither one whole stratum nor all its model's items: borrows only if assumed
 
 
 BASES = {
