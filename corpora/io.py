@@ -58,9 +58,10 @@ def command_inputs(argv: Sequence[str]) -> Iterator[None]:
     found, prev = [], ""
     for token in argv:
         option, value = token.split("=", 1) if token.startswith("--") and "=" in token else (prev, token)
-        with contextlib.suppress(OSError, ValueError):  # a name too long, a NUL: not a path
-            if os.path.exists(value):
-                found.append((option, Path(value).resolve()))
+        for path in (value, value.partition("=")[2]):  # also RATER=FILE (--export ann=a.json)
+            with contextlib.suppress(OSError, ValueError):  # a name too long, a NUL: not a path
+                if path and os.path.exists(path):
+                    found.append((option, Path(path).resolve()))
         prev = token
     reset = _INPUTS.set(tuple(found))
     try:

@@ -285,3 +285,15 @@ def test_plan_does_not_replace_another_campaign(tmp_path, run_cli, tree_digest):
     code, out, err = run_cli(*args, "--seed", "5")  # 10 of 30 items: another draw
     _one_line_error(code, out, err, "holds campaign 'camp' with another sample")
     assert tree_digest(tmp_path / "camp") == before
+
+
+def test_import_into_the_folder_that_holds_its_export_is_refused(guess_camp, run_cli, tree_digest):
+    """`--export ann=pulled/ann.json --out pulled` would replace the folder holding the export it
+    reads (a RATER=FILE value is an input too)."""
+    tmp, uids = guess_camp
+    assert _import(run_cli, tmp, f"ann={_export(tmp / 'a.json', uids, _choice(['Yes']))}")[0] == 0
+    inside = _export(tmp / "pulled" / "ann.json", uids, _choice(["Yes"]))
+    before = tree_digest(tmp / "pulled")
+    code, out, err = _import(run_cli, tmp, f"ann={inside}")
+    _one_line_error(code, out, err, f"--out {tmp / 'pulled'}: is or holds the input", "ann.json")
+    assert tree_digest(tmp / "pulled") == before
