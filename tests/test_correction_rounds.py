@@ -296,3 +296,30 @@ def test_without_the_assumption_a_round_with_its_own_labels_still_has_its_interv
     own = [(d, v) for d in ("a", "b") for v in (True, False) if counts.get((d, 1, v), 0) >= 5]
     assert len(own) == 4, counts  # each round-1 post-stratum holds ≥ 5 labels
     assert (first["rg_basis"] == "own").all() and first["rg_low"].notna().all()
+
+
+def test_a_subset_of_a_models_decks_borrows_only_when_assumed():
+    """Three decks (a, b and a copy of a as c), cells by a column that puts a and b together: such
+    a cell is neither one whole stratum nor all of the model's items, so its Rogan–Gladen value
+    would rest on the model's Se/Sp pooled over all three decks – only with the assumption."""
+    obs, labels = _two_deck_frame()
+    copy_obs = obs[obs["deck"] == "a"].assign(deck="c", item_id=lambda f: "c" + f["item_id"])
+    copy_lab = labels[labels["item_id"].isin(copy_obs["item_id"].str[1:])].assign(
+        item_id=lambda f: "c" + f["item_id"]
+    )
+    obs = pd.concat([obs, copy_obs], ignore_index=True).assign(
+        group=lambda f: np.where(f["deck"] == "c", "y", "x")
+    )
+    labels = pd.concat([labels, copy_lab], ignore_index=True)
+    plain = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "group")).set_index("group")
+    assumed = corrected_rates(
+        obs, labels, metrics=("tdr",), by=("model", "group"), options=CONSTANT
+    ).set_index("group")
+    assert (
+        np.isnan(plain.loc["x", "rg"])
+        and "assuming the judge as accurate here" in plain.loc["x", "rg_reason"]
+    )
+    assert np.isfinite(assumed.loc["x", "rg"]) and assumed.loc["x", "rg_basis"] == "model"
+    # group y is deck c, one whole stratum: its own labels, with or without the assumption
+    assert plain.loc["y", "rg_basis"] == assumed.loc["y", "rg_basis"] == "own"
+    assert plain.loc["y", "rg"] == pytest.approx(assumed.loc["y", "rg"])
