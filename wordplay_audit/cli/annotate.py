@@ -246,7 +246,6 @@ def status_command(
     import os
 
     from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.labels_check import check_final_labels
     from wordplay_audit.annotate.server import URL_ENV
     from wordplay_audit.cli.annotate_args import rater_progress, unmatched_note
     from wordplay_audit.pipelines.adaptive_status import (
@@ -256,7 +255,6 @@ def status_command(
     )
 
     c = read_campaign(campaign)
-    unmatched = None if labels is None else check_final_labels(c, labels)["unmatched"]
     if labels is not None:
         overrides = {
             "budget": budget,
@@ -264,7 +262,7 @@ def status_command(
             "by": None if by is None else tuple(_split(by, "--by")),
             "items": items,
         }
-        adaptive = {**status_from_labels(c, labels, overrides), "labels_unmatched": unmatched}
+        adaptive = status_from_labels(c, labels, overrides)
     else:
         adaptive = status_from_manifest(c)
     rows, lines = None, []
@@ -273,7 +271,7 @@ def status_command(
     else:
         lines = [f"file mode ({URL_ENV} not set): no rater progress"]
     if adaptive is not None:
-        lines += status_lines(adaptive) + unmatched_note(unmatched or 0, labels)
+        lines += status_lines(adaptive) + unmatched_note(adaptive.get("labels_unmatched") or 0, labels)
     emit({"campaign": c.name, "raters": rows, "adaptive": adaptive}, as_json=as_json, lines=lines)
 
 
@@ -356,8 +354,6 @@ def next_command(
 ) -> None:
     """Adaptive round: put the next --budget items where they shrink the widest interval most, then push."""
     from wordplay_audit.analysis.allocation import OBJECTIVES
-    from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.labels_check import check_final_labels
     from wordplay_audit.cli.annotate_args import unmatched_note
     from wordplay_audit.errors import check_choice
     from wordplay_audit.pipelines.adaptive import NextSpec, run_next
@@ -375,8 +371,7 @@ def next_command(
         confidence=confidence,
         items=items,
     )
-    unmatched = check_final_labels(read_campaign(campaign), labels)["unmatched"]
-    record = {**run_next(campaign, spec, push=push, review=review), "labels_unmatched": unmatched}
+    record = run_next(campaign, spec, push=push, review=review)
     lines = [f"round {record['round']}: {len(record['item_ids'])} items added -> {campaign}"]
     lines += [
         f"{name}: ±{_width(record['half_width_before'][name])} -> ±{_width(record['half_width_after'][name])}"
@@ -388,5 +383,5 @@ def next_command(
         for r in record["pushed"] or []
     ]
     lines += [f"note: {note}" for note in [*record["notes"], record["push_note"]] if note]
-    lines += unmatched_note(unmatched, labels)
+    lines += unmatched_note(record["labels_unmatched"], labels)
     emit(record, as_json=as_json, lines=lines)

@@ -334,13 +334,15 @@ def run_next(folder: Path, spec: NextSpec, *, push: bool | None = None, review: 
     has a project there; True: always; False: never). The server is reached before anything is
     written, so a refused token or a server that is down leaves the folder as it was."""
     from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.labels_check import check_final_labels
     from wordplay_audit.corpora.io import output_folder
 
     c = read_campaign(folder)
+    unmatched = check_final_labels(c, spec.labels)["unmatched"]  # before the server or the folder
     server, why = _server_for(c, push)
     with output_folder(folder, option="campaign") as staging:
         record = next_round(c, staging, spec)
-    record = {"campaign": c.name, **record, "pushed": None, "push_note": why}
+    record = {"campaign": c.name, **record, "pushed": None, "push_note": why, "labels_unmatched": unmatched}
     if server is not None:
         from wordplay_audit.annotate.workflow import push_campaign
 

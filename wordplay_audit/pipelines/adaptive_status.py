@@ -108,7 +108,11 @@ def estimate(metric: str, members: np.ndarray, table, shares: np.ndarray) -> flo
 
 
 def status_from_labels(c: Campaign, labels: Path, overrides: dict) -> dict:
-    """Widths now, pending and after the next batch (see the module docstring)."""
+    """Widths now, pending and after the next batch (see the module docstring), and the label
+    rows naming no campaign item (``labels_unmatched``; the file is checked first)."""
+    from wordplay_audit.annotate.labels_check import check_final_labels
+
+    unmatched = check_final_labels(c, labels)["unmatched"]
     spec = status_spec(c, labels, overrides)
     if spec.budget < 0:
         raise ParameterError(f"--budget: expected 0 or more labels, got {spec.budget}")
@@ -145,6 +149,7 @@ def status_from_labels(c: Campaign, labels: Path, overrides: dict) -> dict:
         "budget": spec.budget,
         "confidence": spec.confidence,
         "targets": rows,
+        "labels_unmatched": unmatched,
     }
 
 
