@@ -79,23 +79,18 @@ DESIGNS = {
                       _grid(M3[:2], D2, lambda i, j: [(0.95, 0.3), (0.6, 0.05)][j]),
                       _grid(M3[:2], D2, lambda i, j: ((0.6, 0.6), (0.95, 0.95))[i]),
                       _grid(M3[:2], D2, lambda i, j: 0.9), 5),
-    "R6": RoundDesign("R6: as R4 with 10 labels/stratum", 300,
-                      _grid(M3[:2], D2, lambda i, j: [(0.95, 0.3), (0.6, 0.05)][j]),
-                      _grid(M3[:2], D2, lambda i, j: ((0.6, 0.6), (0.95, 0.95))[i]),
-                      _grid(M3[:2], D2, lambda i, j: 0.9), 10),
     "R5": RoundDesign("R5: random sample 80/model × deck, share .2→.8, Se .75/.9", 400,
                       _grid(M3[:2], D2, lambda i, j: [(0.2, 0.8), (0.8, 0.3)][j]),
                       _grid(M3[:2], D2, lambda i, j: ((0.75, 0.75), (0.9, 0.9))[j]),
                       _grid(M3[:2], D2, lambda i, j: 0.95), 80, design="random"),
-    "R7": RoundDesign("R7: as R2 with 20 labels/stratum (shares near 0 in a verdict stratum)", 400,
-                      _grid(M3[:2], D2, lambda i, j: [(0.05, 0.5), (0.5, 0.05)][i]),
-                      _grid(M3[:2], D2, lambda i, j: ((0.7, 0.7), (0.9, 0.9))[j]),
-                      _grid(M3[:2], D2, lambda i, j: (0.85, 0.97)[j]), 20),
     "R8": RoundDesign("R8: 20 labels/stratum, share rises then falls (.2 → .9 → .2 and .6 → .95 → .6), Se .6/.9", 500,
                       _grid(M3[:2], D2, lambda i, j: [(0.2, 0.9), (0.6, 0.95)][j]),
                       _grid(M3[:2], D2, lambda i, j: ((0.6, 0.6), (0.9, 0.9))[i]),
                       _grid(M3[:2], D2, lambda i, j: 0.9), 20, shape="peak"),
 }  # fmt: skip
+# two designs that differ from another only in their labels per model × deck × verdict
+DESIGNS["R6"] = replace(DESIGNS["R4"], name="R6: as R4 with 10 labels/stratum", labels=10)
+DESIGNS["R7"] = replace(DESIGNS["R2"], name="R7: as R2 with 20 labels/stratum (shares near 0 in a verdict stratum)", labels=20)  # fmt: skip
 
 
 def _logit(p: float) -> float:
