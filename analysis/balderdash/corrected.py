@@ -331,9 +331,9 @@ def _metric_rows(
 
 def whole_strata(cell: pd.DataFrame, model_part: pd.DataFrame, strata) -> bool:
     """Whether ``cell`` is all of its model's items in one sampling stratum (strata columns constant)."""
-    strata = [c for c in strata if c in cell.columns]
-    if not strata or any(cell[c].nunique(dropna=False) != 1 for c in strata):
+    if not _one_stratum(cell, strata):
         return False
+    strata = [c for c in strata if c in cell.columns]
     inside = np.logical_and.reduce([(model_part[c] == cell[c].iloc[0]).to_numpy() for c in strata])
     return int(inside.sum()) == len(cell)
 
