@@ -22,7 +22,7 @@ LABELLED = {("m1", "true"): (6, 4), ("m1", "false"): (4, 1), ("m2", "true"): (6,
 
 
 def _s2(x: float, n: float, big_n: int) -> float:
-    q = (x + 1) / (n + 2)  # the Laplace share (allocation.PSEUDO = 2)
+    q = (x + 3) / (n + 6)  # q̃ = (x + a/2)/(n + a), allocation.PSEUDO = a = 6
     return max(q * (1 - q), 0.01) * big_n / (big_n - 1)
 
 

@@ -23,9 +23,9 @@ Allocation of each batch:
   capped at N_h);
 * ``adaptive``: :func:`wordplay_audit.analysis.allocation.allocate_variances` (pilot 5 per
   stratum, floor 0.01 on q(1 − q), minimise the largest predicted half-width z·√(Σ W_h² q̃_h(1 −
-  q̃_h) N_h/(N_h − 1)(1/n_h − 1/N_h)) with q̃ = (x + a/2)/(n + a), a = ``pseudo``; a = 2 needed
-  the fewest labels against this interval on designs A and B and was within 1 % of a = 1.5 on C,
-  docs/ANNOTATE.md).
+  q̃_h) N_h/(N_h − 1)(1/n_h − 1/N_h)) with q̃ = (x + a/2)/(n + a), a = ``pseudo``, default
+  :data:`~wordplay_audit.analysis.allocation.PSEUDO` = 6: with a = 2 the allocation followed
+  chance extremes and the binding models' intervals covered 0.914–0.926, docs/ANNOTATE.md).
 
 The three methods share each campaign's population and v (common random numbers); campaign c
 uses the generators ``default_rng([seed, c])`` (population, then v) and

@@ -1,7 +1,7 @@
 """``annotate status``'s adaptive part: per target, the interval half-width now and after the next batch.
 
 Every width is the allocation's predicted half-width z·√V_t, V_t = Σ_h g_th² S²_th (1/n_h − 1/N_h)
-(:mod:`wordplay_audit.analysis.allocation`; S² from q̃ = (x + 1)/(n + 2), floored), so the
+(:mod:`wordplay_audit.analysis.allocation`; S² from q̃ = (x + 3)/(n + 6), floored), so the
 three columns are comparable:
 
 ``half_width``          now: n_h = the items of stratum h labelled in ``--labels``, x_h the
