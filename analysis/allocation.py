@@ -94,14 +94,12 @@ class Target:
 
 
 PSEUDO = 6.0
-"""Default a in the predicted share q̃ = (x + a/2)/(n + a), i.e. q̃ shrunk towards ½ by three
-labels each way. Against the randomised Clopper–Pearson interval the corrected estimates print
-(500 simulated campaigns per design, docs/ANNOTATE.md): a = 2 (the Laplace share, the default
-until 2026-12-01) reached a ± 0.05 target with the fewest labels, but its allocation followed
-chance extremes – a stratum whose first labels happened to be nearly unanimous got fewer labels
-just when its share was off – and the binding models' intervals covered 0.914–0.926; a = 6 costs
-5–11 % more labels and keeps every model of designs A and B in 93–97 % (2,000 campaigns;
-at 500, 31 of 32 cells on four seeds)."""
+"""Default a in the predicted share q̃ = (x + a/2)/(n + a). With a = 2 (the default until
+2026-12-01; fewest labels) the allocation followed chance extremes – a stratum whose first labels
+happened to be nearly unanimous got fewer labels just when its share was off – and the binding
+models' intervals covered 0.914–0.926; a = 6 costs 5–11 % more labels and keeps every model of
+designs A and B in 93–97 % (2,000 campaigns; at 500, 31 of 32 cells on four seeds;
+docs/ANNOTATE.md)."""
 
 
 @dataclass(frozen=True)
