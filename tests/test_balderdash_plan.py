@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -37,9 +38,28 @@ def test_rate_plan_by_hand():
     # FOR = .13/.615 = .211382; V₁ = .385·.961039·.038961 + .615·.211382·.788618 = .116936
     # n = 1.959964²·.116936 / .05² = 179.7 → 180
     assert labels_for_corrected_rate(0.5, 0.05, se=0.74, sp=0.97)["labels"] == 180
+    assert labels_for_corrected_rate(0.5, 0.05, se=0.74, sp=0.97)["labels_reason"] is None
     assert math.isinf(labels_for_corrected_rate(0.5, 0.01, se=0.74, sp=0.97, n_items=500)["labels"])
     with pytest.raises(ParameterError, match="beat chance"):
         labels_for_corrected_rate(0.5, 0.05, se=0.4, sp=0.5)
+
+
+def test_unreachable_rate_plan_says_why_by_hand():
+    # N = 500: V₀ = .5·.74·.26 + .5·.97·.03 = .11075, J = .71, V₀/(N J²) = .11075/(500·.5041)
+    # = .00043940; all 500 labelled: 1.959964·√(.116936/500 + .00043940) = 0.05085 > 0.05
+    plan = labels_for_corrected_rate(0.5, 0.05, se=0.74, sp=0.97, n_items=500)
+    assert math.isinf(plan["labels"])
+    assert "all 500 definitions labelled the half-width is 0.051 > 0.05" in plan["labels_reason"]
+
+
+def test_unreachable_rate_plan_reason_in_text_and_json(run_cli):
+    code, out, err = run_cli("balderdash", "plan", "--items", "500")
+    assert code == 0, err
+    assert "random labels per model" not in out.splitlines()[1]
+    assert "not reachable: with all 500 definitions labelled the half-width is 0.051" in out
+    code, out, err = run_cli("balderdash", "plan", "--items", "500", "--json")
+    payload = json.loads(out)["corrected_rate"]
+    assert payload["labels"] is None and "0.051 > 0.05" in payload["labels_reason"]
 
 
 def test_rate_plan_holds_in_simulation():

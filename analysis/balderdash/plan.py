@@ -78,8 +78,9 @@ def labels_for_corrected_rate(
     """Labels per model (random sample) for a Rogan–Gladen interval of half-width ≤ ``halfwidth``.
 
     ``rate`` is the expected true rate θ (LKR or TDR), ``n_items`` the cell's number of
-    definitions N (infinite by default). Returns ``{"labels": n, ...}``; ``labels`` is inf when
-    even labelling all N items cannot reach the width.
+    definitions N (infinite by default). Returns ``{"labels": n, "labels_reason": None, ...}``;
+    ``labels`` is inf when even labelling all N items cannot reach the width, and
+    ``labels_reason`` then gives the half-width all N labels would leave.
     """
     for name, value in (("rate", rate), ("se", se), ("sp", sp)):
         if not 0 <= value <= 1:
@@ -100,8 +101,17 @@ def labels_for_corrected_rate(
         n = math.inf if room <= 0 else float(math.ceil(v1 / room))
     if not math.isinf(n_items) and n > n_items:
         n = math.inf
+    reason = None
+    if math.isinf(n):
+        floor = z * math.sqrt(v1 / n_items + noise) if not math.isinf(n_items) else 0.0
+        reason = (
+            f"not reachable: with all {n_items:g} definitions labelled the half-width is "
+            f"{floor:.3f} > {halfwidth:g} (the judge's share over N items keeps variance "
+            "V₀/(N J²))"
+        )
     return {
         "labels": n,
+        "labels_reason": reason,
         "rate": rate,
         "halfwidth": halfwidth,
         "se": se,

@@ -190,7 +190,8 @@ def plan_command(
     lines = [
         f"FNR {fnr:.2f} ± {fnr_halfwidth:.3f}: {a['true_definitions']:.0f} true definitions per model, "
         f"{a['labels']:.0f} labels at true share {true_share:.2f}",
-        f"corrected rate {rate:.2f} ± {rate_halfwidth:.3f} (Se {se:.2f}, Sp {sp:.2f}): {b['labels']:.0f} random labels per model",
+        f"corrected rate {rate:.2f} ± {rate_halfwidth:.3f} (Se {se:.2f}, Sp {sp:.2f}): "
+        + (b["labels_reason"] or f"{b['labels']:.0f} random labels per model"),
         f"trend test power: {c['power']:.0%} ± {c['se']:.0%} for a log-odds change of {trend_slope:g} "
         f"(odds × {c['odds_ratio']:.1f}) with {games} games × {rounds} rounds × {players} players "
         "(two-stage t; the GEE t-test has somewhat less)",
