@@ -102,8 +102,8 @@ def labels_for_corrected_rate(
     if not math.isinf(n_items) and n > n_items:
         n = math.inf
     reason = None
-    if math.isinf(n):
-        floor = z * math.sqrt(v1 / n_items + noise) if not math.isinf(n_items) else 0.0
+    if math.isinf(n):  # only with a finite N: without one every width is reachable
+        floor = rg_halfwidth(rate, n_items, se=se, sp=sp, n_items=n_items, confidence=confidence)
         reason = (
             f"not reachable: with all {n_items:g} definitions labelled the half-width is "
             f"{floor:.3f} > {halfwidth:g} (the judge's share over N items keeps variance "
