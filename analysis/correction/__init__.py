@@ -15,7 +15,11 @@ Inputs are plain arrays or a frame with ``judge``, ``labelled``, ``human`` colum
 Wheel of Fortune and Connections build those from their own tables.
 """
 
-from wordplay_audit.analysis.correction.calibration import randomised_share_interval, share_coverage
+from wordplay_audit.analysis.correction.calibration import (
+    randomised_share_interval,
+    share_coverage,
+    share_misses,
+)
 from wordplay_audit.analysis.correction.intervals import (
     MIN_LABELS,
     accuracy_draws,
@@ -55,4 +59,5 @@ __all__ = [
     "rogan_gladen",
     "randomised_share_interval",
     "share_coverage",
+    "share_misses",
 ]

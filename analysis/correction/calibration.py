@@ -14,10 +14,19 @@ v·Beta(x + 1, n − x) (a point mass at 0 or 1 where a parameter is 0). Its equ
 quantiles are the randomised Clopper–Pearson interval, whose coverage is exactly the nominal
 level at every share q: the discreteness of x no longer makes coverage oscillate with q, which is
 what kept the Jeffreys interval from 93–97 % at 5–10 labels. Y_s given q_s is Binomial(U_s, q_s),
-so its predictive is the mixture of the two beta-binomials; Y's pmf is their convolution (direct up
-to 4096 unlabelled items, by FFT beyond; no Monte-Carlo noise) and the interval is its (α/2, 1 − α/2) quantiles. ``v_s`` comes from a
-seeded generator: the same input gives the same interval, but it is a randomised interval (a
-different seed moves a bound by at most the spread the discreteness of x leaves).
+so its predictive is the mixture of the two beta-binomials; Y's pmf is their convolution (direct
+up to 4096 unlabelled items, by FFT beyond; no Monte-Carlo noise) and the interval is its
+(α/2, 1 − α/2) quantiles – except for the *unanimous* post-strata: one with no true label
+(x_s = 0) is left out of the convolution that gives the lower bound (its items count 0 there,
+their least), one with every label true (x_s = n_s) out of the one for the upper bound (its
+items count U_s there). Each beta mixture is drawn towards ½ (mean (x + v)/(n + 1)); summed over
+several post-strata near 0 (or near 1) that drift moved a bound past the realised count: exact
+coverage 0.696 for four post-strata of (200, 50, 30, 300) items with (6, 5, 5, 8) labels, all
+at share 0.001 (0.990 anchored); on the grids of ``benchmarks/sim_share_coverage_grids.py`` one
+side missed up to 0.337 before, ≤ 0.046 anchored (docs/BALDERDASH.md, "Unanimous post-strata").
+``v_s`` comes from a seeded generator: the same input gives the same interval, but it is a
+randomised interval (a different seed moves a bound by at most the spread the discreteness of x
+leaves).
 
 *Its coverage* (:func:`share_coverage`) at given shares is exact under the model the interval
 rests on (items of a post-stratum true with probability q_s independently; labels a random
@@ -37,7 +46,7 @@ import numpy as np
 
 from wordplay_audit.errors import ParameterError
 
-__all__ = ["predictive_pmf", "randomised_share_interval", "share_coverage"]
+__all__ = ["predictive_pmf", "randomised_share_interval", "share_coverage", "share_misses"]
 
 
 DIRECT_LIMIT = 4096
@@ -211,16 +220,25 @@ def randomised_share_interval(
         pmfs = [_whole_predictive(int(us), int(ns), int(xs), vs, log_fact)[None, :] for us, ns, xs, vs in zip(u, n, x, v, strict=True)]  # fmt: skip
     else:  # effective (weighted) counts
         pmfs = [predictive_pmf(int(us), ns, np.array([xs]), np.array([vs])) for us, ns, xs, vs in zip(u, n, x, v, strict=True)]  # fmt: skip
-    if u.sum() <= DIRECT_LIMIT:  # direct convolution: faster than FFTs at simulation sizes
-        pmf = pmfs[0][0]
-        for other in pmfs[1:]:
-            pmf = np.convolve(pmf, other[0])
-        cdf = np.cumsum(np.clip(pmf, 0.0, None))[None, :]
-        cdf /= cdf[:, -1:]
-    else:
-        cdf = _sum_cdf(pmfs, _fft_len(int(u.sum())))
-    low, high = _quantile_counts(cdf, confidence)
-    return (known_true + float(low[0])) / total, (known_true + float(high[0])) / total
+    none, every = x <= 0, x >= n  # unanimous post-strata: anchored (module doc)
+    low = _quantile_counts(_cdf([p for p, z in zip(pmfs, none, strict=True) if not z]), confidence)[0]
+    high = _quantile_counts(_cdf([p for p, f in zip(pmfs, every, strict=True) if not f]), confidence)[1]
+    return (known_true + float(low[0])) / total, (known_true + float(u[every].sum() + high[0])) / total
+
+
+def _cdf(pmfs: list) -> np.ndarray:
+    """CDF (one row) of the sum of the one-row ``pmfs`` (of 0 when there is none): directly up to
+    :data:`DIRECT_LIMIT` items (faster than FFTs at simulation sizes), by FFT beyond."""
+    if not pmfs:
+        return np.ones((1, 1))
+    total = sum(p.shape[1] - 1 for p in pmfs)
+    if total > DIRECT_LIMIT:
+        return _sum_cdf(pmfs, _fft_len(total))
+    pmf = pmfs[0][0]
+    for other in pmfs[1:]:
+        pmf = np.convolve(pmf, other[0])
+    cdf = np.cumsum(np.clip(pmf, 0.0, None))[None, :]
+    return cdf / cdf[:, -1:]
 
 
 def share_coverage(
@@ -231,11 +249,12 @@ def share_coverage(
     confidence: float = 0.95,
     v_points: int = 256,
     seed: int = 0,
+    anchor: bool = True,
 ) -> np.ndarray:
     """Exact coverage of :func:`randomised_share_interval` at each row of ``shares`` (G × S),
     for post-strata of ``unlabelled`` items with ``labelled`` labels (module doc), v integrated by
-    ``v_points`` scrambled Sobol points (a power of 2); costs Π_s (n_s + 1)·v_points
-    convolutions.
+    ``v_points`` scrambled Sobol points (a power of 2); costs 2·Π_s (n_s + 1)·v_points
+    convolutions (the lower and the upper bound's).
 
     One post-stratum of 4000 unlabelled items and 3 labels: the realised share is all but q,
     and the randomised Clopper–Pearson interval covers q with probability exactly 0.95 at every q
@@ -243,6 +262,29 @@ def share_coverage(
 
     >>> cover = share_coverage([4000], [3], np.array([[0.05], [0.3], [0.9]]), v_points=256)
     >>> bool(np.all(np.abs(cover - 0.95) < 0.003))
+    True
+    """
+    below, above = share_misses(unlabelled, labelled, shares, confidence=confidence, v_points=v_points, seed=seed, anchor=anchor)  # fmt: skip
+    return 1.0 - below - above
+
+
+def share_misses(
+    unlabelled: Sequence[int],
+    labelled: Sequence[int],
+    shares: np.ndarray,
+    *,
+    confidence: float = 0.95,
+    v_points: int = 256,
+    seed: int = 0,
+    anchor: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`share_coverage`'s misses by side: per row of ``shares`` P(Y < low) (the realised
+    count below the interval) and P(Y > high) (above it); an equal-tailed interval aims at α/2
+    each. ``anchor=False`` convolves unanimous post-strata like the others (the interval before
+    2026-12-01, kept here for comparison only).
+
+    >>> below, above = share_misses([4000], [3], np.array([[0.3]]), v_points=256)
+    >>> bool(abs(below[0] - 0.025) < 0.003 and abs(above[0] - 0.025) < 0.003)
     True
     """
     u = np.asarray(unlabelled, dtype=int)
@@ -253,11 +295,11 @@ def share_coverage(
 
     points = stats.qmc.Sobol(d=len(u), scramble=True, seed=seed).random(v_points)
     combos = np.array(list(itertools.product(*[range(k + 1) for k in n])), dtype=int)
-    inside = np.zeros((len(q), len(combos)))
+    missed = np.zeros((2, len(q), len(combos)))  # below, above
     true_spec = np.ones((len(q), length // 2 + 1), dtype=complex)
     for s, us in enumerate(u):
         true_spec = true_spec * np.fft.rfft(stats.binom.pmf(np.arange(us + 1)[None], us, q[:, [s]]), n=length, axis=1)  # fmt: skip
-    below = np.concatenate(
+    less = np.concatenate(
         [
             np.zeros((len(q), 1)),
             np.cumsum(np.clip(np.fft.irfft(true_spec, n=length, axis=1), 0, None), axis=1),
@@ -269,12 +311,17 @@ def share_coverage(
         (_beta_binomial(int(us), combos[:, s], n[s] - combos[:, s] + 1), _beta_binomial(int(us), combos[:, s] + 1, n[s] - combos[:, s]))
         for s, us in enumerate(u)
     ]  # fmt: skip
+    none, every = (combos == 0) & anchor, (combos == n[None, :]) & anchor  # unanimous (module doc)
+    ends = [(np.eye(1, us + 1, 0), np.eye(1, us + 1, us)) for us in u]
     for vs in points:
         pmfs = [(1 - vs[s]) * a + vs[s] * b for s, (a, b) in enumerate(pieces)]
-        low, high = _quantile_counts(_sum_cdf(pmfs, length), confidence)
-        inside += below[:, np.minimum(high + 1, below.shape[1] - 1)] - below[:, low]
-    inside /= len(points)
+        lower = [np.where(none[:, [s]], ends[s][0], p) for s, p in enumerate(pmfs)]
+        upper = [np.where(every[:, [s]], ends[s][1], p) for s, p in enumerate(pmfs)]
+        low = _quantile_counts(_sum_cdf(lower, length), confidence)[0]
+        high = _quantile_counts(_sum_cdf(upper, length), confidence)[1]
+        missed[0] += less[:, low]
+        missed[1] += 1.0 - less[:, np.minimum(high + 1, less.shape[1] - 1)]
     px = np.ones((len(q), len(combos)))
     for s in range(len(u)):
         px = px * stats.binom.pmf(combos[None, :, s], n[s], q[:, [s]])
-    return (px * inside).sum(axis=1)
+    return (px * missed[0]).sum(axis=1) / len(points), (px * missed[1]).sum(axis=1) / len(points)
