@@ -2,8 +2,10 @@
 
 Usage: python benchmarks/sim_balderdash_coverage.py [--campaigns 500] [--design stratified|random]
        [--method exact|normal]   (normal: the delta-method intervals measured before issue 11)
-Prints one JSON object: coverage and mean error of each method per metric and deck, and the
-naive (judge-label) bias. Seeds 0..campaigns-1; deterministic.
+Prints one JSON object: coverage (over the intervals printed) and mean error of each method per
+metric and deck, the share of cells without an interval (null bounds with a reason: unknown, not
+a miss; until 2026-12-01 they were counted as misses, which read PPI's balderdash_words coverage
+as 0.76), and the naive (judge-label) bias. Seeds 0..campaigns-1; deterministic.
 """
 
 from __future__ import annotations
@@ -39,9 +41,12 @@ def main() -> None:
         )
         merged = table.merge(truth, on=["model", "deck", "metric"])
         for m in ("rg", "ppi"):
-            merged[f"{m}_cover"] = (merged[f"{m}_low"] <= merged["truth"]) & (
-                merged["truth"] <= merged[f"{m}_high"]
-            )
+            shown = merged[f"{m}_low"].notna() & merged[f"{m}_high"].notna()
+            inside = (merged[f"{m}_low"] <= merged["truth"]) & (merged["truth"] <= merged[f"{m}_high"])
+            # no interval (a null bound with its reason) is unknown, not a miss: left out of the
+            # coverage and counted in {m}_no_interval
+            merged[f"{m}_cover"] = inside.astype(float).where(shown)
+            merged[f"{m}_no_interval"] = (~shown).astype(float)
             merged[f"{m}_error"] = merged[m] - merged["truth"]
             merged[f"{m}_width"] = merged[f"{m}_high"] - merged[f"{m}_low"]
         merged["judge_error"] = merged["judge"] - merged["truth"]
@@ -49,7 +54,8 @@ def main() -> None:
     allrows = pd.concat(parts, ignore_index=True)
     summary = (
         allrows.groupby(["metric", "deck"])[
-            ["rg_cover", "ppi_cover", "rg_error", "ppi_error", "judge_error", "rg_width", "ppi_width"]
+            ["rg_cover", "ppi_cover", "rg_no_interval", "ppi_no_interval", "rg_error", "ppi_error"]
+            + ["judge_error", "rg_width", "ppi_width"]
         ]
         .mean()
         .round(4)
@@ -62,6 +68,7 @@ def main() -> None:
         "labels_per_stratum": labels,
         "intervals_per_method": int(len(allrows)),
         "overall": {m: float(np.round(allrows[f"{m}_cover"].mean(), 4)) for m in ("rg", "ppi")},
+        "no_interval": {m: float(np.round(allrows[f"{m}_no_interval"].mean(), 4)) for m in ("rg", "ppi")},
         "by_metric_deck": summary.to_dict(orient="records"),
         "seconds": round(time.time() - start, 1),
     }
