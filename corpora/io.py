@@ -48,6 +48,20 @@ def _umask() -> int:
 
 
 _INPUTS: ContextVar[tuple[tuple[str, Path], ...]] = ContextVar("wordplay_audit_inputs", default=())
+_REPLACED: ContextVar[list[str] | None] = ContextVar("wordplay_audit_replaced", default=None)
+
+
+def replaced_outputs() -> list[str]:
+    """The ``--…`` targets (folders or files) that held an earlier output and were replaced
+    since the enclosing :func:`command_inputs` began (the CLI says so: a second run on one folder
+    is allowed, but not silent); empty outside it."""
+    return list(_REPLACED.get() or ())
+
+
+def _note_replaced(path: Path, option: str) -> None:
+    found = _REPLACED.get()
+    if found is not None and option.startswith("--"):
+        found.append(str(path))
 
 
 @contextlib.contextmanager
@@ -63,11 +77,12 @@ def command_inputs(argv: Sequence[str]) -> Iterator[None]:
                 if path and os.path.exists(path):
                     found.append((option, Path(path).resolve()))
         prev = token
-    reset = _INPUTS.set(tuple(found))
+    reset, replaced = _INPUTS.set(tuple(found)), _REPLACED.set([])
     try:
         yield
     finally:
         _INPUTS.reset(reset)
+        _REPLACED.reset(replaced)
 
 
 def _target_path(target: str | os.PathLike, option: str) -> Path:
@@ -207,7 +222,10 @@ def output_folder(target: str | os.PathLike, *, option: str = "--out") -> Iterat
             try:
                 yield staging
                 (staging / MARKER).write_text("written by wordplay-audit\n", encoding="utf-8")
+                earlier = path.exists()
                 _commit(staging, path)
+                if earlier:
+                    _note_replaced(path, option)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
     finally:
@@ -248,7 +266,10 @@ def output_file(target: str | os.PathLike, *, option: str = "--out") -> Iterator
             try:
                 yield tmp
                 os.chmod(tmp, 0o666 & ~_umask())
+                earlier = path.exists()
                 os.replace(tmp, path)
+                if earlier:
+                    _note_replaced(path, option)
             finally:
                 tmp.unlink(missing_ok=True)
     finally:

@@ -4,6 +4,7 @@ by SIGKILL is removed by the next run."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from wordplay_audit.corpora.io import MARKER, output_file, output_folder
+from wordplay_audit.corpora.io import MARKER, command_inputs, output_file, output_folder, replaced_outputs
 from wordplay_audit.errors import InputError, ParameterError
 
 
@@ -252,3 +253,37 @@ def test_out_onto_the_commands_own_input_is_refused(run_cli, tmp_path, monkeypat
     assert code == 0, err
     with output_folder(tmp_path / "sim"):  # the library, outside a command: no inputs known
         pass
+
+
+def test_a_second_run_on_one_folder_says_it_replaced_the_first(run_cli, tmp_path, monkeypatch):
+    # the replacement itself is allowed (the folder holds this toolkit's marker) but not silent:
+    # the text names the folder, --json lists it; the first run and a new folder say nothing
+    monkeypatch.chdir(tmp_path)
+    args = ("balderdash", "simulate", "--out", "sim", "--games-per-deck", "1", "--rounds", "2")
+    code, out, _ = run_cli(*args)
+    assert code == 0 and "replaced" not in out
+    code, out, _ = run_cli(*args)
+    assert code == 0 and out.strip().splitlines()[-1] == "replaced the earlier output in sim"
+    code, out, _ = run_cli(*args, "--json")
+    assert code == 0 and json.loads(out)["replaced_outputs"] == ["sim"]
+    code, out, _ = run_cli(*args[:3], "other", *args[4:], "--json")
+    assert code == 0 and "replaced_outputs" not in json.loads(out)
+
+
+def test_replaced_files_are_recorded_inside_a_command_only(tmp_path):
+    target = tmp_path / "report.html"
+    for _ in range(2):
+        with output_file(target) as tmp:
+            tmp.write_text("x", encoding="utf-8")
+    assert replaced_outputs() == []  # outside a command nothing is recorded
+    with command_inputs([]):
+        with output_file(target) as tmp:
+            tmp.write_text("y", encoding="utf-8")
+        with output_file(tmp_path / "new.html") as tmp:
+            tmp.write_text("z", encoding="utf-8")
+        with output_folder(tmp_path / "campaign", option="campaign") as staging:  # not a --… target
+            (staging / "a").write_text("1", encoding="utf-8")
+        with output_folder(tmp_path / "campaign", option="campaign") as staging:
+            (staging / "a").write_text("2", encoding="utf-8")
+        assert replaced_outputs() == [str(target)]
+    assert replaced_outputs() == []

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from wordplay_audit.corpora.io import replaced_outputs
+
 
 def _scalar(value: Any) -> Any:
     import numpy as np
@@ -39,7 +41,14 @@ def to_jsonable(value: Any) -> Any:
 
 
 def emit(result: dict[str, Any], *, as_json: bool, lines: list[str] | None = None) -> None:
-    """Print ``result`` as one JSON object, or ``lines`` (a human summary) when not ``--json``."""
+    """Print ``result`` as one JSON object, or ``lines`` (a human summary) when not ``--json``;
+    either names the outputs of an earlier run that this one replaced (``replaced_outputs``)."""
+    replaced = replaced_outputs()
+    if replaced:
+        result = {**result, "replaced_outputs": replaced}
+        lines = (
+            None if lines is None else [*lines, *(f"replaced the earlier output in {p}" for p in replaced)]
+        )
     if as_json:
         typer.echo(json.dumps(to_jsonable(result), indent=2, sort_keys=False))
         return
