@@ -221,8 +221,11 @@ def randomised_share_interval(
     else:  # effective (weighted) counts
         pmfs = [predictive_pmf(int(us), ns, np.array([xs]), np.array([vs])) for us, ns, xs, vs in zip(u, n, x, v, strict=True)]  # fmt: skip
     none, every = x <= 0, x >= n  # unanimous post-strata: anchored (module doc)
-    low = _quantile_counts(_cdf([p for p, z in zip(pmfs, none, strict=True) if not z]), confidence)[0]
-    high = _quantile_counts(_cdf([p for p, f in zip(pmfs, every, strict=True) if not f]), confidence)[1]
+    if not (none.any() or every.any()):  # one convolution serves both bounds
+        low, high = _quantile_counts(_cdf(pmfs), confidence)
+    else:
+        low = _quantile_counts(_cdf([p for p, z in zip(pmfs, none, strict=True) if not z]), confidence)[0]
+        high = _quantile_counts(_cdf([p for p, f in zip(pmfs, every, strict=True) if not f]), confidence)[1]
     return (known_true + float(low[0])) / total, (known_true + float(u[every].sum() + high[0])) / total
 
 
