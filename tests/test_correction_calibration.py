@@ -199,7 +199,7 @@ def test_post_strata_all_near_zero_are_covered():
     # interval itself (3000 campaigns) checks the exact sums by side.
     u, n, q = [200, 200, 200], [6, 6, 6], 0.005
     shares = np.full((1, 3), q)
-    plain_below, plain_above = share_misses(u, n, shares, v_points=128, anchor=False)
+    plain_below, _ = share_misses(u, n, shares, v_points=128, anchor=False)
     assert plain_below[0] > 0.10  # 15 % of the unanchored intervals lie wholly above the truth
     below, above = share_misses(u, n, shares, v_points=128)
     assert below[0] <= 0.025 and above[0] <= 0.025

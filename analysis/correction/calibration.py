@@ -245,19 +245,12 @@ def _cdf(pmfs: list) -> np.ndarray:
 
 
 def share_coverage(
-    unlabelled: Sequence[int],
-    labelled: Sequence[int],
-    shares: np.ndarray,
-    *,
-    confidence: float = 0.95,
-    v_points: int = 256,
-    seed: int = 0,
-    anchor: bool = True,
+    unlabelled: Sequence[int], labelled: Sequence[int], shares: np.ndarray, **options
 ) -> np.ndarray:
     """Exact coverage of :func:`randomised_share_interval` at each row of ``shares`` (G × S),
-    for post-strata of ``unlabelled`` items with ``labelled`` labels (module doc), v integrated by
-    ``v_points`` scrambled Sobol points (a power of 2); costs 2·Π_s (n_s + 1)·v_points
-    convolutions (the lower and the upper bound's).
+    for post-strata of ``unlabelled`` items with ``labelled`` labels (module doc): 1 − the misses
+    of :func:`share_misses`, whose keyword ``options`` it takes (``confidence``, ``v_points``,
+    ``seed``, ``anchor``).
 
     One post-stratum of 4000 unlabelled items and 3 labels: the realised share is all but q,
     and the randomised Clopper–Pearson interval covers q with probability exactly 0.95 at every q
@@ -267,7 +260,7 @@ def share_coverage(
     >>> bool(np.all(np.abs(cover - 0.95) < 0.003))
     True
     """
-    below, above = share_misses(unlabelled, labelled, shares, confidence=confidence, v_points=v_points, seed=seed, anchor=anchor)  # fmt: skip
+    below, above = share_misses(unlabelled, labelled, shares, **options)
     return 1.0 - below - above
 
 
@@ -283,7 +276,8 @@ def share_misses(
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`share_coverage`'s misses by side: per row of ``shares`` P(Y < low) (the realised
     count below the interval) and P(Y > high) (above it); an equal-tailed interval aims at α/2
-    each. ``anchor=False`` convolves unanimous post-strata like the others (the interval before
+    each. v is integrated by ``v_points`` scrambled Sobol points (a power of 2); costs
+    2·Π_s (n_s + 1)·v_points convolutions (the lower and the upper bound's). ``anchor=False`` convolves unanimous post-strata like the others (the interval before
     2026-12-01, kept here for comparison only).
 
     >>> below, above = share_misses([4000], [3], np.array([[0.3]]), v_points=256)
