@@ -95,3 +95,20 @@ def _tree_digest(folder: Path) -> str:
 def tree_digest():
     """The folder-state hash used to show an output folder is exactly as before (or complete)."""
     return _tree_digest
+
+
+def _load_benchmark(name: str):
+    """A script of ``benchmarks/`` as a module, loaded by path (the repository root is not on the
+    tests' import path)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def load_benchmark():
+    """Load a benchmark script by name: ``load_benchmark("sim_share_bound_lp")``."""
+    return _load_benchmark

@@ -341,19 +341,10 @@ def test_confirmation_batch_only_adds_labels():
         simulate(design, campaigns=2, seed=0, stop="late")
 
 
-def test_benchmark_uses_the_library_simulation():
-    import importlib.util
-    from pathlib import Path
-
+def test_benchmark_uses_the_library_simulation(load_benchmark):
     from wordplay_audit.analysis.balderdash import plan_adaptive as lib
 
-    # by path: the repository root (holding benchmarks/) is not on the tests' import path
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "sim_adaptive_allocation.py"
-    spec = importlib.util.spec_from_file_location("sim_adaptive_allocation", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-
-    assert bench.simulate is lib.simulate
+    assert load_benchmark("sim_adaptive_allocation").simulate is lib.simulate
 
 
 # --- width against labels -------------------------------------------------------------------

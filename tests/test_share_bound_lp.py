@@ -1,21 +1,13 @@
 """The linear programme of benchmarks/sim_share_bound_lp.py (why near-unanimous cells over-cover):
 a case solved by hand, and the rule it returns checked by simulation."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 
 @pytest.fixture(scope="module")
-def bench():
-    # by path: the repository root (holding benchmarks/) is not on the tests' import path
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "sim_share_bound_lp.py"
-    spec = importlib.util.spec_from_file_location("sim_share_bound_lp", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(load_benchmark):
+    return load_benchmark("sim_share_bound_lp")
 
 
 def test_by_hand_one_unlabelled_item_no_labels(bench):

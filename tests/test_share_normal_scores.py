@@ -2,9 +2,6 @@
 the post-strata's predictives): one post-stratum gives the toolkit's interval, and its exact
 coverage calculator agrees with a simulation of the interval itself."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -12,13 +9,8 @@ from wordplay_audit.analysis.correction.calibration import randomised_share_inte
 
 
 @pytest.fixture(scope="module")
-def bench():
-    # by path: the repository root (holding benchmarks/) is not on the tests' import path
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "sim_share_normal_scores.py"
-    spec = importlib.util.spec_from_file_location("sim_share_normal_scores", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(load_benchmark):
+    return load_benchmark("sim_share_normal_scores")
 
 
 @pytest.mark.parametrize(
