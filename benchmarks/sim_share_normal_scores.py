@@ -23,12 +23,10 @@ labels in the two near-unanimous post-strata.
 from __future__ import annotations
 
 import argparse
-import itertools
 import time
 from statistics import NormalDist
 
 import numpy as np
-from scipy import stats
 
 from benchmarks.sim_share_coverage_grids import CASES, grids
 from wordplay_audit.analysis.correction import calibration as cal
@@ -61,18 +59,12 @@ def score_bounds(cdfs: list[np.ndarray], x: np.ndarray, n: np.ndarray, u: np.nda
 
 def score_misses(u, n, shares, v_points: int = 64, seed: int = 0, confidence: float = 0.95):
     """Exact misses (below, above) of the candidate per row of ``shares`` (as ``share_misses``)."""
-    u, n, q = np.asarray(u), np.asarray(n), np.atleast_2d(shares)
-    points = stats.qmc.Sobol(d=len(u), scramble=True, seed=seed).random(v_points)
-    combos = np.array(list(itertools.product(*[range(k + 1) for k in n])))
-    length = cal._fft_len(int(u.sum()))
-    spec = np.ones((len(q), length // 2 + 1), dtype=complex)
-    for s, us in enumerate(u):
-        spec = spec * np.fft.rfft(stats.binom.pmf(np.arange(us + 1)[None], us, q[:, [s]]), n=length, axis=1)
-    less = np.concatenate([np.zeros((len(q), 1)), np.cumsum(np.clip(np.fft.irfft(spec, n=length, axis=1), 0, None), axis=1)], axis=1)  # fmt: skip
+    u, n = np.asarray(u), np.asarray(n)
+    points, combos, less, px = cal.coverage_frame(u, n, shares, v_points, seed)
     top = less.shape[1] - 1
     xs = [np.arange(k + 1) for k in n]
     pieces = [(cal._beta_binomial(int(us), x, k - x + 1), cal._beta_binomial(int(us), x + 1, k - x)) for us, k, x in zip(u, n, xs, strict=True)]  # fmt: skip
-    below, above = np.zeros((len(q), len(combos))), np.zeros((len(q), len(combos)))
+    below, above = np.zeros((len(less), len(combos))), np.zeros((len(less), len(combos)))
     for vs in points:
         cdfs = [
             np.cumsum((1 - vs[s]) * a + vs[s] * b, axis=1)[combos[:, s]] for s, (a, b) in enumerate(pieces)
@@ -80,9 +72,6 @@ def score_misses(u, n, shares, v_points: int = 64, seed: int = 0, confidence: fl
         low, high = score_bounds(cdfs, combos, n, u, confidence)
         below += less[:, np.minimum(low, top)]
         above += 1 - less[:, np.minimum(high + 1, top)]
-    px = np.ones((len(q), len(combos)))
-    for s in range(len(u)):
-        px = px * stats.binom.pmf(combos[None, :, s], n[s], q[:, [s]])
     return (px * below).sum(axis=1) / v_points, (px * above).sum(axis=1) / v_points
 
 

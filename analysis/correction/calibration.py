@@ -46,7 +46,7 @@ import numpy as np
 
 from wordplay_audit.errors import ParameterError
 
-__all__ = ["predictive_pmf", "randomised_share_interval", "share_coverage", "share_misses"]
+__all__ = ["coverage_frame", "predictive_pmf", "randomised_share_interval", "share_coverage", "share_misses"]
 
 
 DIRECT_LIMIT = 4096
@@ -286,23 +286,9 @@ def share_misses(
     """
     u = np.asarray(unlabelled, dtype=int)
     n = np.asarray(labelled, dtype=int)
-    q = np.atleast_2d(np.asarray(shares, dtype=float))
     length = _fft_len(int(u.sum()))
-    from scipy import stats  # the coverage calculator only (benchmarks, tests)
-
-    points = stats.qmc.Sobol(d=len(u), scramble=True, seed=seed).random(v_points)
-    combos = np.array(list(itertools.product(*[range(k + 1) for k in n])), dtype=int)
-    missed = np.zeros((2, len(q), len(combos)))  # below, above
-    true_spec = np.ones((len(q), length // 2 + 1), dtype=complex)
-    for s, us in enumerate(u):
-        true_spec = true_spec * np.fft.rfft(stats.binom.pmf(np.arange(us + 1)[None], us, q[:, [s]]), n=length, axis=1)  # fmt: skip
-    less = np.concatenate(
-        [
-            np.zeros((len(q), 1)),
-            np.cumsum(np.clip(np.fft.irfft(true_spec, n=length, axis=1), 0, None), axis=1),
-        ],
-        axis=1,
-    )  # P(Y < k)
+    points, combos, less, px = coverage_frame(u, n, shares, v_points, seed)
+    missed = np.zeros((2, len(less), len(combos)))  # below, above
     # the two beta-binomials of each post-stratum do not depend on v: tabulate them once
     pieces = [
         (_beta_binomial(int(us), combos[:, s], n[s] - combos[:, s] + 1), _beta_binomial(int(us), combos[:, s] + 1, n[s] - combos[:, s]))
@@ -318,7 +304,26 @@ def share_misses(
         high = _quantile_counts(_sum_cdf(upper, length), confidence)[1]
         missed[0] += less[:, low]
         missed[1] += 1.0 - less[:, np.minimum(high + 1, less.shape[1] - 1)]
+    return (px * missed[0]).sum(axis=1) / len(points), (px * missed[1]).sum(axis=1) / len(points)
+
+
+def coverage_frame(u: np.ndarray, n: np.ndarray, shares: np.ndarray, v_points: int, seed: int):
+    """What an exact coverage computation needs besides the interval, for post-strata of ``u``
+    unlabelled items with ``n`` labels at each row of ``shares``: the scrambled Sobol points for
+    v (``v_points`` × strata), every label outcome (combos × strata), P(Y < k) of the realised
+    count (rows × k) and the probability of each label outcome (rows × combos)."""
+    from scipy import stats  # the coverage calculators only (benchmarks, tests)
+
+    q = np.atleast_2d(np.asarray(shares, dtype=float))
+    length = _fft_len(int(u.sum()))
+    points = stats.qmc.Sobol(d=len(u), scramble=True, seed=seed).random(v_points)
+    combos = np.array(list(itertools.product(*[range(k + 1) for k in n])), dtype=int)
+    spec = np.ones((len(q), length // 2 + 1), dtype=complex)
+    for s, us in enumerate(u):
+        spec = spec * np.fft.rfft(stats.binom.pmf(np.arange(us + 1)[None], us, q[:, [s]]), n=length, axis=1)
+    cdf = np.cumsum(np.clip(np.fft.irfft(spec, n=length, axis=1), 0, None), axis=1)
+    less = np.concatenate([np.zeros((len(q), 1)), cdf], axis=1)
     px = np.ones((len(q), len(combos)))
     for s in range(len(u)):
         px = px * stats.binom.pmf(combos[None, :, s], n[s], q[:, [s]])
-    return (px * missed[0]).sum(axis=1) / len(points), (px * missed[1]).sum(axis=1) / len(points)
+    return points, combos, less, px
