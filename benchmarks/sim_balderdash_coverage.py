@@ -5,7 +5,10 @@ Usage: python benchmarks/sim_balderdash_coverage.py [--campaigns 500] [--design 
 Prints one JSON object: coverage (over the intervals printed) and mean error of each method per
 metric and deck, the share of cells without an interval (null bounds with a reason: unknown, not
 a miss; until 2026-12-01 they were counted as misses, which read PPI's balderdash_words coverage
-as 0.76), and the naive (judge-label) bias. Seeds 0..campaigns-1; deterministic.
+as 0.76), and the naive (judge-label) bias; ``by_empty_part``: coverage per metric × deck
+given how the cell's (verdict × other decision) post-strata were labelled (``empty``: one holds
+unlabelled items and no label; ``few``: 1–4 labels; ``labelled``: ≥ 5 each), from the campaign.
+Seeds 0..campaigns-1; deterministic.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
+from wordplay_audit.analysis.balderdash.corrected_frame import question_frame
+from wordplay_audit.analysis.balderdash.recompute import labels_for
+from wordplay_audit.analysis.correction import MIN_LABELS
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign, true_rates
 
 
@@ -39,7 +45,9 @@ def main() -> None:
         truth = true_rates(campaign).melt(
             id_vars=["model", "deck", "n"], value_vars=["lkr", "tdr"], var_name="metric", value_name="truth"
         )
-        merged = table.merge(truth, on=["model", "deck", "metric"])
+        merged = table.merge(truth, on=["model", "deck", "metric"]).merge(
+            empty_parts(campaign.obs, campaign.labels), on=["model", "deck", "metric"], how="left"
+        )
         for m in ("rg", "ppi"):
             shown = merged[f"{m}_low"].notna() & merged[f"{m}_high"].notna()
             inside = (merged[f"{m}_low"] <= merged["truth"]) & (merged["truth"] <= merged[f"{m}_high"])
@@ -61,6 +69,12 @@ def main() -> None:
         .round(4)
         .reset_index()
     )
+    split = {
+        f"{m}_cover": allrows.groupby(["metric", "deck", "empty_part"])[f"{m}_cover"]
+        .agg(["mean", "count"])
+        .round(4)
+        for m in ("rg", "ppi")
+    }
     result = {
         "design": args.design,
         "method": args.method,
@@ -70,9 +84,41 @@ def main() -> None:
         "overall": {m: float(np.round(allrows[f"{m}_cover"].mean(), 4)) for m in ("rg", "ppi")},
         "no_interval": {m: float(np.round(allrows[f"{m}_no_interval"].mean(), 4)) for m in ("rg", "ppi")},
         "by_metric_deck": summary.to_dict(orient="records"),
+        # coverage given how the cell's (verdict × other decision) post-strata were labelled
+        # (empty_parts): mean over the printed intervals and their count
+        "by_empty_part": {
+            k: {
+                f"{mt} {deck} {flag}": [None if pd.isna(a) else a for a in v]
+                for (mt, deck, flag), v in t.iterrows()
+            }
+            for k, t in split.items()
+        },
         "seconds": round(time.time() - start, 1),
     }
     print(json.dumps(result, indent=2))
+
+
+def empty_parts(obs: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
+    """Per (model, deck, metric): ``empty`` when a post-stratum judge × other decision holds
+    unlabelled items but no label of the cell, ``few`` when one holds 1 to MIN_LABELS − 1 labels,
+    else ``labelled`` (computed from the campaign, not from the estimator)."""
+    checked, rows = labels_for(obs, labels), []
+    for metric in ("lkr", "tdr"):
+        frame = question_frame(obs, checked, metric)
+        data = frame.data.assign(
+            unl=~frame.data["labelled"].astype(bool), lab=frame.data["labelled"].astype(bool)
+        )
+        parts = data.groupby(["model", "deck", "judge", frame.other_col], observed=True, dropna=False)[
+            ["unl", "lab"]
+        ].sum()
+        live = parts["unl"] > 0
+        flags = pd.DataFrame({"empty": live & (parts["lab"] == 0), "few": live & (parts["lab"] < MIN_LABELS)})
+        per_cell = flags.groupby(["model", "deck"], observed=True).any()
+        kind = np.where(per_cell["empty"], "empty", np.where(per_cell["few"], "few", "labelled"))
+        rows.append(
+            pd.DataFrame({"empty_part": kind}, index=per_cell.index).reset_index().assign(metric=metric)
+        )
+    return pd.concat(rows, ignore_index=True)
 
 
 if __name__ == "__main__":

@@ -323,3 +323,68 @@ def test_a_subset_of_a_models_decks_borrows_only_when_assumed():
     # group y is deck c, one whole stratum: its own labels, with or without the assumption
     assert plain.loc["y", "rg_basis"] == assumed.loc["y", "rg_basis"] == "own"
     assert plain.loc["y", "rg"] == pytest.approx(assumed.loc["y", "rg"])
+
+
+def test_a_finer_post_stratum_without_a_label_counts_as_unknown():
+    # one deck; TDR's post-strata are the judge's verdict × its other decision (knows). Judge
+    # true: 6 items that knew the word, all labelled (5 true), and 4 that did not, none labelled;
+    # judge false: 6, all labelled (1 true). The finer post-stratum (true, did not know) has no
+    # label, so the verdict strata stand in (fewer than 5 labels in a finer one) – and the
+    # verdict's share (5/6) says nothing about those 4 items given that none was labelled. By
+    # hand: the labelled part is known (6 true of 16), so the interval is [6/16, (6 + 4)/16];
+    # the point keeps the verdict's share: (6 + 4·5/6)/16. (Before, the interval was the
+    # verdict stratum's, [0.4375, 0.625]: it missed the share 6/16 whenever those 4 were false.)
+    rows = [(True, True, True)] * 5 + [(True, True, False)] + [(True, False, None)] * 4
+    rows += [(False, False, True)] + [(False, False, False)] * 5
+    frame = pd.DataFrame(rows, columns=["true_def", "knows", "human"])
+    frame["item_id"] = [f"i{k}" for k in range(len(frame))]
+    obs = frame.assign(model="m", deck="a")[["model", "deck", "item_id", "true_def", "knows"]]
+    lab = frame[frame["human"].notna()]
+    labels = pd.DataFrame({"item_id": lab["item_id"], "rater": "r1", "rater_type": "human",
+                           "label": np.where(lab["human"].astype(bool), "true", "false"), "question": "reference"})  # fmt: skip
+    row = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck")).iloc[0]
+    assert row["rg_low"] == pytest.approx(6 / 16) and row["rg_high"] == pytest.approx(10 / 16)
+    assert row["rg"] == pytest.approx((6 + 4 * 5 / 6) / 16) and row["rg_unknown"] == 4
+    assert row["rg_basis"] == "own" and pd.isna(row["rg_reason"])
+    # with a label in that post-stratum nothing is unknown (the verdict strata still stand in:
+    # 1 label < 5)
+    more = pd.concat([labels, labels.iloc[:1].assign(item_id="i6", label="false")])
+    again = corrected_rates(obs, more, metrics=("tdr",), by=("model", "deck")).iloc[0]
+    assert again["rg_unknown"] == 0 and again["rg_high"] < 10 / 16
+
+
+def _part_without_labels(rng: np.random.Generator):
+    """One deck of 300 definitions: judge true 80 that knew the word (true share 0.9) and 20 that
+    did not (0.1), judge false 200 (0.05); 10 labels per verdict drawn given that none fell on
+    the 20 (the 10 judge-true labels a simple random sample of the 80)."""
+    rows = []
+    for judge, knows, size, share in [
+        (True, True, 80, 0.9),
+        (True, False, 20, 0.1),
+        (False, False, 200, 0.05),
+    ]:
+        rows += [(judge, knows, bool(h)) for h in rng.random(size) < share]
+    frame = pd.DataFrame(rows, columns=["true_def", "knows", "human"])
+    frame["item_id"] = [f"i{k}" for k in range(len(frame))]
+    lab = frame.iloc[
+        np.concatenate([rng.choice(80, 10, replace=False), 100 + rng.choice(200, 10, replace=False)])
+    ]
+    labels = pd.DataFrame({"item_id": lab["item_id"], "rater": "r1", "rater_type": "human",
+                           "label": np.where(lab["human"], "true", "false"), "question": "reference"})  # fmt: skip
+    obs = frame.assign(model="m", deck="a")[["model", "deck", "item_id", "true_def", "knows"]]
+    return obs, labels, float(frame["human"].mean())
+
+
+def test_the_interval_covers_given_that_a_finer_post_stratum_got_no_label():
+    # the verdict share (≈ 0.9 from the 80) stood for the 20 at 0.1: of these 120 draws 0.80
+    # covered before the 20 counted as unknown, 0.967 after (binomial SE ≈ 0.02 at 0.95; the
+    # 0.90 threshold fails the old interval and passes a calibrated one)
+    rng, hits = np.random.default_rng(11), []
+    for k in range(120):
+        obs, labels, truth = _part_without_labels(rng)
+        row = corrected_rates(
+            obs, labels, metrics=("tdr",), by=("model", "deck"), options=CorrectionOptions(seed=k)
+        )
+        assert row.iloc[0]["rg_unknown"] == 20
+        hits.append(row.iloc[0]["rg_low"] <= truth <= row.iloc[0]["rg_high"])
+    assert np.mean(hits) >= 0.90

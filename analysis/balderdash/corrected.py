@@ -227,7 +227,8 @@ def corrected_rates(
     ``rg_basis`` (where the Se and Sp behind ``rg`` come from, ``corrected_cells.BASES``: ``"own"``
     the cell's own labels, ``"stratum"`` the model × deck a round or window lies in – only with
     ``constant_accuracy`` –, ``"model"``, ``"given"``; None where ``rg`` is
-    nan), ``ppi``, ``ppi_low``, ``ppi_high``, ``ppi_lambda`` (nan for the stratified design),
+    nan), ``rg_unknown`` (items of a post-stratum without a label of the cell, counted as unknown
+    in the own-label interval; nan where that interval was not built), ``ppi``, ``ppi_low``, ``ppi_high``, ``ppi_lambda`` (nan for the stratified design),
     ``ppi_pooled``, ``ppi_reason`` and ``accuracy_pooled``. A value that cannot be computed is nan
     with the reason in ``*_reason`` (e.g. "needs any_sense labels"); the flags ``ppi_pooled``
     (a verdict stratum of the cell had no label and the model's share was used) and
@@ -271,7 +272,7 @@ def corrected_rates(
 
 _COLUMNS_HEAD, _TEXT = ["metric"], ("rg_reason", "rg_basis", "ppi_reason")  # text or None (object)
 _COLUMNS_TAIL = ["n", "n_labelled", "judge", "se", "sp", "rg", "rg_unclipped", "rg_low", "rg_high", "rg_reason",
-                 "rg_basis", "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "accuracy_pooled"]  # fmt: skip
+                 "rg_basis", "rg_unknown", "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "accuracy_pooled"]  # fmt: skip
 
 
 def _metric_rows(

@@ -30,7 +30,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.balderdash.corrected_frame import key_counts
+from wordplay_audit.analysis.balderdash.corrected_frame import key_counts, unlabelled_parts
 from wordplay_audit.analysis.correction import (
     MIN_LABELS,
     JudgeAccuracy,
@@ -170,7 +170,7 @@ def rg_cell(
     acc, z = model_acc.acc, z_value(confidence)
     n, p = len(cell), float(cell["judge"].mean())
     out = {"se": acc.se, "sp": acc.sp, "rg": np.nan, "rg_unclipped": np.nan, "rg_low": np.nan,
-           "rg_high": np.nan, "rg_reason": None, "rg_basis": None}  # fmt: skip
+           "rg_high": np.nan, "rg_reason": None, "rg_basis": None, "rg_unknown": np.nan}  # fmt: skip
     if own is not None and opts.method == "exact" and np.isfinite(acc.se) and np.isfinite(acc.sp):
         mine = _rg_own(cell, own, acc, confidence, opts, seed)
         if mine is not None:
@@ -201,7 +201,10 @@ def _rg_own(
     Σ_s N_s q_s / N (Tenenbein 1970); the randomised exact interval of that share. None when a
     post-stratum of the cell has fewer than ``min_labels`` labels. The share needs no J > 0;
     where the cell's labels hold no human-true (human-false) definition its Se (Sp) is
-    undefined and the model's (``model``) is shown instead."""
+    undefined and the model's (``model``) is shown instead. Coarsened, a finer post-stratum
+    without a label of the cell counts as unknown in the interval (0 in the low bound, all its
+    items in the high one; ``rg_unknown`` items): the coarse share stands for it only on average
+    over where the labels fall (docs/BALDERDASH.md, *Coarsened post-strata*)."""
     levels = [["judge", *own], ["judge"]] if own else [["judge"]]
     for keys in levels:
         parts = _exact_parts(cell, [keys], opts.min_labels)
@@ -212,14 +215,16 @@ def _rg_own(
         known = float(lab["human"].astype(bool).sum())
         u, n, x = (np.asarray(v, float) for v in zip(*parts, strict=True))
         rg = float((known + np.sum(u * x / n)) / len(cell))
+        unknown = unlabelled_parts(cell, ["judge", *own]) & (len(keys) <= len(own))  # coarsened
         low, high = randomised_share_interval(
-            u, n, x, known_true=known, n_total=len(cell), confidence=confidence,
-            rng=seeded_rng(opts.seed, "rg", *seed),
+            *zip(*(_exact_parts(cell[~unknown], [keys], 0) if unknown.any() else parts), strict=True),
+            known_true=known, n_total=len(cell), confidence=confidence, rng=seeded_rng(opts.seed, "rg", *seed),
         )  # fmt: skip
+        high += float(unknown.sum()) / len(cell)
         se = acc.se if np.isfinite(acc.se) else model.se
         sp = acc.sp if np.isfinite(acc.sp) else model.sp
         return {"se": se, "sp": sp, "rg": rg, "rg_unclipped": rg, "rg_low": min(low, rg),
-                "rg_high": max(high, rg), "rg_reason": None, "rg_basis": "own"}  # fmt: skip
+                "rg_high": max(high, rg), "rg_reason": None, "rg_basis": "own", "rg_unknown": int(unknown.sum())}  # fmt: skip
     return None
 
 
