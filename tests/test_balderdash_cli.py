@@ -404,3 +404,18 @@ def test_recompute_counts_the_judge_rows_it_leaves_out(run_cli, export_dir, tmp_
 
 def _ids(text: str, k: int) -> list[str]:
     return list(dict.fromkeys(r.split(",")[0] for r in text.splitlines()[1:]))[:k]
+
+
+def test_text_output_says_which_intervals_count_definitions_as_unknown():
+    import pandas as pd
+
+    from wordplay_audit.cli.balderdash_text import reason_lines
+
+    corrected = pd.DataFrame({"metric": ["tdr", "tdr", "lkr"], "model": ["m1", "m2", "m1"], "deck": ["a", "a", "b"],
+                              "rg_reason": [None, None, "needs any_sense labels"], "ppi_reason": [None] * 3,
+                              "rg_unknown": [4.0, 0.0, float("nan")]})  # fmt: skip
+    lines = reason_lines(corrected)
+    assert lines[0] == "  rg not shown for lkr/m1/b: needs any_sense labels"
+    assert len(lines) == 2 and lines[1].startswith(
+        "  rg interval of tdr/m1/a counts 4 definition(s) as unknown"
+    )
