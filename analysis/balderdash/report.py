@@ -137,9 +137,14 @@ _AUDIT_W = [
 ]  # fmt: skip
 _AUDIT_RAW = ["player_model", "tp", "fp", "fn", "tn", "precision", "recall", "fnr", "fnr_low", "fnr_high"]
 CORRECTED_SHOWN = _CORRECTED_COLUMNS = [
-    "metric", "model", "deck", "n", "n_labelled", "judge", "rg", "rg_low", "rg_high",
+    "metric", "model", "deck", "n", "n_labelled", "judge", "rg", "rg_low", "rg_high", "rg_unknown",
     "ppi", "ppi_low", "ppi_high", "rg_reason", "ppi_reason",
 ]  # fmt: skip
+
+UNKNOWN_NOTE = (
+    "rg_unknown: definitions of a post-stratum (judge verdict × other decision) without a label, "
+    "counted as unknown in the Rogan–Gladen interval"
+)
 
 
 def _audit_blocks(result: BalderdashAnalysis) -> list:
@@ -160,7 +165,7 @@ def _human_blocks(result: BalderdashAnalysis) -> list:
         Table(
             result.corrected[[c for c in _CORRECTED_COLUMNS if c in result.corrected.columns]],
             caption="Corrected LKR and TDR per model and deck (95 % intervals: Rogan–Gladen and PPI; "
-            "a missing interval says why in *_reason)",
+            f"a missing interval says why in *_reason; {UNKNOWN_NOTE})",
         )
     )
     status = result.replaced.drop_duplicates(["game_id", "round_id"])["round_status"].value_counts()

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.adaptive_report import adaptive_blocks, width_figure, width_history
-from wordplay_audit.analysis.balderdash.report import CORRECTED_SHOWN, balderdash_section
+from wordplay_audit.analysis.balderdash.report import CORRECTED_SHOWN, UNKNOWN_NOTE, balderdash_section
 from wordplay_audit.analysis.balderdash.summary import analyze_balderdash
 from wordplay_audit.analysis.report import Report, Section, Table
 from wordplay_audit.corpora.balderdash import (
@@ -143,7 +143,7 @@ def write_recompute_outputs(
         "wordplay-audit: Balderdash corrected rates", intro=f"Sampling weights: {weights or 'none'}"
     )
     columns = [c for c in CORRECTED_SHOWN if c in corrected.columns]
-    caption = "Corrected LKR and TDR per model and deck (95 %; a missing interval says why in *_reason)"
+    caption = f"Corrected LKR and TDR per model and deck (95 %; a missing interval says why in *_reason; {UNKNOWN_NOTE})"
     report.add(Section("Corrected rates", [Table(corrected[columns], caption=caption)]))
     tables, figures = {"corrected": corrected}, {}
     if history is not None and len(history):
