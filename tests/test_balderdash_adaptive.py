@@ -177,7 +177,8 @@ def test_recompute_out_writes_the_width_report(run_cli, export_dir, tmp_path):
     assert files == ["corrected.csv", "report.html", "width.png", "width_history.csv"]
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in html and "<script>" not in html
-    assert "<th>rg_unknown</th>" in html and "counted as unknown in the Rogan–Gladen interval" in html
+    assert "<th>rg_unknown</th>" in html and "<th>ppi_unknown</th>" in html
+    assert "without a label, counted as unknown in the interval" in html
     assert (out / "width.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     (tmp_path / "manifest.json").write_text('{"rounds": [{"strata": 3}]}', encoding="utf-8")
     code, stdout, err = run_cli(*args, "--weights", str(path), "--out", str(tmp_path / "out2"))

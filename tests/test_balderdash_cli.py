@@ -413,9 +413,9 @@ def test_text_output_says_which_intervals_count_definitions_as_unknown():
 
     corrected = pd.DataFrame({"metric": ["tdr", "tdr", "lkr"], "model": ["m1", "m2", "m1"], "deck": ["a", "a", "b"],
                               "rg_reason": [None, None, "needs any_sense labels"], "ppi_reason": [None] * 3,
-                              "rg_unknown": [4.0, 0.0, float("nan")]})  # fmt: skip
+                              "rg_unknown": [4.0, 0.0, float("nan")], "ppi_unknown": [2.0, 0.0, float("nan")]})  # fmt: skip
     lines = reason_lines(corrected)
     assert lines[0] == "  rg not shown for lkr/m1/b: needs any_sense labels"
-    assert len(lines) == 2 and lines[1].startswith(
-        "  rg interval of tdr/m1/a counts 4 definition(s) as unknown"
-    )
+    assert len(lines) == 3
+    assert lines[1].startswith("  rg interval of tdr/m1/a counts 4 definition(s) as unknown")
+    assert lines[2].startswith("  ppi interval of tdr/m1/a counts 2 definition(s) as unknown")

@@ -346,11 +346,14 @@ def test_a_finer_post_stratum_without_a_label_counts_as_unknown():
     assert row["rg_low"] == pytest.approx(6 / 16) and row["rg_high"] == pytest.approx(10 / 16)
     assert row["rg"] == pytest.approx((6 + 4 * 5 / 6) / 16) and row["rg_unknown"] == 4
     assert row["rg_basis"] == "own" and pd.isna(row["rg_reason"])
+    # PPI (stratified) the same: its point the verdict strata's, the 4 unknown in its interval
+    assert row["ppi"] == pytest.approx(row["rg"]) and row["ppi_unknown"] == 4
+    assert (row["ppi_low"], row["ppi_high"]) == pytest.approx((6 / 16, 10 / 16))
     # with a label in that post-stratum nothing is unknown (the verdict strata still stand in:
     # 1 label < 5)
     more = pd.concat([labels, labels.iloc[:1].assign(item_id="i6", label="false")])
     again = corrected_rates(obs, more, metrics=("tdr",), by=("model", "deck")).iloc[0]
-    assert again["rg_unknown"] == 0 and again["rg_high"] < 10 / 16
+    assert again["rg_unknown"] == again["ppi_unknown"] == 0 and again["rg_high"] < 10 / 16
 
 
 def _part_without_labels(rng: np.random.Generator):

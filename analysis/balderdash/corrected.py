@@ -50,7 +50,6 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.corrected_cells import (
-    WEIGHT,
     CellUse,
     CorrectionOptions,
     ModelAccuracy,
@@ -60,6 +59,7 @@ from wordplay_audit.analysis.balderdash.corrected_cells import (
     rg_cell,
 )
 from wordplay_audit.analysis.balderdash.corrected_frame import CellFrame, categorical_texts, question_frame
+from wordplay_audit.analysis.balderdash.corrected_parts import WEIGHT
 from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, labels_for
 from wordplay_audit.analysis.correction import (
     JudgeAccuracy,
@@ -226,10 +226,11 @@ def corrected_rates(
     ``rg``, ``rg_unclipped`` (before clipping to [0, 1]), ``rg_low``, ``rg_high``, ``rg_reason``,
     ``rg_basis`` (where the Se and Sp behind ``rg`` come from, ``corrected_cells.BASES``: ``"own"``
     the cell's own labels, ``"stratum"`` the model × deck a round or window lies in – only with
-    ``constant_accuracy`` –, ``"model"``, ``"given"``; None where ``rg`` is
-    nan), ``rg_unknown`` (items of a post-stratum without a label of the cell, counted as unknown
-    in the own-label interval; nan where that interval was not built), ``ppi``, ``ppi_low``, ``ppi_high``, ``ppi_lambda`` (nan for the stratified design),
-    ``ppi_pooled``, ``ppi_reason`` and ``accuracy_pooled``. A value that cannot be computed is nan
+    ``constant_accuracy`` –, ``"model"``, ``"given"``; None where ``rg`` is nan), ``rg_unknown``
+    (items of a finest post-stratum without a label of the cell, counted as unknown in the
+    own-label interval; nan where that interval was not built), ``ppi``, ``ppi_low``,
+    ``ppi_high``, ``ppi_lambda`` (nan for the stratified design), ``ppi_pooled``, ``ppi_reason``,
+    ``ppi_unknown`` (as ``rg_unknown``) and ``accuracy_pooled``. A value that cannot be computed is nan
     with the reason in ``*_reason`` (e.g. "needs any_sense labels"); the flags ``ppi_pooled``
     (a verdict stratum of the cell had no label and the model's share was used) and
     ``accuracy_pooled`` (the model's labels could not estimate Se or Sp and all models pooled
@@ -272,7 +273,7 @@ def corrected_rates(
 
 _COLUMNS_HEAD, _TEXT = ["metric"], ("rg_reason", "rg_basis", "ppi_reason")  # text or None (object)
 _COLUMNS_TAIL = ["n", "n_labelled", "judge", "se", "sp", "rg", "rg_unclipped", "rg_low", "rg_high", "rg_reason",
-                 "rg_basis", "rg_unknown", "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "accuracy_pooled"]  # fmt: skip
+                 "rg_basis", "rg_unknown", "ppi", "ppi_low", "ppi_high", "ppi_lambda", "ppi_pooled", "ppi_reason", "ppi_unknown", "accuracy_pooled"]  # fmt: skip
 
 
 def _metric_rows(

@@ -30,7 +30,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.balderdash.corrected_frame import key_counts, unlabelled_parts
+from wordplay_audit.analysis.balderdash.corrected_parts import own_interval, strata_parts
 from wordplay_audit.analysis.correction import (
     MIN_LABELS,
     JudgeAccuracy,
@@ -41,7 +41,6 @@ from wordplay_audit.analysis.correction import (
     seeded_rng,
     stratified_mean,
 )
-from wordplay_audit.analysis.correction.calibration import randomised_share_interval
 from wordplay_audit.analysis.correction.intervals import (
     BORROWED_FEW,
     MIN_LABELS_BORROWED,
@@ -205,27 +204,22 @@ def _rg_own(
     without a label of the cell counts as unknown in the interval (0 in the low bound, all its
     items in the high one; ``rg_unknown`` items): the coarse share stands for it only on average
     over where the labels fall (docs/BALDERDASH.md, *Coarsened post-strata*)."""
+    lab = cell[cell["labelled"]]
+    known = float(lab["human"].astype(bool).sum())
     levels = [["judge", *own], ["judge"]] if own else [["judge"]]
-    for keys in levels:
-        parts = _exact_parts(cell, [keys], opts.min_labels)
-        if parts is None:
-            continue
-        acc = poststratified_accuracy(cell, strata=keys[1:])
-        lab = cell[cell["labelled"]]
-        known = float(lab["human"].astype(bool).sum())
-        u, n, x = (np.asarray(v, float) for v in zip(*parts, strict=True))
-        rg = float((known + np.sum(u * x / n)) / len(cell))
-        unknown = unlabelled_parts(cell, ["judge", *own]) & (len(keys) <= len(own))  # coarsened
-        low, high = randomised_share_interval(
-            *zip(*(_exact_parts(cell[~unknown], [keys], 0) if unknown.any() else parts), strict=True),
-            known_true=known, n_total=len(cell), confidence=confidence, rng=seeded_rng(opts.seed, "rg", *seed),
-        )  # fmt: skip
-        high += float(unknown.sum()) / len(cell)
-        se = acc.se if np.isfinite(acc.se) else model.se
-        sp = acc.sp if np.isfinite(acc.sp) else model.sp
-        return {"se": se, "sp": sp, "rg": rg, "rg_unclipped": rg, "rg_low": min(low, rg),
-                "rg_high": max(high, rg), "rg_reason": None, "rg_basis": "own", "rg_unknown": int(unknown.sum())}  # fmt: skip
-    return None
+    rng = seeded_rng(opts.seed, "rg", *seed)
+    found = own_interval(
+        cell, levels, ["judge", *own], opts.min_labels, known_true=known, confidence=confidence, rng=rng
+    )
+    if found is None:
+        return None
+    acc = poststratified_accuracy(cell, strata=found.keys[1:])
+    u, n, x = (np.asarray(v, float) for v in zip(*found.parts, strict=True))
+    rg = float((known + np.sum(u * x / n)) / len(cell))
+    se = acc.se if np.isfinite(acc.se) else model.se
+    sp = acc.sp if np.isfinite(acc.sp) else model.sp
+    return {"se": se, "sp": sp, "rg": rg, "rg_unclipped": rg, "rg_low": min(found.low, rg),
+            "rg_high": max(found.high, rg), "rg_reason": None, "rg_basis": "own", "rg_unknown": found.unknown}  # fmt: skip
 
 
 def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, confidence: float, opts, rg, seed: tuple) -> dict:
@@ -266,80 +260,6 @@ def _too_few_to_borrow(counts: pd.DataFrame | None, k: int) -> bool:
     return not ((totals["n"] >= k) | (totals["n"] >= totals["N"])).all()
 
 
-def _strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:
-    """(unlabelled, labelled, labelled true) per ``keys`` stratum of the cell's unlabelled rows
-    (in sorted order); a stratum without a label in the cell borrows the model's (``pooled``)
-    labels. With sampling weights the labelled counts are :func:`label_counts`' effective ones."""
-    counts = key_counts(cell, keys)
-    parts, used_pool, pool_counts = [], False, None
-    for key in sorted(k for k, (u, _, _) in counts.items() if u > 0):
-        u, n, x = counts[key]
-        source = cell
-        if n == 0:
-            pool_counts = key_counts(pooled, keys) if pool_counts is None else pool_counts
-            _, n, x = pool_counts.get(key, (0, 0, 0))
-            source, used_pool = pooled, True
-        if n == 0:
-            return [], used_pool
-        if WEIGHT in source.columns:
-            inside = np.logical_and.reduce([_equal(source[k], v) for k, v in zip(keys, key, strict=True)])
-            n, x = label_counts(source[inside & source["labelled"].to_numpy(bool)])
-        parts.append((u, n, x))
-    return parts, used_pool
-
-
-def _equal(column: pd.Series, value) -> np.ndarray:
-    """Rows of ``column`` equal to ``value``, a missing value matching missing ones."""
-    if pd.isna(value):
-        return column.isna().to_numpy()
-    return (column == value).fillna(False).to_numpy(bool)
-
-
-WEIGHT = "sampling_weight"
-"""Optional column of the definitions: 1/π of each sampled definition (an adaptive campaign's
-items.csv); the stratified estimate then weights each label by 1/π − 1 (:func:`label_counts`)."""
-
-
-def label_counts(lab: pd.DataFrame) -> tuple[float, float]:
-    """(n, x) of the labels that stand for a post-stratum's unlabelled rest: the counts, or with
-    a ``sampling_weight`` column (1/π, a campaign whose sampling rates changed between rounds)
-    the Kish effective size n = (Σv)²/Σv² and x = n·Σ v y/Σ v with v = 1/π − 1, the unlabelled
-    items each label stands for (a label without π, e.g. a honeypot, gets v = 0; equal π → the
-    counts). Counts when no label has v > 0.
-
-    >>> lab = pd.DataFrame({"human": [True, False, False], "sampling_weight": [2.0, 2.0, 5.0]})
-    >>> n, x = label_counts(lab)
-    >>> round(n, 3), round(x / n, 3)
-    (2.0, 0.167)
-    """
-    y = lab["human"].astype(bool).to_numpy(float)
-    if WEIGHT not in lab.columns:
-        return len(lab), int(y.sum())
-    v = np.clip(np.nan_to_num(lab[WEIGHT].to_numpy(float) - 1, nan=0.0), 0, None)
-    if v.sum() <= 0:
-        return len(lab), int(y.sum())
-    n_eff = float(v.sum() ** 2 / (v**2).sum())
-    return n_eff, n_eff * float(v @ y / v.sum())
-
-
-def _exact_parts(cell: pd.DataFrame, levels: list[list[str]], min_labels: int) -> list | None:
-    """The finest post-strata of the cell (no borrowing) whose every stratum with unlabelled
-    items holds ``min_labels`` labels of the cell; None when none does. A cell labelled in full
-    has nothing to predict: one empty post-stratum (its share is known)."""
-    if not (~cell["labelled"].to_numpy(bool)).any():
-        return [(0, 1, 0)]
-    for keys in levels:
-        parts, used_pool = _strata_parts(cell, cell, keys) if keys else (_whole(cell), False)
-        if parts and not used_pool and all(n >= min_labels for _, n, _ in parts):
-            return parts
-    return None
-
-
-def _whole(cell: pd.DataFrame) -> list:
-    lab = cell[cell["labelled"]]
-    return [(int((~cell["labelled"]).sum()), *label_counts(lab))]
-
-
 def ppi_cell(
     cell: pd.DataFrame,
     pooled: pd.DataFrame,
@@ -352,7 +272,7 @@ def ppi_cell(
     """PPI++ (random design) or the stratified double-sampling estimate of the cell's realised
     share, human labels where present; the interval by ``opts.method``."""
     out = {"ppi": np.nan, "ppi_low": np.nan, "ppi_high": np.nan, "ppi_lambda": np.nan, "ppi_pooled": None,
-           "ppi_reason": None}  # fmt: skip
+           "ppi_reason": None, "ppi_unknown": np.nan}  # fmt: skip
     lab, unl = cell[cell["labelled"]], cell[~cell["labelled"]]
     n, n_u, z = len(cell), len(unl), z_value(confidence)
     pos_lab = float(lab["human"].astype(bool).sum()) if len(lab) else 0.0
@@ -373,14 +293,15 @@ def ppi_cell(
         return out
     if used_pool:
         return {**out, "ppi_reason": BORROWED}
-    parts = _exact_parts(cell, levels, opts.min_labels)
-    if parts is None:
+    rng = seeded_rng(opts.seed, "ppi", *seed)
+    found = own_interval(
+        cell, levels, levels[0], opts.min_labels, known_true=pos_lab, confidence=confidence, rng=rng
+    )
+    if found is None:
         return {**out, "ppi_reason": TOO_FEW.format(k=opts.min_labels)}
-    low, high = randomised_share_interval(
-        *zip(*parts, strict=True), known_true=pos_lab, n_total=n, confidence=confidence,
-        rng=seeded_rng(opts.seed, "ppi", *seed),
-    )  # fmt: skip
-    out.update(ppi_low=min(low, out["ppi"]), ppi_high=max(high, out["ppi"]))
+    out.update(
+        ppi_low=min(found.low, out["ppi"]), ppi_high=max(found.high, out["ppi"]), ppi_unknown=found.unknown
+    )
     return out
 
 
@@ -393,7 +314,7 @@ def _ppi_stratified(
         return 0.0, 0.0, False
     used_pool = False
     for keys in (["judge", other_col], ["judge"]):
-        parts, used_pool = _strata_parts(cell, pooled, keys)
+        parts, used_pool = strata_parts(cell, pooled, keys)
         if parts:
             theta, var = stratified_mean(*zip(*parts, strict=True), z=z)
             return theta, var, used_pool

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, item_rows
@@ -75,16 +74,3 @@ def key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, i
     values = zip(*(counts[k].tolist() for k in keys), strict=True)
     totals = zip(counts["N"].tolist(), counts["n"].tolist(), counts["x"].tolist(), strict=True)
     return {key: (big_n - n, n, x) for key, (big_n, n, x) in zip(values, totals, strict=True)}
-
-
-def unlabelled_parts(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:
-    """Rows of ``frame`` whose ``keys`` post-stratum holds none of ``frame``'s labels (a missing
-    value is a value of its own).
-
-    >>> f = pd.DataFrame({"judge": [True, True, False, False], "labelled": [True, False, False, False],
-    ...                   "knows": [1, 1, 0, None]})
-    >>> unlabelled_parts(f, ["judge", "knows"]).tolist()
-    [False, False, True, True]
-    """
-    seen = frame.groupby(keys, observed=True, dropna=False, sort=False)["labelled"].transform("any")
-    return ~seen.to_numpy(bool)

@@ -138,12 +138,12 @@ _AUDIT_W = [
 _AUDIT_RAW = ["player_model", "tp", "fp", "fn", "tn", "precision", "recall", "fnr", "fnr_low", "fnr_high"]
 CORRECTED_SHOWN = _CORRECTED_COLUMNS = [
     "metric", "model", "deck", "n", "n_labelled", "judge", "rg", "rg_low", "rg_high", "rg_unknown",
-    "ppi", "ppi_low", "ppi_high", "rg_reason", "ppi_reason",
+    "ppi", "ppi_low", "ppi_high", "ppi_unknown", "rg_reason", "ppi_reason",
 ]  # fmt: skip
 
 UNKNOWN_NOTE = (
-    "rg_unknown: definitions of a post-stratum (judge verdict × other decision) without a label, "
-    "counted as unknown in the Rogan–Gladen interval"
+    "rg_unknown, ppi_unknown: definitions of a post-stratum (judge verdict × other decision) without "
+    "a label, counted as unknown in the interval"
 )
 
 

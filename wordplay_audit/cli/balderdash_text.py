@@ -40,16 +40,18 @@ _CORRECTED = ["metric", "model", "deck", "n", "n_labelled", "judge", "rg", "rg_l
 
 def reason_lines(corrected: pd.DataFrame) -> list[str]:
     """One line per distinct reason a corrected value or interval is missing, and one per cell whose
-    Rogan–Gladen interval counts definitions as unknown (``rg_unknown``)."""
+    interval counts definitions as unknown (``rg_unknown``, ``ppi_unknown``)."""
     lines = []
     for column in ("rg_reason", "ppi_reason"):
         for reason, part in corrected[corrected[column].notna()].groupby(column):
             cells = ", ".join(f"{r.metric}/{r.model}/{r.deck}" for r in part.itertuples())
             lines.append(f"  {column.split('_')[0]} not shown for {cells}: {reason}")
-    unknown = corrected[corrected["rg_unknown"].fillna(0) > 0] if "rg_unknown" in corrected else corrected[:0]
-    for r in unknown.itertuples():
-        lines.append(f"  rg interval of {r.metric}/{r.model}/{r.deck} counts {int(r.rg_unknown)} definition(s) as "
-                     "unknown (a post-stratum of the judge's verdict × its other decision without a label)")  # fmt: skip
+    for est in ("rg", "ppi"):
+        column = f"{est}_unknown"
+        unknown = corrected[corrected[column].fillna(0) > 0] if column in corrected else corrected[:0]
+        for r in unknown.itertuples():
+            lines.append(f"  {est} interval of {r.metric}/{r.model}/{r.deck} counts {int(getattr(r, column))} definition(s) "
+                         "as unknown (a post-stratum of the judge's verdict × its other decision without a label)")  # fmt: skip
     return lines
 
 
