@@ -268,7 +268,8 @@ def corrected_rates(
             frame, metric, by, acc_by_model, None if checked is None else design, confidence, opts, not given
         )
     table = pd.DataFrame(rows, columns=_COLUMNS_HEAD + by + _COLUMNS_TAIL)
-    return table.assign(**{c: table[c].astype(object).where(table[c].notna(), None) for c in _TEXT})
+    counts = {c: table[c].astype("Int64") for c in ("rg_unknown", "ppi_unknown")}  # a count or <NA>
+    return table.assign(**{c: table[c].astype(object).where(table[c].notna(), None) for c in _TEXT}, **counts)
 
 
 _COLUMNS_HEAD, _TEXT = ["metric"], ("rg_reason", "rg_basis", "ppi_reason")  # text or None (object)
