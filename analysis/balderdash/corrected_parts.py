@@ -37,7 +37,8 @@ def own_interval(
         parts = exact_parts(cell, [keys], min_labels)
         if parts is None:
             continue
-        unknown = unlabelled_parts(cell, finest) & (len(keys) < len(finest))
+        coarser = len(keys) < len(finest)
+        unknown = unlabelled_parts(cell, finest) if coarser else np.zeros(len(cell), bool)
         used = exact_parts(cell[~unknown], [keys], 0) if unknown.any() else parts
         low, high = randomised_share_interval(
             *zip(*used, strict=True), known_true=known_true, n_total=len(cell), confidence=confidence, rng=rng
