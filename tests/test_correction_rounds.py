@@ -349,6 +349,9 @@ def test_a_finer_post_stratum_without_a_label_counts_as_unknown():
     # PPI (stratified) the same: its point the verdict strata's, the 4 unknown in its interval
     assert row["ppi"] == pytest.approx(row["rg"]) and row["ppi_unknown"] == 4
     assert (row["ppi_low"], row["ppi_high"]) == pytest.approx((6 / 16, 10 / 16))
+    # and the random design's PPI interval (its PPI++ point, 0.52 here, inside it)
+    rand = corrected_rates(obs, labels, metrics=("tdr",), by=("model", "deck"), design="random").iloc[0]
+    assert (rand["ppi_low"], rand["ppi_high"], rand["ppi_unknown"]) == pytest.approx((6 / 16, 10 / 16, 4))
     # with a label in that post-stratum nothing is unknown (the verdict strata still stand in:
     # 1 label < 5)
     more = pd.concat([labels, labels.iloc[:1].assign(item_id="i6", label="false")])

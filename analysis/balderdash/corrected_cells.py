@@ -270,7 +270,8 @@ def ppi_cell(
     seed: tuple = (),
 ) -> dict:
     """PPI++ (random design) or the stratified double-sampling estimate of the cell's realised
-    share, human labels where present; the interval by ``opts.method``."""
+    share, human labels where present; the interval by ``opts.method`` (exact: from the cell's
+    own post-strata, verdict × other decision first, in both designs – :func:`own_interval`)."""
     out = {"ppi": np.nan, "ppi_low": np.nan, "ppi_high": np.nan, "ppi_lambda": np.nan, "ppi_pooled": None,
            "ppi_reason": None, "ppi_unknown": np.nan}  # fmt: skip
     lab, unl = cell[cell["labelled"]], cell[~cell["labelled"]]
@@ -279,7 +280,7 @@ def ppi_cell(
     if design == "random":
         y, f = lab["human"].astype(bool).to_numpy(float), lab["judge"].to_numpy(float)
         th_p, var_p, out["ppi_lambda"] = ppi_mean(y, f, unl["judge"].to_numpy(float))
-        used_pool, levels = False, [["judge"], []]
+        used_pool, levels = False, [["judge", other_col], ["judge"], []]
     else:
         th_p, var_p, used_pool = _ppi_stratified(cell, pooled, other_col, z)
         levels = [["judge", other_col], ["judge"]]
