@@ -358,6 +358,15 @@ def test_a_finer_post_stratum_without_a_label_counts_as_unknown():
     again = corrected_rates(obs, more, metrics=("tdr",), by=("model", "deck")).iloc[0]
     assert again["rg_unknown"] == again["ppi_unknown"] == 0 and again["rg_high"] < 10 / 16
 
+    # a second deck whose one (judge true, did not know) definition is labelled false: PPI's
+    # point for deck a borrows the model's share there (0/1: (6 + 0)/16), flagged ppi_pooled,
+    # and its interval – the cell's own labels only – is the same [6/16, 10/16] (it printed none)
+    deck_b = obs.iloc[:1].assign(deck="b", item_id="b0", knows=False)
+    both = corrected_rates(pd.concat([obs, deck_b]), pd.concat([labels, labels.iloc[:1].assign(item_id="b0", label="false")]),
+                           metrics=("tdr",), by=("model", "deck")).set_index("deck").loc["a"]  # fmt: skip
+    assert both["ppi_pooled"] and both["ppi"] == pytest.approx(6 / 16) and pd.isna(both["ppi_reason"])
+    assert (both["ppi_low"], both["ppi_high"], both["ppi_unknown"]) == pytest.approx((6 / 16, 10 / 16, 4))
+
 
 def _part_without_labels(rng: np.random.Generator):
     """One deck of 300 definitions: judge true 80 that knew the word (true share 0.9) and 20 that

@@ -30,7 +30,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.balderdash.corrected_parts import own_interval, strata_parts
+from wordplay_audit.analysis.balderdash.corrected_parts import own_interval, strata_parts, unlabelled_parts
 from wordplay_audit.analysis.correction import (
     MIN_LABELS,
     JudgeAccuracy,
@@ -292,14 +292,15 @@ def ppi_cell(
         half = z * (n_u / n) * np.sqrt(var_p)
         out.update(ppi_low=float(np.clip(ppi - half, 0, 1)), ppi_high=float(np.clip(ppi + half, 0, 1)))
         return out
-    if used_pool:
-        return {**out, "ppi_reason": BORROWED}
+    # the interval rests on the cell's own labels only, a post-stratum without one unknown (so
+    # also where the point borrowed the model's share for a finer post-stratum: ppi_pooled)
     rng = seeded_rng(opts.seed, "ppi", *seed)
     found = own_interval(
         cell, levels, levels[0], opts.min_labels, known_true=pos_lab, confidence=confidence, rng=rng
     )
     if found is None:
-        return {**out, "ppi_reason": TOO_FEW.format(k=opts.min_labels)}
+        empty = used_pool and bool(unlabelled_parts(cell, ["judge"]).any())
+        return {**out, "ppi_reason": BORROWED if empty else TOO_FEW.format(k=opts.min_labels)}
     out.update(
         ppi_low=min(found.low, out["ppi"]), ppi_high=max(found.high, out["ppi"]), ppi_unknown=found.unknown
     )
