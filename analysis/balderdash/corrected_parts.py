@@ -13,6 +13,9 @@ import pandas as pd
 from wordplay_audit.analysis.balderdash.corrected_frame import key_counts
 from wordplay_audit.analysis.correction.calibration import randomised_share_interval
 
+UNKNOWN_PART = "a post-stratum (judge verdict × other decision) without a label"
+"""What ``own_interval`` counts as unknown (said beside ``rg_unknown``/``ppi_unknown``)."""
+
 
 class OwnInterval(NamedTuple):
     keys: list[str]  # the level used
@@ -27,19 +30,19 @@ def own_interval(
     confidence: float, rng: np.random.Generator,
 ) -> OwnInterval | None:  # fmt: skip
     """The interval of the first of ``levels`` whose every post-stratum with unlabelled items
-    holds ``min_labels`` labels of the cell (:func:`exact_parts`); None when none does. On a
+    holds ``min_labels`` labels of the cell (:func:`_level_parts`); None when none does. On a
     level coarser than ``finest`` a ``finest`` post-stratum without a label of the cell counts as
     *unknown* in the interval: 0 of its items true in the low bound, all of them in the high one
     (``unknown`` items). The coarse share stands for such a post-stratum only on average over
     where the labels fall, not given that none fell there (docs/BALDERDASH.md, *Coarsened
     post-strata*)."""
     for keys in levels:
-        parts = exact_parts(cell, [keys], min_labels)
+        parts = _level_parts(cell, keys, min_labels)
         if parts is None:
             continue
         coarser = len(keys) < len(finest)
         unknown = unlabelled_parts(cell, finest) if coarser else np.zeros(len(cell), bool)
-        used = exact_parts(cell[~unknown], [keys], 0) if unknown.any() else parts
+        used = _level_parts(cell[~unknown], keys, 0) if unknown.any() else parts
         low, high = randomised_share_interval(
             *zip(*used, strict=True), known_true=known_true, n_total=len(cell), confidence=confidence, rng=rng
         )
@@ -103,17 +106,14 @@ def label_counts(lab: pd.DataFrame) -> tuple[float, float]:
     return n_eff, n_eff * float(v @ y / v.sum())
 
 
-def exact_parts(cell: pd.DataFrame, levels: list[list[str]], min_labels: int) -> list | None:
-    """The finest post-strata of the cell (no borrowing) whose every stratum with unlabelled
-    items holds ``min_labels`` labels of the cell; None when none does. A cell labelled in full
+def _level_parts(cell: pd.DataFrame, keys: list[str], min_labels: int) -> list | None:
+    """The cell's ``keys`` post-strata (no borrowing; ``[]``: the whole cell) if every one with
+    unlabelled items holds ``min_labels`` labels of the cell, else None. A cell labelled in full
     has nothing to predict: one empty post-stratum (its share is known)."""
     if not (~cell["labelled"].to_numpy(bool)).any():
         return [(0, 1, 0)]
-    for keys in levels:
-        parts, used_pool = strata_parts(cell, cell, keys) if keys else (_whole(cell), False)
-        if parts and not used_pool and all(n >= min_labels for _, n, _ in parts):
-            return parts
-    return None
+    parts, used_pool = strata_parts(cell, cell, keys) if keys else (_whole(cell), False)
+    return parts if parts and not used_pool and all(n >= min_labels for _, n, _ in parts) else None
 
 
 def _whole(cell: pd.DataFrame) -> list:

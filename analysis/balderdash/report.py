@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.adaptive_report import adaptive_blocks, width_history
+from wordplay_audit.analysis.balderdash.corrected_parts import UNKNOWN_PART
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING
 from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
 from wordplay_audit.analysis.balderdash.summary import BalderdashAnalysis, TrendAnalysis
@@ -141,10 +142,7 @@ CORRECTED_SHOWN = _CORRECTED_COLUMNS = [
     "ppi", "ppi_low", "ppi_high", "ppi_unknown", "rg_reason", "ppi_reason",
 ]  # fmt: skip
 
-UNKNOWN_NOTE = (
-    "rg_unknown, ppi_unknown: definitions of a post-stratum (judge verdict × other decision) without "
-    "a label, counted as unknown in the interval"
-)
+UNKNOWN_NOTE = f"rg_unknown, ppi_unknown: definitions of {UNKNOWN_PART}, counted as unknown in the interval"
 
 
 def _audit_blocks(result: BalderdashAnalysis) -> list:

@@ -46,12 +46,14 @@ def reason_lines(corrected: pd.DataFrame) -> list[str]:
         for reason, part in corrected[corrected[column].notna()].groupby(column):
             cells = ", ".join(f"{r.metric}/{r.model}/{r.deck}" for r in part.itertuples())
             lines.append(f"  {column.split('_')[0]} not shown for {cells}: {reason}")
-    for est in ("rg", "ppi"):
-        column = f"{est}_unknown"
-        unknown = corrected[corrected[column].fillna(0) > 0] if column in corrected else corrected[:0]
-        for r in unknown.itertuples():
-            lines.append(f"  {est} interval of {r.metric}/{r.model}/{r.deck} counts {int(getattr(r, column))} definition(s) "
-                         "as unknown (a post-stratum of the judge's verdict × its other decision without a label)")  # fmt: skip
+    from wordplay_audit.analysis.balderdash.corrected_parts import UNKNOWN_PART
+
+    for column in ("rg_unknown", "ppi_unknown"):
+        if column not in corrected:
+            continue
+        for r in corrected[corrected[column].fillna(0) > 0].itertuples():
+            lines.append(f"  {column.split('_')[0]} interval of {r.metric}/{r.model}/{r.deck} counts "
+                         f"{int(getattr(r, column))} definition(s) as unknown ({UNKNOWN_PART})")  # fmt: skip
     return lines
 
 
