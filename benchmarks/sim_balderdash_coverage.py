@@ -27,6 +27,13 @@ from wordplay_audit.analysis.correction import MIN_LABELS
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign, true_rates
 
 
+def campaign_config(design: str, labels: int | None = None) -> SimConfig:
+    """The simulated campaign these coverage benchmarks share: 5 games per deck, 30 rounds, 25
+    labels per model × deck × verdict (stratified) or 50 per model × deck (random)."""
+    labels = labels or (25 if design == "stratified" else 50)
+    return SimConfig(design=design, games_per_deck=5, n_rounds=30, labels_per_stratum=labels)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--campaigns", type=int, default=500)
@@ -34,8 +41,8 @@ def main() -> None:
     parser.add_argument("--labels", type=int, default=None, help="labels per stratum")
     parser.add_argument("--method", default="exact", choices=["exact", "normal"])
     args = parser.parse_args()
-    labels = args.labels or (25 if args.design == "stratified" else 50)
-    config = SimConfig(design=args.design, games_per_deck=5, n_rounds=30, labels_per_stratum=labels)
+    config = campaign_config(args.design, args.labels)
+    labels = config.labels_per_stratum
     start = time.time()
     parts = []
     for seed in range(args.campaigns):

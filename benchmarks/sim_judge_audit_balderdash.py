@@ -16,15 +16,14 @@ import time
 
 import pandas as pd
 
+from benchmarks.sim_balderdash_coverage import campaign_config
 from wordplay_audit.analysis.balderdash.summary import judge_audit_tables
-from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
+from wordplay_audit.corpora.balderdash.simulate import simulate_campaign
 
 
 def cells(campaigns: int, design: str) -> pd.DataFrame:
     """One row per (campaign, model): realised FNR and specificity, and the audit's intervals."""
-    config = SimConfig(
-        design=design, games_per_deck=5, n_rounds=30, labels_per_stratum=25 if design == "stratified" else 50
-    )
+    config = campaign_config(design)
     rows = []
     for seed in range(campaigns):
         campaign = simulate_campaign(config, seed=seed)
