@@ -21,7 +21,12 @@ post-stratum ``s`` (``f_s`` the judge's decision there),
     Se = Σ_{f_s=1} N_s q_s / Σ_s N_s q_s,      Sp = Σ_{f_s=0} N_s (1 − q_s) / Σ_s N_s (1 − q_s),
 
 the double-sampling estimators of Tenenbein (1970, JASA 65:1350), computed by
-:mod:`wordplay_audit.analysis.correction.poststratify` with delta-method variances.
+:mod:`wordplay_audit.analysis.correction.poststratify`. Their intervals are those of the
+judge's *realised* FNR and specificity over all judged items: each post-stratum's unlabelled
+true (false) items get the randomised Clopper–Pearson predictive and the ratio's bounds are
+exact quantiles (:func:`analysis.correction.ratio.randomised_ratio_interval`; a post-stratum
+without a label is unknown there). The delta-method normal interval used before under-covered
+a specificity near 0.97 (0.916 in the project's simulator; docs/BALDERDASH.md).
 """
 
 from __future__ import annotations
@@ -31,8 +36,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.correction import post_strata_counts, poststratified_accuracy
-from wordplay_audit.analysis.proportions import ratio, wilson_interval, z_value
+from wordplay_audit.analysis.correction import post_strata_counts, poststratified_accuracy, seeded_rng
+from wordplay_audit.analysis.correction.ratio import randomised_ratio_interval
+from wordplay_audit.analysis.proportions import ratio, wilson_interval
 from wordplay_audit.corpora.contract import bool_labels, place, validate_labels
 from wordplay_audit.errors import InputError
 
@@ -160,6 +166,7 @@ def judge_confusion(
     judge: str | None = None,
     strata: Sequence[str] = (),
     confidence: float = 0.95,
+    seed: int = 0,
 ) -> pd.DataFrame:
     """The judge's confusion counts and rates against the human consensus, per ``by`` group.
 
@@ -177,20 +184,24 @@ def judge_confusion(
     strata
         Sampling strata inside a group (e.g. ``("deck",)``) used, with the judge's decision, to
         re-weight the ``_w`` estimates.
+    seed
+        Seeds the randomised intervals of ``fnr_w`` and ``specificity_w`` (with each group's
+        first item id): the same input and seed give the same table.
 
     Returns
     -------
     DataFrame, one row per group: ``n_judged``, ``n_labelled``; first the re-weighted estimates
     over all judged items (the ones to report when the sample was drawn at different rates
     across strata): ``precision_w``, ``recall_w``, ``fnr_w`` (with ``fnr_w_low``/``_high``),
-    ``specificity_w`` (with ``_low``/``_high``; normal, delta-method intervals), ``f1_w``; then
+    ``specificity_w`` (with ``_low``/``_high``; the randomised exact interval of the realised
+    rate over all judged items, :mod:`analysis.correction.ratio`; nan where the point is), ``f1_w``; then
     the counts ``tp``, ``fp``, ``fn``, ``tn`` and the raw rates *on the labelled items only*:
     ``precision``, ``recall``, ``f1``, ``fnr`` (= 1 − recall), ``specificity`` with Wilson
     intervals (``*_low``, ``*_high``). A rate whose denominator is 0 is nan.
     ``attrs["skipped"]`` as in :func:`audit_frame`.
     """
     frame = audit_frame(labels, items, question=question, judge=judge)
-    return confusion_table(frame, by=by, strata=strata, confidence=confidence)
+    return confusion_table(frame, by=by, strata=strata, confidence=confidence, seed=seed)
 
 
 def confusion_table(
@@ -199,6 +210,7 @@ def confusion_table(
     by: str | Sequence[str] | None = "player_model",
     strata: Sequence[str] = (),
     confidence: float = 0.95,
+    seed: int = 0,
 ) -> pd.DataFrame:
     """:func:`judge_confusion` on an :func:`audit_frame` (or a frame with its columns, e.g.
     built straight from a player-round table without the labels detour)."""
@@ -206,14 +218,18 @@ def confusion_table(
     for column in [*by_cols, *strata]:
         if column not in frame.columns:
             raise InputError(f"judge_confusion: column {column!r} is not in the items table")
-    z = z_value(confidence)
     groups = frame.groupby(by_cols, sort=True, dropna=False, observed=True) if by_cols else [((), frame)]
     rows = []
     for key, part in groups:
         key = key if isinstance(key, tuple) else (key,)
         row = dict(zip(by_cols, key, strict=True))
         row.update(n_judged=len(part), n_labelled=int(part["labelled"].sum()))
-        row.update(_reweighted_rates(part, strata, z))
+        # like the corrected rates' cells: seeded by the group's first item, so the randomised
+        # intervals' v differ between audits (a fixed v per model would make every audit of that
+        # model share one conditional coverage) and stay the same for the same input
+        first = part["item_id"].iloc[0] if "item_id" in part.columns and len(part) else key
+        rng = seeded_rng(seed, "judge_audit", first)
+        row.update(_reweighted_rates(part, strata, confidence, rng))
         row.update(_raw_rates(confusion_counts(part), confidence))
         rows.append(row)
     out = pd.DataFrame(rows)
@@ -241,25 +257,30 @@ def _raw_rates(c: dict[str, int], confidence: float) -> dict[str, float]:
     return row
 
 
-def _normal_interval(value: float, var: float, z: float) -> tuple[float, float]:
-    if not (np.isfinite(value) and np.isfinite(var)):
-        return np.nan, np.nan
-    half = z * np.sqrt(max(var, 0.0))
-    return float(np.clip(value - half, 0, 1)), float(np.clip(value + half, 0, 1))
-
-
-def _reweighted_rates(part: pd.DataFrame, strata: Sequence[str], z: float) -> dict[str, float]:
+def _reweighted_rates(
+    part: pd.DataFrame, strata: Sequence[str], confidence: float, rng: np.random.Generator
+) -> dict[str, float]:
     """Post-stratified (``_w``) precision, recall, FNR, specificity and F1 of the judge over all
-    its judged items, with delta-method intervals for FNR and specificity."""
+    its judged items; FNR and specificity with the randomised exact interval of the realised
+    ratio (:func:`analysis.correction.ratio.randomised_ratio_interval`), null where the point is."""
     acc = poststratified_accuracy(part, strata=strata)
-    counts = post_strata_counts(part, list(acc.strata))
-    counts = counts[counts["n"] > 0]
+    every = post_strata_counts(part, list(acc.strata))
+    counts = every[every["n"] > 0]
     pos = counts[counts["judge"]]
     ppv_w = ratio(float((pos["N"] * pos["x"] / pos["n"]).sum()), float(pos["N"].sum()))
     row = {"precision_w": ppv_w, "recall_w": acc.se, "fnr_w": 1 - acc.se}
-    row["fnr_w_low"], row["fnr_w_high"] = _normal_interval(1 - acc.se, acc.var_se, z)
+    unlabelled, n, x = every["N"] - every["n"], every["n"], every["x"]
+    judge = every["judge"].to_numpy(bool)
+    se_low, se_high = (np.nan, np.nan)
+    if np.isfinite(acc.se):
+        se_low, se_high = randomised_ratio_interval(unlabelled, n, x, judge, confidence=confidence, rng=rng)
+    row["fnr_w_low"], row["fnr_w_high"] = 1 - se_high, 1 - se_low
     row["specificity_w"] = acc.sp
-    row["specificity_w_low"], row["specificity_w_high"] = _normal_interval(acc.sp, acc.var_sp, z)
+    row["specificity_w_low"], row["specificity_w_high"] = (
+        randomised_ratio_interval(unlabelled, n, n - x, ~judge, confidence=confidence, rng=rng)
+        if np.isfinite(acc.sp)
+        else (np.nan, np.nan)
+    )
     both = np.isfinite(ppv_w) and np.isfinite(acc.se)
     row["f1_w"] = ratio(2 * ppv_w * acc.se, ppv_w + acc.se) if both else np.nan
     return row

@@ -27,7 +27,9 @@ def cells(campaigns: int, design: str) -> pd.DataFrame:
     rows = []
     for seed in range(campaigns):
         campaign = simulate_campaign(config, seed=seed)
-        table = judge_audit_tables(campaign.obs, campaign.labels)["reference"].set_index("player_model")
+        table = judge_audit_tables(campaign.obs, campaign.labels, seed=seed)["reference"].set_index(
+            "player_model"
+        )
         merged = campaign.obs.merge(campaign.truth[["item_id", "true_ref"]], on="item_id")
         for model, part in merged.groupby("model"):
             human, judge = part["true_ref"].astype(bool), part["true_def"].astype(bool)

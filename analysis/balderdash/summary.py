@@ -47,19 +47,24 @@ def _questions(labels: pd.DataFrame) -> set[str]:
     return set(labels["question"].fillna("").astype(str).str.strip().replace("", "reference"))
 
 
-def judge_audit_tables(obs: pd.DataFrame, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def judge_audit_tables(obs: pd.DataFrame, labels: pd.DataFrame, *, seed: int = 0) -> dict[str, pd.DataFrame]:
     """Per-model judge audit for each question people answered (``reference`` → TDR,
-    ``any_sense`` → LKR), re-weighted within deck × judge verdict."""
+    ``any_sense`` → LKR), re-weighted within deck × judge verdict (``seed``: its randomised
+    intervals, :func:`analysis.judge_audit.judge_confusion`)."""
     present = [q for q in ("reference", "any_sense") if q in _questions(labels)]
     if _direct_audit_ok(obs, labels):
         return {
-            q: confusion_table(_audit_frame_of(obs, labels, q), by="player_model", strata=("deck",))
+            q: confusion_table(
+                _audit_frame_of(obs, labels, q), by="player_model", strata=("deck",), seed=seed
+            )
             for q in present
         }
     combined = pd.concat([labels, judge_labels_from_table(obs)], ignore_index=True)
     items = strata_items(obs)
     return {
-        question: judge_confusion(combined, items, by="player_model", question=question, strata=("deck",))
+        question: judge_confusion(
+            combined, items, by="player_model", question=question, strata=("deck",), seed=seed
+        )
         for question in present
     }
 
@@ -176,7 +181,7 @@ def trend_analysis(
 
     has_labels = labels is not None and len(labels) > 0
     if audits is None:
-        audits = judge_audit_tables(obs, labels) if has_labels else {}
+        audits = judge_audit_tables(obs, labels, seed=seed) if has_labels else {}
     replaced = replace_labels(obs, labels) if has_labels else None
     tables, drift = [], {}
     pooled = obs["history_type"].nunique() > 1  # an "all" row only adds something then
@@ -251,7 +256,7 @@ def analyze_balderdash(
         skipped=dict(skipped or {}),
     )
     if has_labels:
-        result.audits = judge_audit_tables(obs, labels)
+        result.audits = judge_audit_tables(obs, labels, seed=seed)
         replaced = replace_labels(obs, labels)
         result.replaced = recompute_scores(replaced)
         result.replaced_rounds = replaced_round_metrics(result.replaced)
