@@ -137,3 +137,16 @@ def test_audit_interval_is_null_where_the_point_is():
     row = confusion_table(frame, by="model").iloc[0]
     assert np.isnan(row["specificity_w"]) and np.isnan(row["specificity_w_low"])
     assert np.isnan(row["specificity_w_high"])
+
+
+def test_audit_intervals_are_seeded_by_input_and_seed():
+    """Same input and seed: the same bounds; another seed draws other v (a randomised interval),
+    so over a few seeds some bound moves."""
+    rng = seeded_rng(3, "seeding")
+    frame, _, _ = _one_audit(rng, (0.68, 0.34), 0.74, 0.97, 10)
+    frame["item_id"] = [f"i{k}" for k in range(len(frame))]
+    cols = ["fnr_w_low", "fnr_w_high", "specificity_w_low", "specificity_w_high"]
+    first = confusion_table(frame, by="model", strata=("deck",))[cols]
+    pd.testing.assert_frame_equal(first, confusion_table(frame, by="model", strata=("deck",))[cols])
+    others = [confusion_table(frame, by="model", strata=("deck",), seed=s)[cols] for s in (1, 2, 3)]
+    assert any(not other.equals(first) for other in others)
