@@ -40,7 +40,7 @@ __all__ = ["randomised_ratio_interval", "ratio_cdf"]
 
 _TAIL = 1e-15
 _BISECTIONS = 60
-"""Halvings of [0, 1] per bound: the bound is within 2⁻⁶⁰ of a value R takes."""
+"""Most halvings of [0, 1] per bound (fewer when the counts are small: :func:`_quantile`)."""
 
 
 def _sum_pmf(offset: int, pmfs: list[np.ndarray]) -> tuple[int, np.ndarray]:
@@ -108,8 +108,9 @@ def _quantile(level: float, p: tuple[int, np.ndarray], q: tuple[int, np.ndarray]
 
 
 def _snap(r: float, p: tuple[int, np.ndarray], q: tuple[int, np.ndarray]) -> float:
-    """The value p/(p + q) that R takes nearest to ``r`` (the bisection's end lies within 2⁻⁶⁰ of
-    it; two values of R differ by at least 1/(P + Q)², so there is no doubt below ~10⁷ items).
+    """The value p/(p + q) that R takes nearest to ``r`` (two values of R differ by at least
+    1/(P + Q)², and the bisection stops within a quarter of that, 2⁻⁶⁰ at most: no doubt below
+    ~10⁷ items).
     Returned as the float division of the two counts, the way a realised ratio is computed."""
     (p0, pp), (q0, pq) = p, q
     values = (p0 + np.flatnonzero(pp > 0)).astype(float)
@@ -119,7 +120,8 @@ def _snap(r: float, p: tuple[int, np.ndarray], q: tuple[int, np.ndarray]) -> flo
     q_near = np.clip(np.rint(values * (1 - r) / r), qs.min(), qs.max())
     # the nearest q with positive probability, per p (qs is sorted)
     at = np.clip(np.searchsorted(qs, q_near), 0, len(qs) - 1)
-    cands = np.concatenate([values / (values + qs[at]), values / (values + qs[np.maximum(at - 1, 0)])])
+    with np.errstate(invalid="ignore", divide="ignore"):  # P = Q = 0: not a value of R
+        cands = np.concatenate([values / (values + qs[at]), values / (values + qs[np.maximum(at - 1, 0)])])
     cands = cands[np.isfinite(cands)]
     return float(cands[np.argmin(np.abs(cands - r))])
 
