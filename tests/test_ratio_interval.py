@@ -150,3 +150,16 @@ def test_audit_intervals_are_seeded_by_input_and_seed():
     pd.testing.assert_frame_equal(first, confusion_table(frame, by="model", strata=("deck",))[cols])
     others = [confusion_table(frame, by="model", strata=("deck",), seed=s)[cols] for s in (1, 2, 3)]
     assert any(not other.equals(first) for other in others)
+
+
+def test_no_label_with_the_attribute_anywhere_gives_bounds_without_warnings():
+    """No labelled item has the attribute: the low bound puts none in the numerator's unlabelled
+    items (R = 0 whenever Q > 0), the high bound none in the denominator's (R = 1 whenever
+    P > 0), by hand; and nothing is undefined or warned about on the way (P = Q = 0 left out)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert randomised_ratio_interval([5, 3], [2, 2], [0, 0], [True, False], v=[0.5, 0.5]) == (0.0, 1.0)
+        low, high = randomised_ratio_interval([5, 0], [2, 2], [0, 0], [True, False], v=[0.5, 0.5])
+    assert np.isnan(low) and np.isnan(high)  # the low bound's P and Q are 0 with certainty
