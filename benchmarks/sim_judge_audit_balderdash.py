@@ -1,11 +1,13 @@
 """Coverage of the Balderdash judge audit's re-weighted intervals (``fnr_w``, ``specificity_w``;
-delta-method, post-stratified on deck × the judge's verdict) against each model's *realised*
-FNR and specificity over all its definitions, in the project's campaign simulator.
+post-stratified on deck × the judge's verdict; the randomised exact ratio interval since
+2026-12-02, delta-method before) against each model's *realised* FNR and specificity over all
+its definitions, in the project's campaign simulator.
 
     .venv/bin/python -m benchmarks sim_judge_audit_balderdash -- [--campaigns 300] [--design stratified|random]
 
 Prints per model the mean realised value, the mean estimate, how often the truth lies below the
-lower bound and above the upper one, and the coverage over all (campaign, model) cells.
+lower bound and above the upper one, the coverage and the mean width, over all (campaign, model)
+cells.
 Seeds 0..campaigns-1; deterministic.
 """
 
@@ -54,6 +56,7 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
         out[f"{name}_truth_below"] = below.astype(float)
         out[f"{name}_truth_above"] = above.astype(float)
         out[f"{name}_cover"] = (~below & ~above).astype(float)
+        out[f"{name}_width"] = frame[f"{est}_high"] - frame[f"{est}_low"]
     table = pd.DataFrame(out).assign(model=frame["model"])
     per_model = table.groupby("model").mean()
     per_model.loc["all"] = table.drop(columns="model").mean()

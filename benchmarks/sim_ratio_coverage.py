@@ -7,7 +7,8 @@ Each design: two decks of ``--items`` judged items with prevalences (π₁, π�
 sensitivity Se and specificity Sp (each item's verdict drawn from them), and a sample of
 ``labels`` items per deck × verdict post-stratum (all of it when smaller). The truth is the judge's
 realised Se and Sp over all the items of the draw; the table gives, per design, how often it lies
-below the lower bound and above the upper one (each should be near 0.025) and the coverage.
+below the lower bound and above the upper one (each should be near 0.025), the coverage and the
+mean width.
 Seeded per design; deterministic.
 """
 
@@ -63,14 +64,15 @@ def _normal(unl, lab, x, f, sp_true):
     acc = poststratified_accuracy(frame, strata=["deck"])
     z = 1.959963984540054
     se_half, sp_half = z * np.sqrt(acc.var_se), z * np.sqrt(acc.var_sp)
-    return (acc.se - se_half, acc.se + se_half), sp_true, (acc.sp - sp_half, acc.sp + sp_half)
+    clip = lambda lo, hi: (max(lo, 0.0), min(hi, 1.0))  # noqa: E731 - as the audit printed them
+    return clip(acc.se - se_half, acc.se + se_half), sp_true, clip(acc.sp - sp_half, acc.sp + sp_half)
 
 
 def design_row(
     draws: int, items: int, prevalences, se: float, sp: float, labels: int, method: str = "exact"
 ) -> dict:
     rng = seeded_rng(0, items, *prevalences, se, sp, labels)
-    miss = {k: [0, 0, 0] for k in ("se", "sp")}  # below, above, defined
+    miss = {k: [0, 0, 0, 0.0] for k in ("se", "sp")}  # below, above, defined, summed width
     for _ in range(draws):
         se_true, (se_lo, se_hi), sp_true, (sp_lo, sp_hi) = one_draw(
             rng, items, prevalences, se, sp, labels, method
@@ -80,11 +82,13 @@ def design_row(
                 miss[key][0] += truth < lo
                 miss[key][1] += truth > hi
                 miss[key][2] += 1
+                miss[key][3] += hi - lo
     row = {"prevalences": "/".join(map(str, prevalences)), "Se": se, "Sp": sp, "labels": labels}
-    for key, (below, above, defined) in miss.items():
+    for key, (below, above, defined, width) in miss.items():
         row[f"{key}_below"] = below / defined
         row[f"{key}_above"] = above / defined
         row[f"{key}_cover"] = 1 - (below + above) / defined
+        row[f"{key}_width"] = width / defined
     return row
 
 
@@ -120,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         cover = table[f"{key}_cover"]
         print(
             f"{key}: coverage {cover.min():.3f}–{cover.max():.3f} over {len(table)} designs, "
-            f"mean {cover.mean():.3f}; worst side {table[[f'{key}_below', f'{key}_above']].max().max():.3f}"
+            f"mean {cover.mean():.3f}; worst side {table[[f'{key}_below', f'{key}_above']].max().max():.3f}; "
+            f"mean width {table[f'{key}_width'].mean():.4f}"
         )
     print(f"({time.time() - start:.0f} s)")
     return 0
