@@ -271,16 +271,16 @@ def _reweighted_rates(
     row = {"precision_w": ppv_w, "recall_w": acc.se, "fnr_w": 1 - acc.se}
     unlabelled, n, x = every["N"] - every["n"], every["n"], every["x"]
     judge = every["judge"].to_numpy(bool)
-    se_low, se_high = (np.nan, np.nan)
-    if np.isfinite(acc.se):
-        se_low, se_high = randomised_ratio_interval(unlabelled, n, x, judge, confidence=confidence, rng=rng)
+
+    def interval(point: float, attr, numerator) -> tuple[float, float]:
+        if not np.isfinite(point):
+            return np.nan, np.nan
+        return randomised_ratio_interval(unlabelled, n, attr, numerator, confidence=confidence, rng=rng)
+
+    se_low, se_high = interval(acc.se, x, judge)  # the true definitions; Sp: the false ones
     row["fnr_w_low"], row["fnr_w_high"] = 1 - se_high, 1 - se_low
     row["specificity_w"] = acc.sp
-    row["specificity_w_low"], row["specificity_w_high"] = (
-        randomised_ratio_interval(unlabelled, n, n - x, ~judge, confidence=confidence, rng=rng)
-        if np.isfinite(acc.sp)
-        else (np.nan, np.nan)
-    )
+    row["specificity_w_low"], row["specificity_w_high"] = interval(acc.sp, n - x, ~judge)
     both = np.isfinite(ppv_w) and np.isfinite(acc.se)
     row["f1_w"] = ratio(2 * ppv_w * acc.se, ppv_w + acc.se) if both else np.nan
     return row

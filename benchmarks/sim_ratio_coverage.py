@@ -23,6 +23,7 @@ import pandas as pd
 
 from wordplay_audit.analysis.correction import poststratified_accuracy, seeded_rng
 from wordplay_audit.analysis.correction.ratio import randomised_ratio_interval
+from wordplay_audit.analysis.proportions import z_value
 
 
 def one_draw(
@@ -62,7 +63,7 @@ def _normal(unl, lab, x, f, sp_true):
     frame = pd.DataFrame({"deck": deck, "judge": np.repeat(f, size), "labelled": labelled})
     frame["human"] = pd.array(np.where(labelled, human, pd.NA), dtype="boolean")
     acc = poststratified_accuracy(frame, strata=["deck"])
-    z = 1.959963984540054
+    z = z_value(0.95)
     se_half, sp_half = z * np.sqrt(acc.var_se), z * np.sqrt(acc.var_sp)
     clip = lambda lo, hi: (max(lo, 0.0), min(hi, 1.0))  # noqa: E731 - as the audit printed them
     return clip(acc.se - se_half, acc.se + se_half), sp_true, clip(acc.sp - sp_half, acc.sp + sp_half)

@@ -71,6 +71,7 @@ class _RatioCdf:
     ≈ 40 times per bound)."""
 
     def __init__(self, p: tuple[int, np.ndarray], q: tuple[int, np.ndarray]) -> None:
+        self.p, self.q = p, q
         (self.p0, self.pp), (self.q0, pq) = p, q
         self.values = (self.p0 + np.arange(len(self.pp))).astype(float)
         self.survival = np.concatenate([[1.0], 1.0 - np.cumsum(pq)[:-1], [0.0]])  # P(Q ≥ q0 + j)
@@ -89,11 +90,10 @@ class _RatioCdf:
         return float(np.dot(self.pp, self.survival[at]) - self.empty) / (1 - self.empty)
 
 
-def _quantile(level: float, p: tuple[int, np.ndarray], q: tuple[int, np.ndarray]) -> float:
+def _quantile(level: float, cdf: _RatioCdf) -> float:
     """Smallest r with P(R ≤ r) ≥ level (the convention of the share interval's counts): bisection
     until the bracket is narrower than half the gap between two values R can take, then
     :func:`_snap`."""
-    cdf = _RatioCdf(p, q)
     if cdf(0.0) >= level - 1e-12:
         return 0.0
     low, high = 0.0, 1.0
@@ -104,7 +104,7 @@ def _quantile(level: float, p: tuple[int, np.ndarray], q: tuple[int, np.ndarray]
             high = mid
         else:
             low = mid
-    return _snap(high, p, q)
+    return _snap(high, cdf.p, cdf.q)
 
 
 def _snap(r: float, p: tuple[int, np.ndarray], q: tuple[int, np.ndarray]) -> float:
@@ -170,7 +170,8 @@ def randomised_ratio_interval(
             _sum_pmf(int(a[num].sum()), [pmf[s, side] for s in np.flatnonzero((u > 0) & num)]),
             _sum_pmf(int(a[~num].sum()), [pmf[s, side] for s in np.flatnonzero((u > 0) & ~num)]),
         ]
-        if _RatioCdf(*parts).empty >= 1 - 1e-15:
+        cdf = _RatioCdf(*parts)
+        if cdf.empty >= 1 - 1e-15:
             return np.nan, np.nan
-        bounds.append(_quantile(level, *parts))
+        bounds.append(_quantile(level, cdf))
     return float(bounds[0]), float(bounds[1])
