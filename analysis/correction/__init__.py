@@ -8,6 +8,8 @@
   cell's prevalence and its unlabelled true items (``mixture_share_interval``).
 * :mod:`.calibration` — the randomised exact (Stevens / Clopper–Pearson) predictive interval of
   a cell's realised share from its own post-strata, and its exact coverage at given shares.
+* :mod:`.ratio` — the same predictives for a realised ratio of two sums over post-strata: the
+  judge audit's interval of the judge's realised FNR and specificity.
 * :mod:`.ppi` — prediction-powered means: PPI++ for a random sample, the stratified
   (double-sampling) estimator for a sample drawn within the judge's verdicts.
 
