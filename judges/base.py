@@ -28,6 +28,9 @@ from wordplay_audit.corpora.contract import validate_items
 
 VERDICTS = ("true", "false", "unparsed")
 TRUE, FALSE, UNPARSED = VERDICTS
+REFUSED = "[refused by the server] "
+"""How the raw reply of a query the server refused (a per-query 400 such as ``content_filter``)
+begins; its verdict is ``unparsed`` and the item's comment says "refused by the server"."""
 
 
 @dataclass(frozen=True)

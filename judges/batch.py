@@ -16,6 +16,8 @@ where a later ``judge run`` with the same judge looks for it, and that run calls
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +26,7 @@ from typing import Any
 from wordplay_audit.errors import InputError, at_line, expect_file
 from wordplay_audit.judges.base import Query, Verdict
 from wordplay_audit.judges.cache import VerdictCache
-from wordplay_audit.judges.llm import OpenAIJudge, verdict_from_completion
+from wordplay_audit.judges.llm import OpenAIJudge, redact, scrub, verdict_from_completion
 
 ENDPOINT = "/v1/chat/completions"
 
@@ -84,7 +86,18 @@ def _record(line: str, where: str) -> dict:
         raise InputError(f"{where}expected a JSON object, got invalid JSON ({exc.msg})") from None
     if not isinstance(record, dict) or not isinstance(record.get("custom_id"), str):
         raise InputError(f"{where}expected an object with a string 'custom_id'")
+    if not KEY.fullmatch(record["custom_id"]):
+        raise InputError(
+            f"{where}custom_id {record['custom_id'][:40]!r}: expected a query key as batch-write "
+            "writes it (64 hex digits)"
+        )
+    for name in ("response", "error"):
+        if record.get(name) is not None and not isinstance(record[name], dict):
+            raise InputError(f"{where}{name}: expected an object or null, got {type(record[name]).__name__}")
     return record
+
+
+KEY = re.compile(r"[0-9a-f]{64}")
 
 
 def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> BatchReadResult:
@@ -94,6 +107,7 @@ def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> Bat
     ``custom_id`` (one query answered twice, which should the cache keep?) are refused."""
     path = expect_file(path, "a Batch API result file (JSON lines)")
     result = BatchReadResult()
+    secret = os.environ.get("OPENAI_API_KEY")  # an error message echoing it is not printed with it
     answers: dict[str, tuple[int, Verdict]] = {}
     for number, line in _lines(path):
         result.lines += 1
@@ -102,8 +116,8 @@ def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> Bat
         status = response.get("status_code")
         body = response.get("body")
         if record.get("error") or status != 200 or not isinstance(body, dict):
-            kind = (record.get("error") or {}).get("code") or f"http {status}"
-            result.error_kinds[str(kind)] = result.error_kinds.get(str(kind), 0) + 1
+            kind = redact(str((record.get("error") or {}).get("code") or f"http {status}"), secret)[:80]
+            result.error_kinds[kind] = result.error_kinds.get(kind, 0) + 1
             result.errors += 1
             continue
         key = record["custom_id"]
@@ -113,12 +127,14 @@ def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> Bat
                 f"{answers[key][0]}; expected one result per request (nothing stored)"
             )
         try:
-            answers[key] = (number, verdict_from_completion(body))
+            verdict = verdict_from_completion(body)
         except (AttributeError, TypeError, ValueError):  # e.g. "choices": ["yes"]
             raise InputError(
                 f"{at_line(path, number)}response body: expected a chat completion "
                 "(choices[0].message.content, usage token counts)"
             ) from None
+        verdict.raw = scrub(verdict.raw, secret)
+        answers[key] = (number, verdict)
     for key, (_, verdict) in answers.items():
         cache.put(key, judge_id, verdict)
         result.stored += 1

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from wordplay_audit.errors import InputError
-from wordplay_audit.judges.base import Verdict
+from wordplay_audit.judges.base import VERDICTS, Verdict
 
 FILE_NAME = "judges.sqlite"
 
@@ -48,8 +48,18 @@ class VerdictCache:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(_SCHEMA)
+            columns = [row[1] for row in self._db.execute("PRAGMA table_info(verdicts)")]
         except sqlite3.DatabaseError as exc:
-            raise InputError(f"{self.path}: not a usable judge cache ({exc})") from None
+            raise self._unusable(exc) from None
+        if columns != COLUMNS:
+            raise InputError(
+                f"{self.path}: not a usable judge cache (table verdicts has columns "
+                f"{', '.join(columns)}; expected {', '.join(COLUMNS)})"
+            )
+
+    def _unusable(self, exc: Exception) -> InputError:
+        """Damage found while reading or writing (a page overwritten, a row of the wrong type)."""
+        return InputError(f"{self.path}: not a usable judge cache ({exc}); move it away to start afresh")
 
     def __enter__(self) -> VerdictCache:
         return self
@@ -64,20 +74,29 @@ class VerdictCache:
         """The cached verdicts among ``keys`` (absent keys are left out)."""
         found: dict[str, Verdict] = {}
         keys = list(dict.fromkeys(keys))
-        for start in range(0, len(keys), 900):
-            chunk = keys[start : start + 900]
-            marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(
-                "SELECT key, label, raw, tokens_in, tokens_out, latency, score "
-                f"FROM verdicts WHERE key IN ({marks})",
-                chunk,
-            )
-            for key, label, raw, t_in, t_out, latency, score in rows:
-                found[key] = Verdict(label, raw, t_in, t_out, latency, score)
+        try:
+            for start in range(0, len(keys), 900):
+                chunk = keys[start : start + 900]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    "SELECT key, label, raw, tokens_in, tokens_out, latency, score "
+                    f"FROM verdicts WHERE key IN ({marks})",
+                    chunk,
+                ).fetchall()
+                for key, label, raw, t_in, t_out, latency, score in rows:
+                    found[key] = _verdict(key, label, raw, t_in, t_out, latency, score)
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            raise self._unusable(exc) from None
         return found
 
     def put(self, key: str, judge_id: str, verdict: Verdict) -> None:
         """Store one verdict and commit it now (a later answer for the same key replaces it)."""
+        try:
+            self._insert(key, judge_id, verdict)
+        except sqlite3.DatabaseError as exc:
+            raise self._unusable(exc) from None
+
+    def _insert(self, key: str, judge_id: str, verdict: Verdict) -> None:
         self._db.execute(
             "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -94,4 +113,26 @@ class VerdictCache:
         )
 
     def __len__(self) -> int:
-        return int(self._db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0])
+        try:
+            return int(self._db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0])
+        except sqlite3.DatabaseError as exc:
+            raise self._unusable(exc) from None
+
+
+COLUMNS = ["key", "judge_id", "label", "raw", "tokens_in", "tokens_out", "latency", "score", "created"]
+
+
+def _verdict(key, label, raw, t_in, t_out, latency, score) -> Verdict:
+    """A row as a verdict; ``ValueError`` naming the key for a value of the wrong type (a hand edit)."""
+    ok = (
+        label in VERDICTS
+        and isinstance(raw, str)
+        and all(isinstance(v, int) for v in (t_in, t_out))
+        and isinstance(latency, int | float)
+        and (score is None or isinstance(score, int | float))
+    )
+    if not ok:
+        raise ValueError(
+            f"row {key[:16]}…: expected label {'/'.join(VERDICTS)}, raw text, whole token counts"
+        )
+    return Verdict(label, raw, t_in, t_out, float(latency), score)

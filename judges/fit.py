@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.contract import bool_labels, validate_labels
+from wordplay_audit.corpora.contract import bool_labels, place, validate_labels
 from wordplay_audit.corpora.values import parse_number
 from wordplay_audit.errors import InputError, ParameterError, at_field, check_choice, expect_file
 
@@ -90,6 +90,8 @@ class ThresholdFit:
     cv: dict[str, Any]
     judge_id: str = ""
     ties_left_out: int = 0
+    labels_unmatched: int = 0
+    items_unlabelled: int = 0
     objective: str = "f1"
     oof_pred: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
     item_ids: list[str] = field(default_factory=list, repr=False)
@@ -148,6 +150,14 @@ def human_truth(
     """
     checked = validate_labels(labels, source=source)
     human = checked[checked["rater_type"] == "human"]
+    keys = ["item_id", "rater", *(["question"] if "question" in human else [])]
+    again = human.duplicated(keys, keep="first")
+    if again.any():  # one rater's second vote on an item would count twice
+        pos = int(again.to_numpy().argmax())
+        raise InputError(
+            f"{place(human, pos, source)}rater {human['rater'].iloc[pos]!r} labelled item "
+            f"{human['item_id'].iloc[pos]!r} already; expected one label per rater and item"
+        )
     if item_ids is not None:
         human = human[human["item_id"].isin(set(item_ids))]
     if human.empty:
@@ -218,6 +228,8 @@ def fit_judge(
         raise ParameterError(f"--judge: expected one of {', '.join(SIMILARITY)}; got {spec!r}")
     chosen = items if kind is None else items[items["kind"] == kind]
     truth, ties = human_truth(labels, item_ids=chosen["item_id"], source=labels_source)
+    human = labels[labels["rater_type"].astype(str) == "human"]
+    unmatched = int((~human["item_id"].astype(str).isin(set(items["item_id"].astype(str)))).sum())
     chosen = chosen[chosen["item_id"].isin(truth.index)]
     if chosen.empty:
         raise InputError(
@@ -229,4 +241,6 @@ def fit_judge(
     fit = fit_threshold(scores, truth, judge=spec, folds=folds, seed=seed, objective=objective)
     fit.judge_id = make_judge(spec, threshold=fit.threshold).judge_id
     fit.ties_left_out = ties
+    fit.labels_unmatched = unmatched  # human rows naming no item of the items file (counted, said)
+    fit.items_unlabelled = int(len(items if kind is None else items[items["kind"] == kind]) - len(chosen))
     return fit

@@ -7,15 +7,16 @@ on success, so a failed or interrupted run leaves ``--out`` as it was).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
 
 from wordplay_audit.corpora.contract import read_labels, read_table, require_columns, validate_items
 from wordplay_audit.corpora.io import output_file
-from wordplay_audit.errors import ParameterError
+from wordplay_audit.errors import InputError, ParameterError
 from wordplay_audit.judges.base import queries_from_items
-from wordplay_audit.judges.cache import VerdictCache
+from wordplay_audit.judges.cache import FILE_NAME, VerdictCache
 from wordplay_audit.judges.make import check_judge_name, make_judge, threshold_from
 from wordplay_audit.judges.runner import RunResult, run_judge
 
@@ -30,6 +31,8 @@ def _items(path: Path, kind: str | None):
     table = read_table(path)  # a judge compares reference and candidate: both must be columns
     require_columns(table, ("item_id", "game", "kind", "reference", "candidate"), "items", str(path))
     items = validate_items(table, source=str(path))
+    if items.empty:
+        raise InputError(f"{path}: holds no items (a header only); expected one row per item to judge")
     if kind is not None:
         items = items[items["kind"] == kind]
         if items.empty:
@@ -68,6 +71,12 @@ def run_file(
     folder = (
         cache_dir if cache_dir is not None else (default_cache_dir() if spec.startswith("openai:") else None)
     )
+    if (
+        folder is not None
+        and out.resolve().parent == Path(folder).resolve()
+        and out.name.startswith(FILE_NAME)
+    ):
+        raise ParameterError(f"--out {out}: is the judge cache's own file; name another file")
     if folder is None:
         result = run_judge(judge, queries, **(runner or {}))
     else:
@@ -141,9 +150,10 @@ def fit_file(
     items = _items(items_path, kind)
     labels = read_labels(human_path)
     fit = fit_judge(spec, items, labels, labels_source=str(human_path), **fit_options)
-    with output_file(out) as tmp:
-        fit.save(tmp)
-    if labels_out is not None:
-        with output_file(labels_out, option="--labels") as tmp:
-            fit.oof_labels().to_csv(tmp, index=False)
+    with contextlib.ExitStack() as outputs:  # both written, or neither
+        fit.save(outputs.enter_context(output_file(out)))
+        if labels_out is not None:
+            fit.oof_labels().to_csv(
+                outputs.enter_context(output_file(labels_out, option="--labels")), index=False
+            )
     return fit

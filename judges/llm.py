@@ -21,12 +21,15 @@ import asyncio
 import email.utils
 import json
 import os
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from wordplay_audit.judges.base import (
+    REFUSED,
+    UNPARSED,
     Query,
     TransientJudgeError,
     Verdict,
@@ -56,21 +59,44 @@ def retry_after_seconds(headers: Any) -> float | None:
         except ValueError:
             pass
     value = headers.get("retry-after")
-    if value is None:
-        return None
     try:
-        return max(0.0, float(value))
+        return max(0.0, float(value)) if value is not None else None
     except ValueError:
         pass
-    when = email.utils.parsedate_to_datetime(value) if value else None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - time.time())
+    try:
+        when = email.utils.parsedate_to_datetime(value) if value else None
+    except (TypeError, ValueError):  # neither seconds nor a date ("soon"): the usual backoff
+        when = None
+    return None if when is None else max(0.0, when.timestamp() - time.time())
 
 
-def _redact(text: str, secret: str | None) -> str:
-    text = " ".join(str(text).split())
-    return text.replace(secret, "[key]") if secret else text
+SECRET_MIN = 8
+"""Keys shorter than this (``x`` for a local server) are not secrets: redacting them would
+rewrite ordinary words of a reply."""
+
+
+def scrub(text: str, secret: str | None) -> str:
+    """``text`` with ``secret`` replaced by ``[key]``, also where whitespace or a line break was
+    put inside it (a wrapped error body); the rest unchanged.
+
+    >>> scrub("bad key sk-ab\\ncdefgh1 here", "sk-abcdefgh1")
+    'bad key [key] here'
+    """
+    text = str(text)
+    if secret and len(secret) >= SECRET_MIN:
+        text = re.sub(r"\s*".join(re.escape(c) for c in secret), "[key]", text)
+    return text
+
+
+def redact(text: str, secret: str | None) -> str:
+    """:func:`scrub`, then on one line (for a message)."""
+    return " ".join(scrub(text, secret).split())
+
+
+REFUSAL_CODES = frozenset({"content_filter", "content_policy_violation", "context_length_exceeded",
+                           "string_above_max_length", "invalid_prompt"})  # fmt: skip
+"""Codes of a 400 that concern one query's text, not the run: that query's verdict is
+``unparsed`` ("refused by the server: …"), cached, and the run goes on."""
 
 
 class OpenAIJudge:
@@ -138,6 +164,11 @@ class OpenAIJudge:
             key = os.environ.get("OPENAI_API_KEY")
             if not key:
                 raise FatalJudgeError("OPENAI_API_KEY is not set; export it (any value for a local server)")
+            if not key.isprintable() or key != key.strip():
+                raise FatalJudgeError(
+                    "OPENAI_API_KEY: expected one line of printable text; it holds a line break, tab or "
+                    "other control character, or leading/trailing space (a key file saved with CRLF?)"
+                )
             self._client = AsyncOpenAI(
                 api_key=key,
                 base_url=self.base_url,
@@ -169,21 +200,42 @@ class OpenAIJudge:
                 "/chat/completions", cast_to=httpx.Response, body=self.request_body(query)
             )
         except (openai.APITimeoutError, openai.APIConnectionError) as exc:
-            raise TransientJudgeError(type(exc).__name__) from None
+            raise TransientJudgeError(_fault_name(exc)) from None
         except openai.APIStatusError as exc:
             status = exc.status_code
             if status in TRANSIENT_STATUS or status >= 500:
                 after = retry_after_seconds(exc.response.headers)
                 raise TransientJudgeError(f"http {status}", retry_after=after, status=status) from None
             key = os.environ.get("OPENAI_API_KEY")
+            message = redact(exc.message, key)[:200]
+            if status == 400 and getattr(exc, "code", None) in REFUSAL_CODES:
+                return Verdict(UNPARSED, f"{REFUSED}http 400 {exc.code}: {message}")
             raise FatalJudgeError(
-                f"{self.judge_id}: http {status}: {_redact(exc.message, key)[:200]}"
+                f"{self.judge_id}: item {query.item_id}: http {status}: {message}"
             ) from None
         try:
             data = json.loads(response.content)
         except ValueError:
             raise TransientJudgeError("reply is not JSON") from None
-        return verdict_from_completion(data, latency=time.perf_counter() - started)
+        try:
+            verdict = verdict_from_completion(data, latency=time.perf_counter() - started)
+        except ValueError:
+            raise TransientJudgeError("reply is not a chat completion") from None
+        verdict.raw = scrub(verdict.raw, os.environ.get("OPENAI_API_KEY"))  # never stored with the key
+        return verdict
+
+
+def _fault_name(exc: BaseException) -> str:
+    """The SDK's name of a failed call, or "APIConnectionError (connection refused)" when the
+    cause was a refused connection (the aiohttp transport reports that as a connect timeout)."""
+    cause: BaseException | None = exc
+    for _ in range(8):
+        if cause is None:
+            break
+        if isinstance(cause, ConnectionRefusedError):
+            return "APIConnectionError (connection refused)"
+        cause = cause.__cause__ or cause.__context__
+    return type(exc).__name__
 
 
 def _http_client(transport: str, timeout: float) -> Any:
@@ -203,15 +255,31 @@ def _http_client(transport: str, timeout: float) -> Any:
 
 
 def verdict_from_completion(response: Any, *, latency: float = 0.0) -> Verdict:
-    """A verdict from a chat completion (an SDK object or its JSON as a dict)."""
-    data = response if isinstance(response, dict) else response.model_dump()
+    """A verdict from a chat completion (an SDK object or its JSON as a dict); ``ValueError``
+    for anything else (``[]``, ``null``, ``"choices": ["yes"]``). Content given as a list of
+    parts (``[{"type": "text", "text": …}]``) is joined; no content at all is an unparsed reply.
+    Token counts that are not numbers count 0 (they feed the cost line only)."""
+    data = response if isinstance(response, dict) else getattr(response, "model_dump", lambda: None)()
+    if not isinstance(data, dict):
+        raise ValueError("not a chat completion")
     choices = data.get("choices") or []
-    text = ((choices[0].get("message") or {}).get("content") if choices else None) or ""
-    usage = data.get("usage") or {}
-    return Verdict(
-        parse_verdict(text),
-        text,
-        int(usage.get("prompt_tokens") or 0),
-        int(usage.get("completion_tokens") or 0),
-        latency,
-    )
+    if not isinstance(choices, list) or (choices and not isinstance(choices[0], dict)):
+        raise ValueError("choices: expected a list of objects")
+    message = (choices[0].get("message") if choices else None) or {}
+    if not isinstance(message, dict):
+        raise ValueError("message: expected an object")
+    content = message.get("content")
+    if isinstance(content, list):  # content parts
+        content = "".join(p.get("text") or "" for p in content if isinstance(p, dict))
+    text = content if isinstance(content, str) else ""
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    return Verdict(parse_verdict(text), text, _count(usage.get("prompt_tokens")),
+                   _count(usage.get("completion_tokens")), latency)  # fmt: skip
+
+
+def _count(value: Any) -> int:
+    try:
+        number = float(value or 0)
+    except (TypeError, ValueError):
+        return 0
+    return int(number) if number == number and 0 <= number < 1e15 else 0

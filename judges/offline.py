@@ -16,6 +16,7 @@ no download at run time. Mean-pooled, normalised 384-d vectors; cosine as above.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -40,6 +41,7 @@ class _SimilarityJudge:
     batch_size = 1_000_000
     name = "similarity"
     params: dict[str, Any] = {}
+    key_extra: dict[str, Any] = {}  # what else a score depends on (TF-IDF: its idf corpus)
 
     def __init__(self, threshold: float | None = None) -> None:
         self.threshold = None if threshold is None else float(threshold)
@@ -50,7 +52,7 @@ class _SimilarityJudge:
         return [item]
 
     def key(self, query: Query) -> str:
-        params = {**self.params, "threshold": self.threshold}
+        params = {**self.params, "threshold": self.threshold, **self.key_extra}
         return cache_key(model=self.name, prompt_version="v1", inputs=query.inputs(), params=params)
 
     def scores(self, references: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
@@ -70,7 +72,12 @@ class TfidfJudge(_SimilarityJudge):
     def __init__(self, threshold: float | None = None, *, corpus: Iterable[str] | None = None):
         super().__init__(threshold)
         self.judge_id = self.judge_id.replace("tfidf@", "tfidf:char_wb2-4@")
-        self._vectorizer = self._fit(list(corpus)) if corpus is not None else None
+        texts = list(corpus) if corpus is not None else None
+        self._vectorizer = self._fit(texts) if texts is not None else None
+        # the idf, so a pair's score, depends on the corpus: a cached score from another corpus is
+        # not this one's (without a corpus each batch fits its own: nothing cacheable is shared)
+        digest = hashlib.sha256("\x00".join(sorted(set(texts))).encode()).hexdigest() if texts else None
+        self.key_extra = {"corpus": digest if texts is not None else f"batch:{id(self)}"}
 
     @staticmethod
     def _fit(texts: list[str]) -> Any:

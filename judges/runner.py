@@ -29,9 +29,10 @@ import pandas as pd
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 from tenacity.wait import wait_base
 
-from wordplay_audit.errors import ParameterError
+from wordplay_audit.errors import InputError, ParameterError
 from wordplay_audit.judges.base import (
     FALSE,
+    REFUSED,
     TRUE,
     UNPARSED,
     Judge,
@@ -216,7 +217,7 @@ async def _answer_missing(
         async with asyncio.TaskGroup() as group:
             for _ in range(max(1, min(concurrency, len(pending)))):
                 group.create_task(worker())
-    except* FatalJudgeError as eg:
+    except* (FatalJudgeError, InputError) as eg:  # a refused key, a cache found damaged mid-run
         raise eg.exceptions[0] from None
     finally:
         bar.close()
@@ -233,7 +234,11 @@ def _combine(item: Query, votes: list[tuple[Query, Verdict]], judge_id: str) -> 
     elif n_false > n_true:
         label, comment = FALSE, ""
     else:
-        label, comment = UNPARSED, "tie" if n_true else "no parsed reply"
+        refused = any(v.raw.startswith(REFUSED) for _, v in votes)
+        label, comment = (
+            UNPARSED,
+            "tie" if n_true else "refused by the server" if refused else "no parsed reply",
+        )
     by_sample: dict[int, dict[bool, str]] = {}
     for q, v in votes:
         by_sample.setdefault(q.sample, {})[q.swapped] = v.label

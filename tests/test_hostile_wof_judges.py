@@ -157,6 +157,9 @@ def test_judge_run_items_without_a_text_column_is_refused(run_cli, tmp_path, mis
     assert f"{items}: items table lacks column '{missing}'" in err
 
 
+K1, K2 = "1" * 64, "2" * 64  # query keys as batch-write writes them (sha256 hex)
+
+
 def _result(custom_id: str, content) -> dict:
     body = {
         "choices": [{"message": {"content": content}}],
@@ -168,9 +171,9 @@ def _result(custom_id: str, content) -> dict:
 @pytest.mark.parametrize(
     ("lines", "needle"),
     [
-        ([_result("k1", "yes"), _result("k2", "no"), _result("k1", "no")],
-         "line 3: custom_id 'k1' was answered already on line 1"),
-        ([_result("k1", "yes"), {**_result("k2", "no"), "response": {"status_code": 200, "body": {"choices": ["no"]}}}],
+        ([_result(K1, "yes"), _result(K2, "no"), _result(K1, "no")],
+         f"line 3: custom_id '{K1[:40]}' was answered already on line 1"),
+        ([_result(K1, "yes"), {**_result(K2, "no"), "response": {"status_code": 200, "body": {"choices": ["no"]}}}],
          "line 2: response body: expected a chat completion"),
     ],
 )  # fmt: skip

@@ -105,7 +105,7 @@ def test_batch_write_read_then_run_calls_nothing(run_cli, tmp_path):
 
 def test_batch_read_bad_line_names_file_and_line(run_cli, tmp_path):
     bad = tmp_path / "results.jsonl"
-    bad.write_text('{"custom_id": "a", "response": {"status_code": 500}}\n{not json\n')
+    bad.write_text('{"custom_id": "%s", "response": {"status_code": 500}}\n{not json\n' % ("a" * 64))
     code, _, err = run_cli(
         "judge", "batch-read", str(bad), "--judge", "openai:m", "--cache", str(tmp_path / "c")
     )

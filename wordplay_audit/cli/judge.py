@@ -225,6 +225,8 @@ def fit_command(
     for option, path in (("--out", out), ("--labels", labels)):  # before --out is written
         if path is not None and path.is_dir():
             raise ParameterError(f"{path}: is a folder, expected a file name for {option}")
+    if labels is not None and labels.resolve() == out.resolve():
+        raise ParameterError(f"--labels {labels}: is also the --out file; name two files")
     result = fit_file(
         items,
         human,
@@ -245,4 +247,8 @@ def fit_command(
     ]
     if ins.get("degenerate"):
         lines.append("  note: the best cut calls every pair the same; the judge adds nothing over a constant")
+    left = [f"{payload['ties_left_out']} tied item(s)", f"{payload['items_unlabelled']} item(s) without a human label",
+            f"{payload['labels_unmatched']} human label row(s) naming no item of {items}"]  # fmt: skip
+    if any(not part.startswith("0 ") for part in left):
+        lines.append("  left out: " + "; ".join(part for part in left if not part.startswith("0 ")))
     emit(payload, as_json=as_json, lines=lines)

@@ -83,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             result = app(args=argv, standalone_mode=False, prog_name="wordplay-audit")
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - re-raised when not a user error
         return _handle(exc)
+    if result == 130:  # typer turns Ctrl-C into Exit(130), which click returns in this mode
+        return _error("interrupted; no output was changed", 130)
     return result if isinstance(result, int) else 0
 
 

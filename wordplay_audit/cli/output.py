@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -46,9 +47,11 @@ def emit(result: dict[str, Any], *, as_json: bool, lines: list[str] | None = Non
     replaced = replaced_outputs()
     if replaced:
         result = {**result, "replaced_outputs": replaced}
-        lines = (
-            None if lines is None else [*lines, *(f"replaced the earlier output in {p}" for p in replaced)]
-        )
+        said = [  # a folder carries the marker of an earlier run; a file is whatever was there
+            f"replaced the earlier output in {p}" if Path(p).is_dir() else f"replaced the existing file {p}"
+            for p in replaced
+        ]
+        lines = None if lines is None else [*lines, *said]
     if as_json:
         typer.echo(json.dumps(to_jsonable(result), indent=2, sort_keys=False))
         return
