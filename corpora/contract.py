@@ -23,16 +23,15 @@ Labels (one row per rating)
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import InputError, at_line, expect_file
+from wordplay_audit.corpora.tables import read_table  # the one table reader, re-exported here
+from wordplay_audit.errors import InputError, at_line
 
 GAMES = ("connections", "balderdash", "wof", "demo")
 KINDS = (
@@ -266,98 +265,6 @@ def _validate_categorical_labels(
             if outside.any():
                 pos = int(np.argmax(outside))
                 raise InputError(f"{place(labels, pos, source)}{column} {names[codes[pos]]!r} {text}")
-
-
-def _header(path: Path) -> list[str]:
-    """The header fields of a CSV file (BOM stripped), for the duplicate-column check."""
-    with open(path, encoding="utf-8-sig", newline="") as stream:
-        first = stream.readline()
-    return next(csv.reader([first]), [])
-
-
-def read_table(path: str | Path, *, categorical: bool = False) -> pd.DataFrame:
-    """Read a CSV (or JSON lines, by suffix ``.jsonl``) table as text; one-line errors.
-
-    UTF-8 with or without a BOM; text NFC-normalised (so "é" typed either way is one label);
-    a header naming a column twice is an error. The frame's index is the file's line number
-    of each row (header = line 1) and ``attrs["source"]`` the path, so later checks name the
-    file's line (:func:`place`). With ``categorical`` every column is read by pyarrow straight
-    into a pandas ``category`` (millions of ratings in a few seconds, checks on the categories).
-    """
-    path = expect_file(path, "a CSV file")
-    try:
-        frame = _read_jsonl(path) if path.suffix == ".jsonl" else _read_csv(path, categorical)
-    except UnicodeDecodeError as exc:
-        line = _line_of_byte(path, exc.start)
-        raise InputError(f"{path} line {line}: not UTF-8 text (byte {exc.object[exc.start]:#04x})") from None
-    except (ValueError, pd.errors.ParserError) as exc:
-        if isinstance(exc, InputError):
-            raise
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"{path}: not a readable table ({first})") from None
-    return _with_lines(_nfc(frame), path, first_line=1 if path.suffix == ".jsonl" else 2)
-
-
-def _read_jsonl(path: Path) -> pd.DataFrame:
-    return pd.read_json(path, lines=True, dtype=False).astype(str)
-
-
-def _read_csv(path: Path, categorical: bool) -> pd.DataFrame:
-    header = _header(path)
-    repeated = sorted({c for c in header if header.count(c) > 1})
-    if repeated:
-        raise InputError(f"{path} line 1: column {repeated[0]!r} appears twice in the header")
-    if categorical and header:
-        fast = _read_csv_arrow(path, header)
-        if fast is not None:
-            return fast
-    return pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
-
-
-def _read_csv_arrow(path: Path, header: list[str]) -> pd.DataFrame | None:
-    """Every column as a dictionary-encoded string → pandas category; None when pyarrow
-    cannot read the file (the pandas reader then names the problem)."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    types = {name: pa.dictionary(pa.int32(), pa.string()) for name in header}
-    options = pacsv.ConvertOptions(
-        column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False
-    )
-    try:
-        table = pacsv.read_csv(path, convert_options=options)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
-        return None
-    frame = table.to_pandas()
-    frame.columns = header
-    return frame
-
-
-def _line_of_byte(path: Path, offset: int) -> int:
-    with open(path, "rb") as stream:
-        return stream.read(offset).count(b"\n") + 1
-
-
-def _nfc(frame: pd.DataFrame) -> pd.DataFrame:
-    """NFC-normalise every text column that holds a non-ASCII character (on the categories of a
-    categorical column; equal names after normalising become one category)."""
-    for column in frame.columns:
-        values = frame[column]
-        if isinstance(values.dtype, pd.CategoricalDtype):
-            names = values.cat.categories.astype(str)
-            if not names.str.isascii().all():
-                frame[column] = values.astype(str).str.normalize("NFC").astype("category")
-        elif pd.api.types.is_string_dtype(values) and not values.astype(str).str.isascii().all():
-            frame[column] = values.str.normalize("NFC")
-    frame.columns = [unicodedata.normalize("NFC", str(c)) for c in frame.columns]
-    return frame
-
-
-def _with_lines(frame: pd.DataFrame, path: Path, *, first_line: int) -> pd.DataFrame:
-    frame.index = pd.RangeIndex(first_line, first_line + len(frame), name="line")
-    frame.attrs["source"] = str(path)
-    frame.attrs["line_index"] = True
-    return frame
 
 
 def read_labels(
