@@ -338,7 +338,10 @@ def test_deep_nesting_is_one_line_error_not_recursion(tmp_path):
 @pytest.mark.parametrize(
     ("raw_round_id", "message"),
     [
-        ("1" + "0" * 30, r"rounds\.jsonl line 2: field 'round_id': expected a finite number, got 10{30}$"),
+        (
+            "1" + "0" * 30,
+            r"rounds\.jsonl line 2: field 'round_id' must be a whole number of at most 18 digits, got 10{30}$",
+        ),
         (
             "1" * 5001,
             r"rounds\.jsonl line 2: not valid JSON \(Exceeds the limit \(4300 digits\).*5001 digits\)$",
@@ -346,9 +349,12 @@ def test_deep_nesting_is_one_line_error_not_recursion(tmp_path):
         ('{"$numberLong": "' + "1" * 5001 + '"}', r"rounds\.jsonl line 2: bad Extended JSON value \(Exceeds"),
         (
             '"' + "9" * 40 + '"',
-            r"rounds\.jsonl line 2: field 'round_id': expected a number in \[.*\], got \d{41}$",
+            r"rounds\.jsonl line 2: field 'round_id' must be a whole number of at most 18 digits, got '9{36}\.\.\.$",
         ),
-        ("1e30", r"rounds\.jsonl line 2: field 'round_id': expected a number in \[.*\], got \d{31}$"),
+        (
+            "1e30",
+            r"rounds\.jsonl line 2: field 'round_id' must be a whole number of at most 18 digits, got 1e\+30$",
+        ),
     ],
 )
 def test_huge_round_id_is_one_line_error(tmp_path, raw_round_id, message):

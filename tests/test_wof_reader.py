@@ -56,7 +56,7 @@ def _broken(tmp_path, bad_line: str, at: int = 2):
     ("bad", "words"),
     [
         ('{"letter": "T", "masked": "T__ __T"', "expected a JSON object"),
-        ("[1, 2]", "got a JSON list"),
+        ("[1, 2]", "got a JSON array"),
         (json.dumps({k: v for k, v in ALPHA[0][1].items() if k != "guess"}), "lacks key 'guess'"),
         (json.dumps({**ALPHA[0][1], "budget": "600"}), "key 'budget': expected an integer"),
         (json.dumps({**ALPHA[0][1], "letter": 7}), "key 'letter': expected a string"),

@@ -131,7 +131,11 @@ def convergence_table(  # noqa: PLR0913 (keyword-only settings of one table)
             round_metrics(replaced, keep=setting), setting=setting, metrics=("lkr",)
         )
         if accuracy is None:
-            accuracy = model_accuracy_draws(obs, labels, metric="lkr")
+            # a model with no labelled definition of its own has no Se/Sp here (unknown, not the
+            # other models' pooled values, as in the trend test); one that lacks only the human-true
+            # or human-false side borrows that side from all models, flagged accuracy_pooled
+            drawn = model_accuracy_draws(obs, labels, metric="lkr")
+            accuracy = {m: a for m, a in drawn.items() if a.acc.n_labelled > 0}
     pooled = None
     if accuracy is not None:
         # each round as the report shows it: inside its model × deck, with the deck's Se and Sp
@@ -269,7 +273,7 @@ def add_verdicts(out: pd.DataFrame, *, has_labels: bool, has_any_sense: bool, ac
 _COLUMNS = [
     "eps", "threshold", "T_judge", "converged_judge", "converged_judge_reason", "T_replaced",
     "converged_replaced", "converged_replaced_reason", "T_corrected", "converged_corrected",
-    "converged_corrected_reason", "se", "sp", "tau", "judge_unreachable", "judge_unreachable_reason",
+    "converged_corrected_reason", "se", "sp", "accuracy_pooled", "tau", "judge_unreachable", "judge_unreachable_reason",
     "window_rounds", "window_estimate", "window_lower", "window_basis", "converged_window",
     "converged_window_reason",
 ]  # fmt: skip
@@ -329,6 +333,15 @@ def _point(accuracy: Mapping, model: str) -> JudgeAccuracy:
     return value.acc if isinstance(value, ModelAccuracy) else value
 
 
+def _pooled(accuracy: Mapping, model: str) -> bool | None:
+    """Whether the model's Se or Sp was taken from all models pooled; None without an accuracy."""
+    value = accuracy.get(model)
+    if value is None:
+        return None
+    acc = value.acc if isinstance(value, ModelAccuracy) else value
+    return any(str(t).startswith("pooled") for t in acc.strata)
+
+
 def _eps_rows(curves: dict, keys: list[str], e: float, accuracy, pooled: pd.DataFrame | None) -> pd.DataFrame:
     """T under each labelling for one ε, with the model's Se/Sp and the window estimate."""
     table = _curve_T(curves["judge"], keys, "lkr_mean", e).rename(columns={"T": "T_judge"})
@@ -348,6 +361,7 @@ def _eps_rows(curves: dict, keys: list[str], e: float, accuracy, pooled: pd.Data
     if accuracy is not None:
         table["se"] = table["model"].map(lambda m: _point(accuracy, m).se)
         table["sp"] = table["model"].map(lambda m: _point(accuracy, m).sp)
+        table["accuracy_pooled"] = table["model"].map(lambda m: _pooled(accuracy, m)).astype(object)
         win = pooled[[*keys, "rg", "rg_low", "rg_basis", "rg_reason"]].rename(
             columns={
                 "rg": "window_estimate",
@@ -360,6 +374,8 @@ def _eps_rows(curves: dict, keys: list[str], e: float, accuracy, pooled: pd.Data
     for column in ("se", "sp", "window_estimate", "window_lower"):
         if column not in table.columns:
             table[column] = np.nan
+    if "accuracy_pooled" not in table.columns:
+        table["accuracy_pooled"] = None
     if "window_basis" not in table.columns:
         table["window_basis"] = None
     table["eps"] = e

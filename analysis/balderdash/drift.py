@@ -37,10 +37,12 @@ class DriftResult:
     ``se_slope``/``sp_slope``: logit-scale change in P(judge true | human true) and
     P(judge false | human false) from the first to the last round; ``se_p``/``sp_p`` their
     likelihood-ratio p-values (NaN when the agreement never varies or there is no data);
-    ``drift`` is True when either p is below ``alpha``.
+    ``drift`` is True when a p that could be computed is below ``alpha``, False when every test
+    ran and none is, None (unknown, never False) when neither test could run; ``note`` says
+    which test could not run and, when only one did, that ``drift`` rests on it alone.
     """
 
-    drift: bool
+    drift: bool | None
     se_p: float
     sp_p: float
     se_slope: float
@@ -83,9 +85,11 @@ def se_sp_drift(
     positive, negative = truth == 1.0, truth == 0.0
     se_fit = stats_models.logit_slope_lr(verdict[positive], x[positive])
     sp_fit = stats_models.logit_slope_lr(1.0 - verdict[negative], x[negative])
-    notes = []
+    notes, ran = [], []
     for name, fit in (("Se", se_fit), ("Sp", sp_fit)):
-        if not np.isfinite(fit.pvalue):
+        if np.isfinite(fit.pvalue):
+            ran.append(name)
+        else:
             notes.append(f"{name}: no test (no items, one round, or agreement never varies)")
     flagged = [
         f"{name} (p = {fit.pvalue:.3g})"
@@ -99,8 +103,12 @@ def se_sp_drift(
             DriftWarning,
             stacklevel=2,
         )
+    if not ran:
+        notes.append("drift unknown: neither test could run")
+    elif len(ran) == 1:
+        notes.append(f"drift rests on the {ran[0]} test only")
     return DriftResult(
-        drift=bool(flagged),
+        drift=bool(flagged) if ran else None,
         se_p=se_fit.pvalue,
         sp_p=sp_fit.pvalue,
         se_slope=se_fit.slope,
@@ -109,3 +117,21 @@ def se_sp_drift(
         n_negative=int(negative.sum()),
         note="; ".join(notes),
     )
+
+
+def drift_text(result: dict) -> str:
+    """One line of a drift result (:class:`DriftResult` as a dict): each p or "no test", and the
+    verdict — "unknown" with the reason when neither test ran, never "no drift"."""
+    parts = []
+    for name in ("se", "sp"):
+        p = result.get(f"{name}_p")
+        shown = f"p = {p:.3g}" if p is not None and np.isfinite(p) else "no test"
+        parts.append(f"{name.capitalize()} {shown}")
+    if result.get("drift") is None:
+        verdict = "drift unknown (neither test could run: no items, one round, or agreement never varies)"
+    else:
+        verdict = "DRIFT" if result["drift"] else "no drift detected"
+        one = [n for n in ("Se", "Sp") if f"rests on the {n} test only" in (result.get("note") or "")]
+        if one:
+            verdict += f" (from the {one[0]} test only)"
+    return f"{', '.join(parts)}: {verdict}"

@@ -77,7 +77,8 @@ def labels_for_corrected_rate(
 ) -> dict[str, float]:
     """Labels per model (random sample) for a Rogan–Gladen interval of half-width ≤ ``halfwidth``.
 
-    ``rate`` is the expected true rate θ (LKR or TDR), ``n_items`` the cell's number of
+    ``rate`` is the expected true rate θ (LKR or TDR), strictly between 0 and 1 (at either end
+    V₁ and V₀ vanish and the formula plans 1 label whatever the width), ``n_items`` the cell's number of
     definitions N (infinite by default). Returns ``{"labels": n, "labels_reason": None, ...}``;
     ``labels`` is inf when even labelling all N items cannot reach the width, and
     ``labels_reason`` then gives the half-width all N labels would leave.
@@ -85,6 +86,11 @@ def labels_for_corrected_rate(
     for name, value in (("rate", rate), ("se", se), ("sp", sp)):
         if not 0 <= value <= 1:
             raise ParameterError(f"{name} must be a proportion in [0, 1], got {value}")
+    if rate in (0, 1):  # V₁ = V₀ = 0 there: the formula would promise any width from 1 label
+        raise ParameterError(
+            f"rate must lie strictly between 0 and 1, got {rate} (at 0 or 1 the variance formula "
+            "is 0 and would plan 1 label; plan for the rate nearest it you still find plausible)"
+        )
     if not 0 < halfwidth < 0.5:
         raise ParameterError(f"halfwidth must lie in (0, 0.5), got {halfwidth}")
     if not n_items >= 1:  # also refuses nan

@@ -100,19 +100,14 @@ def trend_section(table: pd.DataFrame) -> Section:
 
 
 def _drift_blocks(trend: TrendAnalysis) -> list:
+    from wordplay_audit.analysis.balderdash.drift import drift_text  # statsmodels: only with a drift
+
     blocks = []
     for outcome, result in trend.drift.items():
-        verdict = (
-            " — DRIFT: a trend in judged outcomes may come from the judge alone."
-            if result["drift"]
-            else " — no drift detected."
-        )
-        blocks.append(
-            Paragraph(
-                f"Judge drift over rounds in the human sample ({outcome}): Se p = {result['se_p']:.3g}, "
-                f"Sp p = {result['sp_p']:.3g}" + verdict
-            )
-        )
+        verdict = drift_text(result)
+        if result["drift"]:
+            verdict += " — a trend in judged outcomes may come from the judge alone"
+        blocks.append(Paragraph(f"Judge drift over rounds in the human sample ({outcome}): {verdict}."))
     return blocks
 
 

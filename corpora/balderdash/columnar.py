@@ -14,11 +14,11 @@ control byte but tab and line feed, no comma before ``]`` or ``}``, no escaped c
 keys ``_id`` (absent or ``{"$oid": "<hex>"}``), ``game_id``, ``round_id``, ``word``,
 ``correct_definition``, ``pos``, ``players``, ``player_definitions``, ``votes``, ``scores``;
 integer ``game_id`` of a game in the games export; integer ``0 < round_id < 10^18``; string word
-and definition; ``pos`` a string or absent; ``players`` a non-empty list of distinct positive
+and definitions, each with a printable ASCII character; ``pos`` a string or absent; ``players`` a non-empty list of distinct positive
 integers below 10^18, each a player of that game in the players export; ``player_definitions``
 keyed by exactly those ids, each entry exactly ``definition`` (a string), ``judge_decision`` and
 ``llm_knows_one_of_the_defs`` (JSON booleans, not true and false); ``votes`` from exactly the
-players whose definition is not true, each an integer that is -1 or a player of the round;
+players whose definition is not true, each -1 or another player of the round;
 ``scores`` keyed by exactly the players, each a finite number (not a boolean), their sizes
 summing below 10^15 per round; each (game, round) once. A repeated key, a lone surrogate and
 invalid UTF-8 are DuckDB errors; any error gives None.
@@ -56,8 +56,9 @@ _NUMBER_START = "('-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9')"
 _QUERY = f"""
 SELECT _id::VARCHAR AS id, game_id::VARCHAR AS game_id, round_id::VARCHAR AS round_id,
   coalesce(json_type(word) = 'VARCHAR' AND json_type(correct_definition) = 'VARCHAR'
-    AND (pos IS NULL OR json_type(pos) = 'VARCHAR') AND list_bool_and(list_transform(
-      map_values(player_definitions), lambda e: left(e.definition::VARCHAR, 1) = '"')), false) AS texts_ok,
+    AND regexp_matches(word ->> '$', '[!-~]') AND regexp_matches(correct_definition ->> '$', '[!-~]')
+    AND (pos IS NULL OR json_type(pos) = 'VARCHAR') AND list_bool_and(list_transform(map_values(player_definitions),
+      lambda e: left(e.definition::VARCHAR, 1) = '"' AND regexp_matches(e.definition ->> '$', '[!-~]'))), false) AS texts_ok,
   word ->> '$' AS word, correct_definition ->> '$' AS correct_definition, pos ->> '$' AS pos,
   players::VARCHAR[] AS players, map_keys(player_definitions) AS entry_keys,
   {{definition}},
@@ -351,7 +352,8 @@ def _votes(ids: _Ids, voting: np.ndarray, ordered: np.ndarray) -> np.ndarray:
     texts = ids.dictionary[ids.codes["votes"]]  # a text that is no player's is "-1" (_encode)
     target = ids.keys["votes"]
     member = ordered[np.minimum(np.searchsorted(ordered, target), len(ordered) - 1)] == target
-    _require(bool(np.all(member | ids.reference)))
+    self_vote = target == ids.keys["vote_keys"]  # counted by the streamed path
+    _require(bool(np.all(member | ids.reference)) and not self_vote.any())
     index = np.empty_like(voter_order)
     index[voter_order] = found
     vote = np.full(len(ids.keys["players"]), "", dtype=object)

@@ -28,11 +28,19 @@ def collection_path(folder: Path, name: str) -> Path:
     return found[0]
 
 
+def json_kind(value: Any) -> str:
+    """The JSON name of a decoded value's type (``null``, not ``NoneType``)."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    kinds = ((str, "a string"), (int | float, "a number"), (list, "an array"), (dict, "an object"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), type(value).__name__)
+
+
 def iter_objects(path: Path) -> Iterator[tuple[int, dict]]:
     """``(line, document)`` of every document in ``path``; each must be a JSON object."""
     for line, document in iter_file_documents(path):
         if not isinstance(document, dict):
-            raise InputError(f"{path} line {line}: expected a JSON object, got {type(document).__name__}")
+            raise InputError(f"{path} line {line}: expected a JSON object, got {json_kind(document)}")
         yield line, document
 
 
@@ -88,6 +96,9 @@ class Doc:
     def _whole(self, name: str, value: Any) -> int:
         """A whole number of fewer than 19 digits (a bigger id is a parser trap, not an id)."""
         where = f"{at_line(self.source, self.line)}field {name!r}"
+        number = int(value) if isinstance(value, str) else value  # integer() passes digits only
+        if abs(number) > ID_LIMIT:
+            raise self.fail(f"field {name!r} must be a whole number of at most 18 digits, got {shown(value)}")
         return int(check_number(value, where, integer=True, low=-ID_LIMIT, high=ID_LIMIT))
 
     def integer(self, name: str, default: Any = _MISSING, *, low: int | None = None) -> int:

@@ -82,12 +82,17 @@ def read_export(
     rounds, definitions, table, round_rows = build_frames(columns, games, players)
     del columns
     _count_games(games, rounds, skipped)
+    decks = collect_words(folder, words, set(games["deck"]))
+    if decks:  # words were given: a game whose deck has none gets no senses or band (counted)
+        unmatched = int((~games["deck"].isin(list(decks))).sum())
+        if unmatched:
+            skipped["games_without_words_file"] = unmatched
     return BalderdashExport(
         games=games,
         players=players,
         rounds=rounds,
         definitions=definitions,
-        words=collect_words(folder, words, set(games["deck"])),
+        words=decks,
         skipped=skipped,
         source=str(folder),
         player_rounds=table,
@@ -122,7 +127,8 @@ def _read_rounds(
 
 
 def _count_games(games: pd.DataFrame, rounds: pd.DataFrame, skipped: dict[str, int]) -> None:
-    """Add ``n_rounds_found`` to ``games``; count games without rounds and incomplete games."""
+    """Add ``n_rounds_found`` to ``games``; count games without rounds, incomplete games and
+    games with more rounds than ``number_of_rounds``."""
     found = rounds.groupby("game_id").size()
     games["n_rounds_found"] = games["game_id"].map(found).fillna(0).astype(int)
     games_without_rounds = int((games["n_rounds_found"] == 0).sum())
@@ -133,3 +139,6 @@ def _count_games(games: pd.DataFrame, rounds: pd.DataFrame, skipped: dict[str, i
     )
     if incomplete:
         skipped["incomplete_games"] = incomplete
+    extra = int((games["n_rounds_found"] > games["number_of_rounds"]).sum())
+    if extra:  # more rounds than planned: not "incomplete", but not the planned game either
+        skipped["games_with_extra_rounds"] = extra

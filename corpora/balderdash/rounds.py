@@ -104,6 +104,8 @@ class RoundColumns:
         if not (
             type(word) is str
             and type(reference) is str
+            and word.strip()
+            and reference.strip()
             and type(entries) is dict
             and type(votes) is dict
             and type(scores) is dict
@@ -134,6 +136,9 @@ class RoundColumns:
         game_id, round_id = self._key(doc)
         word = doc.text("word")
         reference = doc.text("correct_definition")
+        for name, value in (("word", word), ("correct_definition", reference)):
+            if not value.strip():  # no round can be played or judged without it
+                raise doc.fail(f"field {name!r} is empty")
         roster = self._players(doc, game_id)
         entries, votes, scores = self._maps(doc, roster, game_id)
         row = len(self.round_records)
@@ -203,6 +208,7 @@ class RoundColumns:
             set(map(type, judges)) != _BOOL
             or set(map(type, knows)) != _BOOL
             or set(map(type, texts)) != _STR
+            or not all(map(str.strip, texts))  # an empty definition is counted by the checked path
             or any(map(operator.gt, judges, knows))
             or not set(map(type, points)) <= _NUMBER
             or not sum(map(abs, points)) < _NUMBER_LIMIT
@@ -215,8 +221,8 @@ class RoundColumns:
         if len(votes) != len(pids) - n_true or not set(map(type, targets)) <= _INT_OR_NONE:
             return None
         cast = list(map(roster.allowed.get, targets))
-        if None in cast or list(map(operator.not_, cast)) != judges:
-            return None
+        if None in cast or list(map(operator.not_, cast)) != judges or any(map(operator.eq, cast, pids)):
+            return None  # (a vote for the voter's own definition is counted by the checked path)
         columns = self.definitions
         columns["round_row"].extend([row] * len(pids))
         columns["player_id"].extend(pids)
@@ -326,6 +332,8 @@ class RoundColumns:
         definition = entry.get("definition")
         if not isinstance(definition, str):
             raise doc.fail(f"field '{where}.definition' must be a string")
+        if not definition.strip():  # kept (the judge ruled on it), counted
+            _count(self.skipped, "empty_definitions")
         if judge and not knows:
             _count(self.skipped, "knows_false_but_judge_true")
         return judge, knows, definition
@@ -361,6 +369,11 @@ class RoundColumns:
         if judge:
             # the framework never lets a true definition vote; such a vote is ignored
             _count(self.skipped, "votes_by_true_definitions_ignored")
+            return ""
+        if target == pid:
+            # the framework offers a player every definition but their own; DR counts votes from
+            # other players only, so such a vote is ignored (no vote), and counted
+            _count(self.skipped, "self_votes_ignored")
             return ""
         return target
 

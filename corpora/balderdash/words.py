@@ -37,9 +37,19 @@ def _senses(raw: str, path: Path, line: int) -> list[str]:
     return [s.strip() for s in senses]
 
 
+BANDS = ("rare", "uncommon", "common")
+"""The values a ``frequency_band`` column may hold (or nothing: unknown)."""
+
+
 def _band(record: dict, columns: pd.Index, path: Path, line: int) -> str:
     if "frequency_band" in columns:
-        return str(record["frequency_band"]).strip()
+        band = str(record["frequency_band"]).strip()
+        if band.lower() not in (*BANDS, ""):
+            raise InputError(
+                f"{path} line {line}: column 'frequency_band' must be one of {', '.join(BANDS)} "
+                f"or empty, got {band[:40]!r}"
+            )
+        return band.lower()
     if "zipf" not in columns or not str(record["zipf"]).strip():
         return ""
     try:
@@ -49,7 +59,7 @@ def _band(record: dict, columns: pd.Index, path: Path, line: int) -> str:
     return _frequency_band(float(zipf))
 
 
-def _read_csv(path: Path) -> pd.DataFrame:
+def _read_csv(path: Path) -> tuple[pd.DataFrame, list[int]]:
     if not path.is_file():
         raise InputError(f"{path}: no such words file")
     raw = path.read_bytes()
@@ -70,7 +80,23 @@ def _read_csv(path: Path) -> pd.DataFrame:
     for column in ("words", "def"):
         if column not in frame.columns:
             raise InputError(f"{path}: words file lacks column {column!r} (expected words, def, POS)")
-    return frame
+    return frame, _record_lines(text, len(frame))
+
+
+def _record_lines(text: str, n: int) -> list[int]:
+    """The file line each data record starts on (a quoted cell may span lines; blank lines,
+    which pandas skips, are skipped here too); ``row + 2`` if the two readers disagree."""
+    reader = csv.reader(io.StringIO(text))
+    starts, end = [], 0
+    try:
+        for row in reader:
+            if row:
+                starts.append(end + 1)
+            end = reader.line_num
+    except csv.Error:
+        starts = []
+    starts = starts[1:]  # the header
+    return starts if len(starts) == n else list(range(2, n + 2))
 
 
 def read_words_file(path: str | Path) -> pd.DataFrame:
@@ -78,24 +104,32 @@ def read_words_file(path: str | Path) -> pd.DataFrame:
 
     Returns one row per word: ``word`` (stripped, lower case, as the framework plays it),
     ``senses`` (list of str; ``def`` is a Python-literal list read with :func:`ast.literal_eval`,
-    or a single definition), ``pos`` and ``frequency_band`` (from a ``frequency_band`` column, or
-    binned from a ``zipf`` column: rare < 2 ≤ uncommon < 3.5 ≤ common; ``""`` when unknown).
+    or a single definition), ``pos`` and ``frequency_band`` (from a ``frequency_band`` column —
+    rare, uncommon, common or empty —, or binned from a ``zipf`` column: rare < 2 ≤ uncommon <
+    3.5 ≤ common; ``""`` when unknown). An empty word, or a word on two rows, is an error naming
+    the line (of both rows).
     """
     path = Path(path)
-    frame = _read_csv(path)
-    rows = []
-    for pos_, record in enumerate(frame.to_dict(orient="records")):
-        line = pos_ + 2
+    frame, lines = _read_csv(path)
+    rows, seen = [], {}
+    for line, record in zip(lines, frame.to_dict(orient="records"), strict=True):
+        word = str(record["words"]).strip().lower()
+        if not word:
+            raise InputError(f"{path} line {line}: column 'words' is empty")
+        if word in seen:  # which row would win is a guess: the file must say it once
+            raise InputError(
+                f"{path} line {line}: word {word[:40]!r} appears twice (first on line {seen[word]})"
+            )
+        seen[word] = line
         rows.append(
             {
-                "word": str(record["words"]).strip().lower(),
+                "word": word,
                 "senses": _senses(str(record["def"]), path, line),
                 "pos": str(record.get("POS", "")),
                 "frequency_band": _band(record, frame.columns, path, line),
             }
         )
-    out = pd.DataFrame(rows, columns=["word", "senses", "pos", "frequency_band"])
-    return out.drop_duplicates("word", keep="first").reset_index(drop=True)
+    return pd.DataFrame(rows, columns=["word", "senses", "pos", "frequency_band"])
 
 
 # --------------------------------------------------------------------------- reader

@@ -10,10 +10,10 @@ so it can be negative). A game is won when its last move's ``guess`` equals ``so
 
 :func:`read_report` reads one file and :func:`read_reports` a folder of them (``<model>.jsonl``
 or ``<model>/report.jsonl``). A missing trailing blank line is accepted; runs of blank lines
-are counted. A broken line (not JSON, not an object, a key missing, repeated or of the wrong
-type, a ``letter`` that is not ``"_"``, one letter A–Z or a special value, an integer beyond
-18 digits, a negative ``wheel_reward`` or ``letter_occurences``, a game not opening with
-``"_"``, a solution that changes inside a game) raises a one-line
+are counted. A broken line (bytes that are not UTF-8, not JSON, not an object, a key missing,
+repeated or of the wrong type, a ``letter`` that is not ``"_"``, one letter A–Z or a special
+value, an integer beyond 18 digits, a negative ``wheel_reward`` or ``letter_occurences``, a
+game not opening with ``"_"``, a solution that changes inside a game) raises a one-line
 :class:`~wordplay_audit.errors.InputError` ``<file> line <N>: …`` with ``on_error="raise"``
 (the default); with ``on_error="skip"`` the game holding it is left out, counted in
 ``WofLog.skipped`` and named in ``WofLog.problems``. Game indices count every game in the
@@ -22,11 +22,13 @@ file, kept or not, so an item id never shifts.
 
 from __future__ import annotations
 
+import codecs
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 import numpy as np
 import pandas as pd
@@ -62,6 +64,14 @@ VALID_LETTERS = frozenset({OPENING, *LETTERS, *SPECIAL_LETTERS})
 INT_LIMIT = 10**MAX_INT_DIGITS
 """Integers are refused from this magnitude on (they would not fit the int64 columns)."""
 JUDGE_NAME = "wof-exact-match"
+_JSON_KINDS = {
+    type(None): "null",
+    bool: "boolean",
+    int: "number",
+    float: "number",
+    str: "string",
+    list: "array",
+}
 OnError = Literal["raise", "skip"]
 ON_ERROR = ("raise", "skip")
 _MAX_PROBLEMS = 20
@@ -141,7 +151,9 @@ def parse_move(text: str) -> tuple:
     except json.JSONDecodeError as exc:
         raise _BadLine(f"expected a JSON object (one move), got {text.strip()[:40]!r} ({exc.msg})") from None
     if not isinstance(record, dict):
-        raise _BadLine(f"expected a JSON object (one move), got a JSON {type(record).__name__}")
+        raise _BadLine(
+            f"expected a JSON object (one move), got a JSON {_JSON_KINDS.get(type(record), 'value')}"
+        )
     if (problem := surrogate_problem(record, text)) is not None:
         raise _BadLine(problem)
     missing = [k for k in MOVE_KEYS if k not in record]
@@ -206,10 +218,41 @@ class _Columns:
             d["letter_occurences"].append(occ)
 
 
+class _NotUtf8(str):
+    """A line whose bytes are not UTF-8: its text is the problem (never blank, never parsed)."""
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _text_lines(handle: BinaryIO) -> Iterator[str]:
+    """The file's lines as text, each decoded on its own (so a bad byte is named by its line;
+    a BOM is dropped; ``\r\n``, ``\r`` and ``\n`` end lines, as text mode reads them)."""
+    first = True
+    for raw in handle:
+        if first and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8) :]
+        first = False
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield _NotUtf8(f"not UTF-8 text ({exc.reason}, byte 0x{raw[exc.start]:02x})")
+            continue
+        if "\r" not in text:
+            yield text
+            continue
+        pieces = _LINE_END.split(text)
+        yield from (p + "\n" for p in pieces[:-1])
+        if pieces[-1]:
+            yield pieces[-1]
+
+
 def _parse_game(game: list[tuple[int, str]]) -> list[tuple[int, tuple]] | tuple[int, str]:
     """Parse a game's lines; return the parsed moves, or ``(line number, problem)``."""
     parsed = []
     for number, text in game:
+        if type(text) is _NotUtf8:
+            return number, str(text)
         try:
             parsed.append((number, parse_move(text)))
         except _BadLine as exc:
@@ -263,24 +306,21 @@ def _read_line_by_line(path: Path, model: str, on_error: OnError) -> WofLog:
         "unterminated_last_game": 0,
     }
     problems: list[str] = []
-    with path.open(encoding="utf-8-sig", newline=None) as handle:
-        try:
-            for index, (game, ended) in enumerate(_games(handle, skipped)):
-                skipped["unterminated_last_game"] += not ended
-                parsed = _parse_game(game)
-                if isinstance(parsed, list):
-                    columns.add(index, parsed)
-                    continue
-                message = at_line(path, parsed[0]) + parsed[1]
-                if on_error == "raise":
-                    raise InputError(message)
-                skipped["broken_lines"] += 1
-                skipped["games_dropped"] += 1
-                skipped["lines_dropped"] += len(game)
-                if len(problems) < _MAX_PROBLEMS:
-                    problems.append(message)
-        except UnicodeDecodeError as exc:
-            raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    with path.open("rb") as handle:
+        for index, (game, ended) in enumerate(_games(_text_lines(handle), skipped)):
+            skipped["unterminated_last_game"] += not ended
+            parsed = _parse_game(game)
+            if isinstance(parsed, list):
+                columns.add(index, parsed)
+                continue
+            message = at_line(path, parsed[0]) + parsed[1]
+            if on_error == "raise":
+                raise InputError(message)
+            skipped["broken_lines"] += 1
+            skipped["games_dropped"] += 1
+            skipped["lines_dropped"] += len(game)
+            if len(problems) < _MAX_PROBLEMS:
+                problems.append(message)
     moves = _frame(columns.data, model)
     return WofLog(moves, skipped, problems, {model: str(path)})
 

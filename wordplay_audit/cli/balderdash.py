@@ -80,6 +80,8 @@ def _labels(path: Path | None, obs: pd.DataFrame) -> pd.DataFrame | None:
             f"{path} line {pos + 2}: item_id {labels['item_id'].iloc[pos]!r} names no definition in the export"
         )
     people = labels[labels["rater_type"] == "human"]  # the index stays the file's lines (errors name them)
+    if people.empty:  # every command that takes --human: "labels given" means human rows exist
+        raise InputError(f"{path}: holds no human labels (rater_type 'human')")
     people.attrs["judge_rows_left_out"] = int(len(labels) - len(people))  # counted in "skipped"
     return people
 
@@ -98,7 +100,9 @@ def metrics_command(export: ExportArg, words: WordsOpt = None, as_json: bool = J
     if kept.empty:
         raise InputError(f"{export}: no complete game (every game lacks some of its rounds)")
     result = balderdash_metrics(kept)
-    skipped = {**data.skipped, "incomplete_games_left_out": len(dropped)}
+    extra = data.skipped.get("games_with_extra_rounds", 0)  # every such game is left out too
+    skipped = {**data.skipped, "incomplete_games_left_out": len(dropped) - extra}
+    skipped.update({"games_with_extra_rounds_left_out": extra} if extra else {})
     lines = lines_of(result["settings"], METRICS_SHOWN, "per setting and model:")
     lines.append(f"skipped: {skipped}")
     payload = {"export": str(export), "skipped": skipped}
@@ -144,8 +148,6 @@ def recompute_command(
     check_choice("--design", design, DESIGNS)
     data, obs = _load(export, words)
     labels = _labels(human, obs)
-    if labels is None or labels.empty:
-        raise InputError(f"{human}: holds no human labels (rater_type 'human')")
     weighted = _weighted_obs(obs, labels, weights, design)
     audits = judge_audit_tables(obs, labels)
     replaced = replace_labels(obs, labels)
@@ -295,10 +297,9 @@ def trend_command(
         "trend over rounds (slope per first-to-last round, logit scale; p from t with G-1 df):",
         table[shown].to_string(index=False),
     ]
-    for outcome, drift in result.drift.items():
-        lines.append(
-            f"judge drift ({outcome}): Se p={drift['se_p']:.3g}, Sp p={drift['sp_p']:.3g}, drift={drift['drift']}"
-        )
+    from wordplay_audit.analysis.balderdash.drift import drift_text
+
+    lines += [f"judge drift ({outcome}): {drift_text(drift)}" for outcome, drift in result.drift.items()]
     emit(payload, as_json=as_json, lines=lines)
 
 

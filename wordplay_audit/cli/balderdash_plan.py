@@ -41,7 +41,7 @@ _RANGES = {
     "--fnr": ("fnr", 0.0, 1.0, True, True),
     "--fnr-halfwidth": ("fnr_halfwidth", 0.0, 0.5, False, False),
     "--true-share": ("true_share", 0.0, 1.0, False, True),
-    "--rate": ("rate", 0.0, 1.0, True, True),
+    "--rate": ("rate", 0.0, 1.0, False, False),  # at 0 or 1 the variance formula plans 1 label
     "--rate-halfwidth": ("rate_halfwidth", 0.0, 0.5, False, False),
     "--se": ("se", 0.0, 1.0, True, True),
     "--sp": ("sp", 0.0, 1.0, True, True),
