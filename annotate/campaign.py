@@ -29,7 +29,7 @@ import pandas as pd
 from wordplay_audit.annotate.configs import interface, label_config, question_labels
 from wordplay_audit.annotate.design import Design
 from wordplay_audit.corpora.contract import normalize_bool_label, place, read_table, validate_items
-from wordplay_audit.errors import InputError, ParameterError, at_field
+from wordplay_audit.errors import InputError, ParameterError
 
 FORMAT = "wordplay-audit-campaign/1"
 MANIFEST = "manifest.json"
@@ -71,6 +71,7 @@ class Campaign:
     items: pd.DataFrame
     assignments: pd.DataFrame
     judge_labels: pd.DataFrame | None
+    digest: str = ""  # SHA-256 of manifest.json as read
 
     @property
     def name(self) -> str:
@@ -83,6 +84,23 @@ class Campaign:
     @property
     def raters(self) -> tuple[str, ...]:
         return tuple(self.manifest["design"]["raters"])
+
+    def source(self, key: str) -> Path | None:
+        """The manifest's ``sources.<key>`` as a path (None when not recorded). ``plan`` stores it
+        absolute; a relative one (a manifest written before) was relative to the folder ``plan``
+        ran in, so it is looked for beside the campaign folder and its parents first, then in the
+        current folder (``annotate next`` refuses a table lacking a campaign item)."""
+        text = str(self.manifest.get("sources", {}).get(key) or "")
+        if not text:
+            return None
+        path = Path(text)
+        if path.is_absolute():
+            return path
+        here = self.folder.resolve()
+        for base in (*here.parents, Path.cwd()):
+            if (base / path).is_file():
+                return base / path
+        return here.parent / path
 
     def gold(self) -> dict[tuple[str, str], str]:
         """Honeypot answers: (item_id, question) → label."""
@@ -212,24 +230,35 @@ def jsonable(value):
 
 
 def read_campaign(folder: str | Path) -> Campaign:
-    """Read a campaign folder written by :func:`write_campaign`; one-line errors."""
+    """Read a campaign folder written by :func:`write_campaign`; one-line errors. The manifest's
+    schema and ``items.csv`` are checked first (:mod:`.manifest_check`); ``digest`` fingerprints
+    ``manifest.json`` (a writer re-reads it under the output lock to see nobody wrote meanwhile)."""
+    from wordplay_audit.annotate.manifest_check import validate_campaign_items, validate_manifest
+
     folder = Path(folder)
     path = folder / MANIFEST
     if not path.is_file():
         raise InputError(f"{folder}: not a campaign folder (no {MANIFEST}; write one with `annotate plan`)")
+    raw = path.read_bytes()
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(f"{path} line {line}: not UTF-8 text (byte {raw[exc.start]:#04x})") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} line {exc.lineno}: not JSON ({exc.msg})") from None
-    for key in ("format", "campaign", "campaign_id", "kind", "design", "assignments"):
-        if key not in manifest:
-            raise InputError(f"{at_field(path, key)}missing")
-    if manifest["format"] != FORMAT:
-        raise InputError(f"{at_field(path, 'format')}expected {FORMAT!r}, got {manifest['format']!r}")
+    validate_manifest(manifest, path, FORMAT)
     items = read_table(folder / "items.csv")
+    validate_campaign_items(items, manifest, folder / "items.csv")
     assignments = pd.DataFrame(manifest["assignments"], columns=list(ASSIGNMENT_COLUMNS))
     assignments["item_id"] = assignments["item_id"].astype(str)
-    assignments["honeypot"] = assignments["honeypot"].astype(bool)
+    assignments["honeypot"] = assignments["honeypot"].astype(bool)  # checked: JSON true/false
     judge_path = folder / "judge_labels.csv"
     judge = read_table(judge_path) if judge_path.is_file() else None
-    return Campaign(folder, manifest, items, assignments, judge)
+    return Campaign(folder, manifest, items, assignments, judge, hashlib.sha256(raw).hexdigest())
+
+
+def manifest_digest(folder: str | Path) -> str:
+    """SHA-256 of ``<folder>/manifest.json`` as :attr:`Campaign.digest` has it ("" when absent)."""
+    path = Path(folder) / MANIFEST
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""

@@ -279,6 +279,9 @@ def parse_result(kind: str, result: Sequence[Mapping[str, Any]], where: str) -> 
                 f"{where}: {question.name}: expected one choice of {expected}; got {len(values)}: {got}"
             )
         labels[question.label] = to_stored.get(values[0], values[0])
+    odd = [v for v in by_name.get("flags", []) if v != UNSURE]
+    if odd:
+        raise InputError(f"{where}: flags: choice {odd[0]!r} is not one of {UNSURE}")
     if labels.get("") == COMBINATION:
         labels[""] = _combination(by_name.get("combination", []), where)
     return {

@@ -8,7 +8,10 @@ An *annotation record* is one submitted or skipped annotation of one task:
   drafts and predictions are counted and ignored; skipped annotations have ``was_cancelled``.
 * JSON_MIN and CSV (one flat row per annotation, control names as columns, data fields beside
   them): they hold no skipped annotations and no drafts, so a skipped task reads as missing
-  there; a task without annotations is a row with an empty ``annotation_id``.
+  there; a task without annotations is a row with an empty ``annotation_id``. Refused, each at
+  its place: a row with answers but no ``annotation_id``, annotations none of which names one of
+  the kind's questions (a renamed control column), a CSV header naming a column twice, a CSV row
+  with more or fewer fields than the header (a truncated export).
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ def records_from_json(tasks: Any, source: str) -> tuple[list[dict], dict[str, in
         uid = task["data"].get("uid")
         if not uid:
             raise InputError(f"{where}.data: no 'uid' (a task this toolkit did not push)")
+        for key in ("annotations", "drafts", "predictions"):
+            if task.get(key) is not None and not isinstance(task[key], list):
+                raise InputError(f"{where}.{key}: expected a list, got {type(task[key]).__name__}")
         counts["tasks"] += 1
         counts["drafts_ignored"] += len(task.get("drafts") or [])
         counts["predictions_ignored"] += len(task.get("predictions") or [])
@@ -91,14 +97,18 @@ def _min_value(name: str, raw: Any, where: str) -> dict:
 
 
 def records_from_rows(
-    rows: Iterable[tuple[str, Mapping[str, Any]]], kind: str
+    rows: Iterable[tuple[str, Mapping[str, Any]]], kind: str, source: str, header: list[str] | None = None
 ) -> tuple[list[dict], dict[str, int]]:
-    """Records from JSON_MIN objects or CSV rows (``(where, row)`` pairs)."""
+    """Records from JSON_MIN objects or CSV rows (``(where, row)`` pairs; ``header``: the CSV's).
+
+    A row with answers but no ``annotation_id`` is an error (it would read as missing), and so
+    is an export whose annotations never name one of the kind's questions (a renamed column)."""
     ui = interface(kind)
     controls = [q.name for q in ui.questions] + list(ui.extras) + ["flags", "comment"]
     records: list[dict] = []
     counts = {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
     seen: set[str] = set()
+    keys: set[str] = set(header or ())
     for where, row in rows:
         uid = row.get("uid")
         if uid in (None, ""):
@@ -106,9 +116,16 @@ def records_from_rows(
         if str(uid) not in seen:
             seen.add(str(uid))
             counts["tasks"] += 1
+        answered = [n for n in controls if row.get(n) not in (None, "")]
         if row.get("annotation_id") in (None, ""):
+            if answered:
+                raise InputError(
+                    f"{where}: answers ({', '.join(answered)}) but no annotation_id; expected Label "
+                    "Studio's JSON_MIN or CSV export (every annotation has its id)"
+                )
             continue
-        result = [_min_value(n, row[n], where) for n in controls if row.get(n) not in (None, "")]
+        keys.update(row)
+        result = [_min_value(n, row[n], where) for n in answered]
         records.append(
             {
                 "uid": str(uid),
@@ -120,7 +137,43 @@ def records_from_rows(
                 "where": where,
             }
         )
+    absent = [q.name for q in ui.questions if q.name not in keys]
+    if records and absent:
+        place = f"{source} line 1: no column" if header is not None else f"{source}: no annotation has a key"
+        raise InputError(
+            f"{place} {absent[0]!r} (the {kind} config's question; its controls are "
+            f"{', '.join(controls)}): expected Label Studio's export of this campaign's config"
+        )
     return records, counts
+
+
+def csv_rows(path: Path, text: str) -> tuple[list[str], list[tuple[str, dict[str, str]]]]:
+    """A CSV export's header and ``(where, row)`` pairs; a header naming a column twice, or a
+    row with more or fewer fields than the header (a truncated export), is an error at its line."""
+    reader = csv.reader(io.StringIO(text))
+    rows: list[tuple[str, dict[str, str]]] = []
+    try:
+        header = next(reader, [])
+        repeated = sorted({c for c in header if header.count(c) > 1})
+        if repeated:
+            raise InputError(f"{path} line 1: column {repeated[0]!r} appears twice in the header")
+        if "uid" not in header:
+            raise InputError(
+                f"{path} line 1: expected a header with 'uid', got {', '.join(header) or 'nothing'}"
+            )
+        start = reader.line_num + 1
+        for row in reader:
+            if row and len(row) != len(header):
+                hint = " (truncated export?)" if len(row) < len(header) else ""
+                raise InputError(
+                    f"{path} line {start}: expected {len(header)} fields (the header's), got {len(row)}{hint}"
+                )
+            if row:
+                rows.append((f"{path} line {start}", dict(zip(header, row, strict=True))))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise InputError(f"{path} line {reader.line_num}: not a readable CSV row ({exc})") from None
+    return header, rows
 
 
 def _load_json(text: str, source: str) -> Any:
@@ -164,14 +217,11 @@ def read_export_file(
         data = _load_json(text, str(path))
         if not isinstance(data, list) or not all(isinstance(r, Mapping) for r in data):
             raise InputError(f"{path}: expected a JSON list of flat objects (JSON_MIN)")
-        records, counts = records_from_rows(((f"{path}: [{i}]", r) for i, r in enumerate(data)), kind)
+        rows = ((f"{path}: [{i}]", r) for i, r in enumerate(data))
+        records, counts = records_from_rows(rows, kind, str(path))
     elif fmt == "csv":
-        reader = csv.DictReader(io.StringIO(text))
-        if not reader.fieldnames or "uid" not in reader.fieldnames:
-            raise InputError(
-                f"{path} line 1: expected a header with 'uid', got {', '.join(reader.fieldnames or []) or 'nothing'}"
-            )
-        records, counts = records_from_rows(((f"{path} line {reader.line_num}", r) for r in reader), kind)
+        header, csv_data = csv_rows(path, text)
+        records, counts = records_from_rows(csv_data, kind, str(path), header)
     else:
         raise InputError(f"--format: expected one of {', '.join(EXPORT_FORMATS)}; got {fmt!r}")
     return records, counts, fmt

@@ -6,7 +6,9 @@ game) is counted and reported by the command, never silently dropped; when not o
 campaign item the file is refused. Final labels (pull's ``final.csv``) are also checked row by
 row: every label is one of the kind's answers or empty (``unresolved``), every ``question`` one
 the kind asks (the column may be left out only for a kind that asks one question), and no
-(item, question) is given two different labels. Each error names the file's line.
+(item, question) is given two different labels. Pulled labels (``labels.csv``, for
+``adjudicate``) get the same checks, with no empty label and one label per (rater, item,
+question). A row with more fields than the header is refused. Each error names the file's line.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ import pandas as pd
 
 from wordplay_audit.annotate.campaign import Campaign
 from wordplay_audit.annotate.configs import allowed_labels, question_labels
-from wordplay_audit.corpora.contract import place, read_table
-from wordplay_audit.errors import InputError, at_line, expect_file
+from wordplay_audit.corpora.contract import place, read_labels, read_table
+from wordplay_audit.errors import InputError, at_line
 
 
 def campaign_rows(campaign: Campaign, labels: pd.DataFrame, source: str | Path) -> tuple[pd.DataFrame, int]:
@@ -38,12 +40,29 @@ def campaign_rows(campaign: Campaign, labels: pd.DataFrame, source: str | Path) 
 def check_final_labels(campaign: Campaign, path: str | Path) -> dict[str, int]:
     """Check pull's ``final.csv`` for ``campaign`` (see the module docstring); return the counts
     ``{"rows", "unmatched"}`` (rows naming no campaign item)."""
-    table = read_table(expect_file(path, "pull's final.csv for --labels"))
+    table = read_table(path)
     if "item_id" not in table.columns or "label" not in table.columns:
         raise InputError(
             f"{at_line(path, 1)}expected pull's final.csv (columns item_id, question, label); "
             f"got {', '.join(map(str, table.columns)) or 'no columns'}"
         )
+    _check_answers(campaign, table, path, ["item_id", "question"], unresolved=True)
+    _matched, unmatched = campaign_rows(campaign, table, path)
+    return {"rows": int(len(table)), "unmatched": unmatched}
+
+
+def check_labels(campaign: Campaign, path: str | Path) -> tuple[pd.DataFrame, int]:
+    """Pull's ``labels.csv`` (the contract's labels) checked for ``campaign`` like final labels,
+    one label per rater, item and question; return its rows naming a campaign item and how many
+    do not (``adjudicate --labels``)."""
+    table = read_labels(path)
+    _check_answers(campaign, table, path, ["item_id", "rater", "question"], unresolved=False)
+    return campaign_rows(campaign, table, path)
+
+
+def _check_answers(campaign: Campaign, table: pd.DataFrame, path, key: list[str], *, unresolved: bool):
+    """Every ``question`` one the kind asks, every label one of its answers (or empty where
+    ``unresolved``), and one label per ``key`` (the file's lines in the messages)."""
     asked = question_labels(campaign.kind)
     if "question" in table.columns:
         question = table["question"].astype(str).str.strip()
@@ -52,7 +71,7 @@ def check_final_labels(campaign: Campaign, path: str | Path) -> dict[str, int]:
     else:
         raise InputError(
             f"{at_line(path, 1)}no 'question' column; campaign kind {campaign.kind!r} asks "
-            f"{', '.join(asked)} (expected pull's final.csv)"
+            f"{', '.join(asked)} (expected pull's labels)"
         )
     label = table["label"].astype(str).str.strip()
     for name in sorted(set(question)):
@@ -63,22 +82,27 @@ def check_final_labels(campaign: Campaign, path: str | Path) -> dict[str, int]:
                 f"{campaign.kind!r} asks ({', '.join(repr(q) for q in asked)})"
             )
         allowed = {a.lower() for a in allowed_labels(campaign.kind, name)}
-        bad = ((question == name) & ~label.str.lower().isin(allowed | {""})).to_numpy()
+        bad = (
+            (question == name) & ~label.str.lower().isin(allowed | ({""} if unresolved else set()))
+        ).to_numpy()
         if bad.any():
             pos = int(bad.nonzero()[0][0])
+            empty = " (or empty: unresolved)" if unresolved else ""
             raise InputError(
                 f"{place(table, pos, str(path))}label {label.iloc[pos]!r} is not one of "
-                f"{', '.join(sorted(allowed))} (or empty: unresolved)"
+                f"{', '.join(sorted(allowed))}{empty}"
             )
-    ids = table["item_id"].astype(str).str.strip()
-    keys = pd.DataFrame({"item_id": ids, "question": question, "label": label.str.lower()})
-    clash = keys.drop_duplicates().duplicated(["item_id", "question"])
+    columns = {c: table[c].astype(str).str.strip() for c in key if c != "question"}
+    keys = pd.DataFrame({**columns, "question": question, "label": label.str.lower()})
+    clash = keys.drop_duplicates().duplicated(key)
     if clash.any():
         line = int(clash[clash].index[0])  # the index is the file's line (read_table)
-        what = f"item {ids[line]!r}" + (f", question {question[line]!r}" if question[line] else "")
+        what = f"item {columns['item_id'][line]!r}" + (
+            f", question {question[line]!r}" if question[line] else ""
+        )
+        if "rater" in columns:
+            what = f"rater {columns['rater'][line]!r}, {what}"
         raise InputError(
             f"{at_line(path, line)}{what}: label {label[line]!r} contradicts an earlier row "
-            "(expected one final label per item and question)"
+            f"(expected one {'final label per item' if unresolved else 'label per rater, item'} and question)"
         )
-    _matched, unmatched = campaign_rows(campaign, table, path)
-    return {"rows": int(len(table)), "unmatched": unmatched}

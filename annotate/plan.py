@@ -57,10 +57,10 @@ def plan_campaign(
         ]
         if judge.empty:
             raise InputError(f"{judge_labels_file}: holds no judge label on a sampled item")
-    sources = {
-        "items": str(items_file),
-        "honeypots": str(honeypots_file) if honeypots_file else "",
-        "judge_labels": str(judge_labels_file) if judge_labels_file else "",
+    sources = {  # absolute: `annotate next` may run from another folder (Campaign.source)
+        "items": str(Path(items_file).resolve()),
+        "honeypots": str(Path(honeypots_file).resolve()) if honeypots_file else "",
+        "judge_labels": str(Path(judge_labels_file).resolve()) if judge_labels_file else "",
     }
     return write_campaign(
         folder, name=name, kind=kind, design=design, honeypots=honeypots, judge_labels=judge, sources=sources

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,7 +68,16 @@ def read_roster(path: Path | None) -> dict[str, str] | None:
     for column in ("rater", "email"):
         if column not in frame.columns:
             raise InputError(f"{path} line 1: expected columns rater, email; got {', '.join(frame.columns)}")
-    return {str(e).strip(): str(r).strip() for r, e in zip(frame["rater"], frame["email"], strict=True)}
+    people: dict[str, tuple[str, int]] = {}  # email → (rater, line)
+    for line, rater, email in zip(frame.index, frame["rater"], frame["email"], strict=True):
+        rater, email = str(rater).strip(), str(email).strip()
+        if email in people and people[email][0] != rater:
+            raise InputError(
+                f"{path} line {line}: email {email!r} is rater {rater!r} here and {people[email][0]!r} on "
+                f"line {people[email][1]}; expected one rater per email"
+            )
+        people[email] = (rater, int(line))
+    return {email: rater for email, (rater, _line) in people.items()}
 
 
 @dataclass
@@ -90,9 +100,15 @@ def read_adjudication(campaign: Campaign) -> dict | None:
     if not path.is_file():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text (expected the adjudication queue JSON)") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} line {exc.lineno}: not JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise InputError(
+            f"{path}: expected a JSON object (the adjudication queue), got {type(data).__name__}"
+        )
     for key in ("adjudicator", "assignments"):
         if key not in data:
             raise InputError(f"{at_field(path, key)}missing")
@@ -145,11 +161,13 @@ def import_files(
     roster: Mapping[str, str] | None = None,
 ) -> Pulled:
     """File mode: reconcile exports downloaded by hand, one per rater (``{rater: file}``)."""
-    unknown = [r for r in files if r not in campaign.raters]
+    spelled = {unicodedata.normalize("NFC", r): r for r in campaign.raters}  # as the manifest has it
+    unknown = [r for r in files if unicodedata.normalize("NFC", r) not in spelled]
     if unknown:
         raise InputError(
             f"--export {unknown[0]}=…: {unknown[0]!r} is not a rater of the campaign ({', '.join(campaign.raters)})"
         )
+    files = {spelled[unicodedata.normalize("NFC", r)]: path for r, path in files.items()}
     records, counts = {}, {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
     for rater, path in files.items():
         recs, c, _fmt = read_export_file(path, campaign.kind, fmt)

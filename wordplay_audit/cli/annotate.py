@@ -80,14 +80,14 @@ def plan_command(
     from wordplay_audit.annotate.campaign import check_campaign_name
     from wordplay_audit.annotate.design import DesignSpec
     from wordplay_audit.annotate.plan import plan_campaign
-    from wordplay_audit.cli.annotate_args import keep_other_campaign
+    from wordplay_audit.cli.annotate_args import keep_other_campaign, rater_names
     from wordplay_audit.corpora.io import output_folder
 
     name = check_campaign_name(Path(out).resolve().name if name is None else name, from_out=name is None)
     columns = _split(strata, "--strata", what="column names (none: leave --strata out)") if strata else []
     spec = DesignSpec(
         n=n,
-        raters=_split(raters, "--raters"),
+        raters=rater_names(raters, _split),
         strata=columns,
         allocation=allocation,  # type: ignore[arg-type]  (checked against ALLOCATIONS)
         overlap=overlap,
@@ -286,7 +286,7 @@ def adjudicate_command(
     import json
 
     from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.labels_check import campaign_rows
+    from wordplay_audit.annotate.labels_check import check_labels
     from wordplay_audit.annotate.server import Server
     from wordplay_audit.annotate.workflow import (
         ADJUDICATION_FILE,
@@ -294,13 +294,12 @@ def adjudicate_command(
         push_adjudication,
     )
     from wordplay_audit.cli.annotate_args import unmatched_note
-    from wordplay_audit.corpora.contract import read_labels
     from wordplay_audit.corpora.io import output_file
 
     if not adjudicator.strip():
         raise ParameterError(f"--adjudicator: expected a name, got {adjudicator!r}")
     c = read_campaign(campaign)
-    rows, unmatched = campaign_rows(c, read_labels(labels), labels)
+    rows, unmatched = check_labels(c, labels)
     adj, earlier = adjudication_queue(c, rows, adjudicator.strip())
     note = unmatched_note(unmatched, labels)
     if not adj["assignments"]:

@@ -3,6 +3,7 @@ and the counted notes the commands print."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 from wordplay_audit.errors import ParameterError
@@ -24,7 +25,7 @@ def export_files(entries: list[str]) -> dict[str, Path]:
         rater, sep, path = entry.partition("=")
         if not sep or not rater.strip() or not path.strip():
             raise ParameterError(f"--export: expected RATER=FILE, got {entry!r}")
-        name = rater.strip()
+        name = unicodedata.normalize("NFC", rater.strip())  # as `plan --raters` stores names
         if name in files:
             raise ParameterError(
                 f"--export: rater {name!r} is given twice ({files[name]}, {path.strip()}); "
@@ -32,6 +33,23 @@ def export_files(entries: list[str]) -> dict[str, Path]:
             )
         files[name] = Path(path.strip())
     return files
+
+
+def rater_names(text: str, split) -> list[str]:
+    """``--raters``: comma-separated names, NFC-normalised (as every text the toolkit reads); a
+    name holding ``=`` is refused (``import-file --export RATER=FILE`` could not name it).
+
+    >>> rater_names("ann,bob", lambda t, o: t.split(","))
+    ['ann', 'bob']
+    """
+    names = [unicodedata.normalize("NFC", name) for name in split(text, "--raters")]
+    odd = [name for name in names if "=" in name]
+    if odd:
+        raise ParameterError(
+            f"--raters: rater name {odd[0]!r} holds '=' (import-file's --export RATER=FILE could not "
+            "name it); choose names without '='"
+        )
+    return names
 
 
 def unmatched_note(count: int, labels: Path) -> list[str]:
@@ -70,7 +88,7 @@ def keep_other_campaign(out: Path, manifest: dict) -> None:
 
     path = Path(out) / MANIFEST
     try:
-        old = json.loads(path.read_text(encoding="utf-8"))
+        old = json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, ValueError):  # no campaign there (or not one this could read): nothing to keep
         return
     if not isinstance(old, dict) or "assignments" not in old:

@@ -21,9 +21,10 @@ Composes the rooms: the campaign folder and final labels (``annotate``), the all
    all rounds (round 1 = the plan's strata and π; see ``analysis.allocation``), with
    ``sampling_weight`` = 1/π and ``round``; the manifest gains ``rounds`` (allocation,
    predicted half-widths before and after, item ids);
-5. :func:`run_next` writes it all in one transaction, then pushes the round through ``push``'s
-   code path (only task uids not on the server are imported) when the campaign lives on a
-   server; the server is reached before anything is written.
+5. :func:`run_next` writes it all in one transaction (the folder's other files and sub-folders
+   kept; refused when another run wrote the manifest after this one read it), then pushes the
+   round through ``push``'s code path (only task uids not on the server are imported) when the
+   campaign lives on a server; the server is reached before anything is written.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ from wordplay_audit.annotate.campaign import MANIFEST, Campaign, write_manifest
 from wordplay_audit.annotate.configs import question_labels
 from wordplay_audit.annotate.design import STRATUM_COLUMN, assign_overlap, uid_of
 from wordplay_audit.annotate.plan import select_kind
-from wordplay_audit.corpora.contract import read_items, read_labels
+from wordplay_audit.corpora.contract import read_items, read_labels, read_table
+from wordplay_audit.corpora.io import MARKER
 from wordplay_audit.errors import InputError, ParameterError, check_choice, expect_file
 
 METRICS = ("tdr", "fnr", "lkr")
@@ -80,10 +82,20 @@ def _population(c: Campaign, spec: NextSpec) -> pd.DataFrame:
     """The items the campaign was planned from, with the plan's stratum and this round's."""
     if spec.items is not None:  # given by the user: say what is wrong with it
         expect_file(spec.items, "the planned items CSV for --items")
-    path = spec.items or Path(str(c.manifest.get("sources", {}).get("items", "")))
-    if not str(path) or not Path(path).is_file():
-        raise InputError(f"{c.folder}: the planned items table {str(path)!r} is not there (give --items)")
+    path = spec.items or c.source("items")
+    if path is None or not Path(path).is_file():
+        raise InputError(
+            f"{c.folder}: the planned items table {str(path or '')!r} is not there (give --items)"
+        )
     items, _kind = select_kind(read_items(path), c.kind, str(path))
+    sampled = c.items.loc[c.items["honeypot"].astype(str) != "true", "item_id"].astype(str)
+    absent = sampled[~sampled.isin(set(items["item_id"]))]
+    if len(absent):
+        raise InputError(
+            f"{path}: campaign item {absent.iloc[0]!r} is not in this table ({len(absent)} of the "
+            f"campaign's {len(sampled)} items missing); expected the items table the campaign was "
+            "planned from (give it with --items)"
+        )
     missing = [col for col in (*spec.by, VERDICT) if col not in items.columns]
     if missing:
         raise ParameterError(
@@ -118,12 +130,7 @@ def metric_question(kind: str, metric: str) -> str:
 
 def human_labels(labels_file: Path, question: str, metric: str = "tdr") -> dict[str, bool]:
     """item_id → human label (pull's resolved final labels) on ``question``."""
-    expect_file(labels_file, "pull's final.csv for --labels")
-    try:
-        table = pd.read_csv(labels_file, dtype=str, keep_default_na=False)
-    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise InputError(f"{labels_file}: not a readable table ({first})") from None
+    table = read_table(expect_file(labels_file, "pull's final.csv for --labels"))  # UTF-8 (BOM), NFC
     for col in ("item_id", "label"):
         if col not in table.columns:
             raise InputError(f"{labels_file}: expected pull's final.csv (columns item_id, question, label)")
@@ -262,9 +269,10 @@ def _judge_labels(c: Campaign, new_ids: list[str]) -> tuple[pd.DataFrame | None,
     """The campaign's judge labels with the new items' rows from ``sources.judge_labels``."""
     if c.judge_labels is None:
         return None, []
-    source = str(c.manifest.get("sources", {}).get("judge_labels", ""))
-    if not source or not Path(source).is_file():
-        return c.judge_labels, [f"judge labels {source!r} not found: --review shows no verdict on new items"]
+    source = c.source("judge_labels")
+    if source is None or not source.is_file():
+        text = str(source or "")
+        return c.judge_labels, [f"judge labels {text!r} not found: --review shows no verdict on new items"]
     labels = read_labels(source)
     new = labels[(labels["rater_type"] == "judge") & labels["item_id"].isin(set(new_ids))]
     return pd.concat([c.judge_labels.astype(object), new.astype(object)], ignore_index=True), []
@@ -319,9 +327,13 @@ def _write_round(c: Campaign, staging: Path, pop: pd.DataFrame, record: dict, ju
     manifest["rounds"] = rounds
     new_ids = record["item_ids"]
     manifest["assignments"] = pd.concat([c.assignments, _assign(c, new_ids, rng)]).to_dict(orient="records")
-    for path in c.folder.iterdir():
-        if path.is_file() and path.name not in (MANIFEST, "items.csv", ".wordplay-audit"):
-            shutil.copy2(path, staging / path.name)
+    for path in c.folder.iterdir():  # everything else of the folder goes over as it is
+        if path.name in (MANIFEST, "items.csv", MARKER):
+            continue
+        if path.is_dir() and not path.is_symlink():
+            shutil.copytree(path, staging / path.name, symlinks=True)
+        else:
+            shutil.copy2(path, staging / path.name, follow_symlinks=False)
     _items_table(c, pop, new_ids, pi, record["round"]).to_csv(staging / "items.csv", index=False)
     if judge is not None:
         judge.to_csv(staging / "judge_labels.csv", index=False)
@@ -333,7 +345,7 @@ def run_next(folder: Path, spec: NextSpec, *, push: bool | None = None, review: 
     campaign lives on a server (``push`` None: when ``LABEL_STUDIO_URL`` is set and the campaign
     has a project there; True: always; False: never). The server is reached before anything is
     written, so a refused token or a server that is down leaves the folder as it was."""
-    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.campaign import manifest_digest, read_campaign
     from wordplay_audit.annotate.labels_check import check_final_labels
     from wordplay_audit.corpora.io import output_folder
 
@@ -341,6 +353,11 @@ def run_next(folder: Path, spec: NextSpec, *, push: bool | None = None, review: 
     unmatched = check_final_labels(c, spec.labels)["unmatched"]  # before the server or the folder
     server, why = _server_for(c, push)
     with output_folder(folder, option="campaign") as staging:
+        if manifest_digest(folder) != c.digest:  # another run wrote the campaign since it was read
+            raise InputError(
+                f"{Path(folder) / MANIFEST}: the campaign changed while this run read it (another "
+                "`annotate next`?); nothing written – run it again on the campaign as it is now"
+            )
         record = next_round(c, staging, spec)
     record = {"campaign": c.name, **record, "pushed": None, "push_note": why, "labels_unmatched": unmatched}
     if server is not None:
