@@ -21,7 +21,7 @@ from wordplay_audit.cli.balderdash_text import (
     recompute_lines,
     verdict_reasons,
 )
-from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, emit
+from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, emit, records
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 DESIGNS = ("stratified", "random")  # checked here before the export is read (the library checks again)
@@ -87,7 +87,7 @@ def _labels(path: Path | None, obs: pd.DataFrame) -> pd.DataFrame | None:
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
-    return frame.to_dict(orient="records")
+    return records(frame)
 
 
 @app.command("metrics")
