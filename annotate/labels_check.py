@@ -20,7 +20,7 @@ import pandas as pd
 from wordplay_audit.annotate.campaign import Campaign
 from wordplay_audit.annotate.configs import allowed_labels, question_labels
 from wordplay_audit.corpora.contract import place, read_labels, read_table
-from wordplay_audit.errors import InputError, at_line
+from wordplay_audit.errors import InputError, at_line, expect_file
 
 
 def campaign_rows(campaign: Campaign, labels: pd.DataFrame, source: str | Path) -> tuple[pd.DataFrame, int]:
@@ -40,7 +40,7 @@ def campaign_rows(campaign: Campaign, labels: pd.DataFrame, source: str | Path) 
 def check_final_labels(campaign: Campaign, path: str | Path) -> dict[str, int]:
     """Check pull's ``final.csv`` for ``campaign`` (see the module docstring); return the counts
     ``{"rows", "unmatched"}`` (rows naming no campaign item)."""
-    table = read_table(path)
+    table = read_table(expect_file(path, "pull's final.csv for --labels"))
     if "item_id" not in table.columns or "label" not in table.columns:
         raise InputError(
             f"{at_line(path, 1)}expected pull's final.csv (columns item_id, question, label); "
@@ -55,7 +55,7 @@ def check_labels(campaign: Campaign, path: str | Path) -> tuple[pd.DataFrame, in
     """Pull's ``labels.csv`` (the contract's labels) checked for ``campaign`` like final labels,
     one label per rater, item and question; return its rows naming a campaign item and how many
     do not (``adjudicate --labels``)."""
-    table = read_labels(path)
+    table = read_labels(expect_file(path, "pull's labels.csv for --labels"))
     _check_answers(campaign, table, path, ["item_id", "rater", "question"], unresolved=False)
     return campaign_rows(campaign, table, path)
 
