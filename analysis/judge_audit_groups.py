@@ -335,10 +335,15 @@ def judge_audit(
             row.update(group_row(part, confidence=opts.confidence, n_boot=opts.n_boot, rng=rng,
                                  min_cell=opts.min_cell, weight=weight))  # fmt: skip
             rows.append(row)
-    skipped = {
+    people = validate_labels(human_labels, source=human_labels.attrs.get("source"))
+    people = people[people["rater_type"] == "human"]
+    if human_rater is not None:
+        people = people[people["rater"] == human_rater]
+    rated, judged = set(people["item_id"]), set(verdicts["item_id"])
+    skipped = {  # a tie has human labels: it is counted once, as a tie
         "human_ties": ties,
-        "judged_without_human": int((~verdicts["item_id"].isin(truth.index)).sum()),
-        "human_without_judge": int((~truth.index.isin(verdicts["item_id"])).sum()),
+        "judged_without_human": int((~verdicts["item_id"].isin(rated)).sum()),
+        "human_without_judge": len(rated - judged),
     }
     judges = sorted(frame["rater"].unique())
     return JudgeAuditResult(rows, by, judges, opts.unparsed, opts.confidence, opts.n_boot, skipped)

@@ -188,7 +188,8 @@ def validate_labels(
     """Check a long-format labels table; return a copy with the contract columns as str.
 
     With ``items``, every ``item_id`` must name an item. With ``allowed``, every label must be
-    one of those values.
+    one of those values. No ``item_id``, ``rater`` or ``label`` may hold a line break (a stray
+    quote in a CSV swallows the following rows into one field).
     """
     require_columns(labels, LABEL_COLUMNS, "labels", source)
     if labels.attrs.get("validated") == "labels" and items is None and allowed is None:
@@ -202,6 +203,7 @@ def validate_labels(
         return labels  # checks on categories cost next to nothing, so no marker is needed
     for column in ("item_id", "rater", "rater_type", "label"):
         _check_nonempty_str(labels, column, "labels", source)
+        _check_one_line(labels, column, labels[column].astype(str).str.contains("[\r\n]").to_numpy(), source)
     out = labels.copy()
     for column in LABEL_COLUMNS:
         out[column] = out[column].astype(str).str.strip()
@@ -213,6 +215,17 @@ def validate_labels(
         _check_values(out, "item_id", set(items["item_id"].astype(str)), "names no item", source)
     out.attrs["validated"] = "labels"
     return out
+
+
+def _check_one_line(frame: pd.DataFrame, column: str, broken: np.ndarray, source: str | None) -> None:
+    """InputError at the first row whose ``column`` holds a line break: a stray quote that
+    swallowed the next rows into one field (the row is named by the line it starts on)."""
+    if broken.any():
+        pos = _first_bad_row(broken)
+        raise InputError(
+            f"{place(frame, pos, source)}column {column!r} holds a line break: a quote opened on "
+            "this line runs over the following lines (a stray quote?)"
+        )
 
 
 def _check_values(frame: pd.DataFrame, column: str, allowed: set[str], text: str, source: str | None) -> None:
@@ -259,6 +272,8 @@ def _validate_categorical_labels(
         if bad.any():
             pos = int(np.argmax(bad))
             raise InputError(f"{place(labels, pos, source)}column {column!r} is empty")
+        broken = np.append(np.asarray(names.str.contains("[\r\n]")), False)[codes]
+        _check_one_line(labels, column, broken, source)
         if column in checks:
             ok_values, text = checks[column]
             outside = np.append(np.asarray(~names.isin(list(ok_values))), False)[codes]

@@ -40,6 +40,7 @@ from .kappa import (
     prevalence_index,
     rating_pairs,
 )
+from .numbers import equal_numbers, merge_equal_numbers
 from .quality import consensus_confusion, gold_labels, rater_quality
 from .summary import AgreementResult, agreement
 from .tables import RatingTable, as_counts, count_patterns, rating_table, resolve_counts
@@ -68,6 +69,7 @@ __all__ = [
     "cohen_kappa_matrix",
     "consensus_confusion",
     "count_patterns",
+    "equal_numbers",
     "fleiss_kappa",
     "fleiss_kappa_se",
     "from_crowdkit",
@@ -77,6 +79,7 @@ __all__ = [
     "items_used",
     "krippendorff_alpha",
     "majority_vote",
+    "merge_equal_numbers",
     "pabak",
     "pairwise_agreement",
     "per_category_kappa",

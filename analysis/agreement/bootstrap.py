@@ -67,6 +67,7 @@ from ._core import (
     usable_patterns,
 )
 from .alpha import category_values
+from .reasons import explain
 from .resampling import draw_pattern_weights, interval_bounds
 from .tables import resolve_counts
 
@@ -135,7 +136,9 @@ class Interval:
     ``n_undefined`` (resamples where the statistic was nan) and ``distribution`` (the
     bootstrap values). For per-category κ the numbers are arrays of length *K* and
     ``categories`` names them. Without bootstrap (``n_boot`` 0) the bounds are nan and
-    ``method`` is ``"none"``.
+    ``method`` is ``"none"``. ``reason``, ``ci_reason``, ``se_reason``: why the value, the
+    interval (and ``boot_se``), the analytic SE is nan, None where it is not (a tuple per
+    category; :mod:`.reasons`).
     """
 
     value: float | np.ndarray
@@ -151,14 +154,21 @@ class Interval:
     confidence: float
     categories: tuple[str, ...] | None = None
     distribution: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
+    reason: str | tuple | None = None
+    ci_reason: str | tuple | None = None
+    se_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{value, ci_low, ci_high, se, boot_se, method, confidence, n_boot, n_undefined}``."""
+        """``{value, reason, ci_low, ci_high, ci_reason, se, se_reason, boot_se, method,
+        confidence, n_boot, n_undefined}``."""
         return {
             "value": self.value,
+            "reason": self.reason,
             "ci_low": self.ci_low,
             "ci_high": self.ci_high,
+            "ci_reason": self.ci_reason,
             "se": self.se,
+            "se_reason": self.se_reason,
             "boot_se": self.boot_se,
             "method": self.method,
             "confidence": self.confidence,
@@ -337,7 +347,9 @@ def bootstrap_intervals(
     -------
     dict statistic name → :class:`Interval`. Analytic SEs (Gwet's linearisation) are filled
     for ``fleiss_kappa`` and ``gwet_ac1``; Krippendorff's α has none (``se`` None).
-    Undefined values are nan without a warning (the caller decides what to say).
+    Undefined values are nan without a warning (the caller decides what to say), each with its
+    ``reason``; fewer than 2 items, or items that all carry the same ratings, give no interval
+    (``ci_reason``).
     """
     options = bootstrap if bootstrap is not None else BootstrapOptions()
     if isinstance(statistics, str):
@@ -353,24 +365,16 @@ def bootstrap_intervals(
     point = block.evaluate(full)
     labels = tuple(str(n) for n in names)
     if options.n_boot == 0:
-        return {
+        out = {
             s: _point_only(s, np.atleast_1d(point[s]).astype(float), pats, options, labels)
             for s in statistics
         }
+        return {s: explain(v, s, pats) for s, v in out.items()}
     _check_memory(options, sum(np.atleast_1d(point[s]).size for s in statistics))
     resampled = _resample(block, pats, options)
     jack = block.evaluate(full[None, :] - block.features)  # one item of each pattern left out
-    return {
-        s: _interval(
-            s,
-            (
-                np.atleast_1d(point[s]).astype(float),
-                resampled[s],
-                jack[s].reshape(len(pats.freq), -1),
-            ),
-            pats,
-            options,
-            labels,
-        )
+    theta = {
+        s: (np.atleast_1d(point[s]).astype(float), resampled[s], jack[s].reshape(len(pats.freq), -1))
         for s in statistics
     }
+    return {s: explain(_interval(s, theta[s], pats, options, labels), s, pats) for s in statistics}

@@ -21,7 +21,8 @@ def gold_labels(gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> pd.Series
     """Gold (honeypot) labels as a str Series indexed by ``item_id``.
 
     Accepts a Series indexed by item_id, a mapping, or a DataFrame with ``item_id`` and
-    ``label`` (or ``gold``) columns.
+    ``label`` (or ``gold``) columns. A missing or empty label is an :class:`InputError` naming
+    its place (the file's line for a table read by ``read_table``).
     """
     if isinstance(gold, pd.DataFrame):
         column = "label" if "label" in gold.columns else "gold" if "gold" in gold.columns else None
@@ -31,12 +32,15 @@ def gold_labels(gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> pd.Series
                 f"'label' (has {', '.join(map(str, gold.columns))})"
             )
         series = pd.Series(gold[column].to_numpy(), index=gold["item_id"].astype(str).str.strip())
+        _check_filled(gold, series, column)
     elif isinstance(gold, pd.Series):
         series = gold.copy()
         series.index = series.index.astype(str).str.strip()
+        _check_filled(None, series, "label")
     elif isinstance(gold, Mapping):
-        series = pd.Series(dict(gold))
+        series = pd.Series(dict(gold), dtype=object)
         series.index = series.index.astype(str).str.strip()
+        _check_filled(None, series, "label")
     else:
         raise ParameterError(f"gold: expected a Series, mapping or DataFrame, got {type(gold).__name__}")
     if series.index.duplicated().any():
@@ -44,6 +48,16 @@ def gold_labels(gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> pd.Series
         where = place(gold, pos, what="gold") if isinstance(gold, pd.DataFrame) else ""
         raise InputError(f"{where}gold labels name item {series.index[pos]!r} twice")
     return series.astype(str).str.strip()
+
+
+def _check_filled(frame: pd.DataFrame | None, series: pd.Series, column: str) -> None:
+    """InputError at the first gold label that is missing or empty (its file line for a table
+    read by ``read_table``)."""
+    empty = series.isna().to_numpy() | (series.astype(str).str.strip() == "").to_numpy()
+    if empty.any():
+        pos = int(np.flatnonzero(empty)[0])
+        where = place(frame, pos, what="gold") if frame is not None else ""
+        raise InputError(f"{where}gold label of item {series.index[pos]!r} is empty (column {column!r})")
 
 
 def _agreement_with_others(n_raters: int, pairs: RatingPairs) -> np.ndarray:
@@ -85,7 +99,16 @@ def _honeypots(table: RatingTable, gold: object) -> tuple[np.ndarray, np.ndarray
     item_pos = pd.Index(table.item_ids).get_indexer(truth.index)
     per_item = np.full(table.n_items, -2, dtype=np.int64)  # -2: no gold label
     found = item_pos >= 0
-    per_item[item_pos[found]] = gold_code[found]  # -1: gold label outside the categories
+    outside = found & (gold_code < 0)
+    if outside.any():  # a gold label that is no category of a rated item: refused at its place
+        pos = int(np.flatnonzero(outside)[0])
+        where = place(gold, pos, what="gold") if isinstance(gold, pd.DataFrame) else ""
+        known = ", ".join(map(str, table.categories))
+        raise InputError(
+            f"{where}gold label {truth.iloc[pos]!r} of item {truth.index[pos]!r} is not a category "
+            f"(expected one of {known})"
+        )
+    per_item[item_pos[found]] = gold_code[found]
     g = per_item[table.item]
     on_gold = g != -2
     hits = np.bincount(table.rater[on_gold], weights=table.label[on_gold] == g[on_gold], minlength=r)

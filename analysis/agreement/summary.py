@@ -24,7 +24,9 @@ from .kappa import (
     prevalence_index,
     rating_pairs,
 )
+from .numbers import equal_numbers, merge_equal_numbers
 from .quality import consensus_confusion, gold_labels, rater_quality
+from .reasons import index_reason
 from .tables import RatingTable, as_rating_table
 
 __all__ = ["AgreementResult", "agreement"]
@@ -71,14 +73,18 @@ class AgreementResult:
     table: RatingTable
     gold_rows: int | None = None  # with gold: its rows, and those naming no item of the table
     gold_unmatched: int | None = None
+    equal_as_numbers: dict[str, list[str]] | None = None  # labels equal as numbers (numbers.py)
+    merged_numbers: bool = False  # … merged into one category (numeric levels)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (JSON keys documented in docs/AGREEMENT.md)."""
         per_category = {
             str(cat): {
                 "kappa": row.kappa,
+                "reason": row.reason,
                 "ci_low": row.ci_low,
                 "ci_high": row.ci_high,
+                "ci_reason": row.ci_reason,
                 "prevalence": row.prevalence,
             }
             for cat, row in self.per_category.iterrows()
@@ -99,8 +105,11 @@ class AgreementResult:
             "krippendorff_alpha": self.krippendorff_alpha.to_dict(),
             "gwet_ac1": self.gwet_ac1.to_dict(),
             "pabak": self.pabak,
+            "pabak_reason": index_reason(len(self.categories)),
             "prevalence_index": self.prevalence_index,
+            "prevalence_index_reason": index_reason(len(self.categories)),
             "bias_index": self.bias_index,
+            "bias_index_reason": _bias_reason(self),
             "per_category": per_category,
             "pairwise_cohen": pairwise.get("kappa"),
             "pairwise_n_common": pairwise.get("n_common"),
@@ -109,7 +118,18 @@ class AgreementResult:
         }
         if self.gold_rows is not None:
             out.update(gold_rows=self.gold_rows, gold_unmatched=self.gold_unmatched)
+        out["labels_equal_as_numbers"] = self.equal_as_numbers or {}
+        out["labels_equal_as_numbers_merged"] = self.merged_numbers
         return out
+
+
+def _bias_reason(result: AgreementResult) -> str | None:
+    """Why the bias index is nan (None when it is not)."""
+    if result.bias_index == result.bias_index:
+        return None
+    if result.pairwise is None:
+        return "no pairwise table (too many raters × categories)"
+    return "no two raters rated a common item"
 
 
 def _warn_undefined(intervals: dict[str, Interval], names: np.ndarray) -> None:
@@ -131,8 +151,10 @@ def _per_category(per_cat: Interval, pats: Patterns, names: np.ndarray) -> pd.Da
     return pd.DataFrame(
         {
             "kappa": per_cat.value,
+            "reason": list(per_cat.reason),
             "ci_low": per_cat.ci_low,
             "ci_high": per_cat.ci_high,
+            "ci_reason": list(per_cat.ci_reason),
             "prevalence": prevalence(pats),
         },
         index=pd.Index([str(c) for c in names], name="category"),
@@ -162,7 +184,11 @@ def agreement(
     With ``gold``, its rows naming no item of the table (e.g. of another kind) are left out of
     the honeypot accuracy and counted (``gold_unmatched``).
 
-    Undefined statistics are nan with one :class:`UndefinedStatisticWarning` each. Raises
+    At a numeric ``level`` labels equal as numbers (``1``, ``1.0``, ``01``) are one category; at
+    the nominal level they stay apart and are listed (``labels_equal_as_numbers``).
+
+    Undefined statistics are nan with one :class:`UndefinedStatisticWarning` each and a reason
+    (``reason``/``ci_reason`` of the intervals, ``*_reason`` in ``to_dict()``). Raises
     :class:`InputError` for an empty table, a label outside ``categories``, a duplicate
     rating, or when no item has two ratings (e.g. a single rater);
     :class:`~wordplay_audit.errors.ParameterError` for a bad option.
@@ -170,6 +196,10 @@ def agreement(
     check_choice("level", level, LEVELS)
     options = bootstrap if bootstrap is not None else BootstrapOptions()
     table = as_rating_table(labels, categories=categories, rater_type=rater_type)
+    if level == "nominal":  # a label is a name: "1" and "1.0" stay apart, and are listed
+        equal = equal_numbers(table.categories)
+    else:  # a label is a number: names equal as numbers are one category
+        table, equal = merge_equal_numbers(table)
     names = table.categories
     pats = usable_patterns(table.counts)
     pairs = rating_pairs(table)
@@ -213,4 +243,6 @@ def agreement(
         table=table,
         gold_rows=None if truth is None else len(truth),
         gold_unmatched=None if truth is None else int((~truth.index.isin(table.item_ids)).sum()),
+        equal_as_numbers=equal,
+        merged_numbers=bool(equal) and level != "nominal",
     )

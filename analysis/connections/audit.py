@@ -63,12 +63,22 @@ def published_deviations(data: ConnectionsData, matched: pd.DataFrame, scores: p
     )
 
 
-def table5_check(scores: pd.DataFrame, deviations: pd.DataFrame) -> pd.DataFrame:
+def table5_check(
+    scores: pd.DataFrame, deviations: pd.DataFrame, unscored: dict[str, str] | None = None
+) -> pd.DataFrame:
     """Per model: recomputed histogram, the histogram after moving the explained games to their
-    published value, the published histogram, and whether the latter two agree."""
+    published value, the published histogram, and whether the latter two agree. A model of
+    ``unscored`` (its file read, no answer in it) gets None for all but ``published``, with the
+    ``reason``."""
     rows = []
+    unscored = unscored or {}
     for model, published in PUBLISHED_TABLE5.items():
         mine = scores[scores["model"] == model]
+        if model in unscored:
+            rows.append({"model": model, "recomputed": None, "explained_games": None,
+                         "recomputed_with_explained_games_as_published": None, "published": published,
+                         "agrees": None, "reason": unscored[model]})  # fmt: skip
+            continue
         if mine.empty:
             continue
         recomputed = histogram(mine["unweighted"], 5)
@@ -84,6 +94,7 @@ def table5_check(scores: pd.DataFrame, deviations: pd.DataFrame) -> pd.DataFrame
                 "recomputed_with_explained_games_as_published": adjusted,
                 "published": published,
                 "agrees": adjusted == published,
+                "reason": None,
             }
         )
     return pd.DataFrame(rows)

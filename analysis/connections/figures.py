@@ -22,7 +22,7 @@ def _offsets(count: int, width: float) -> np.ndarray:
 
 def unweighted_figure(result: ConnectionsResult) -> bytes:
     """Share of games per unweighted score (0–4), one bar per model."""
-    models = sorted(result.models)
+    models = sorted(m for m, s in result.models.items() if s["unweighted_hist"] is not None)
     fig = new_figure(8, 3.8)
     ax = fig.add_subplot()
     width = 0.8 / max(len(models), 1)
@@ -44,7 +44,7 @@ def unweighted_figure(result: ConnectionsResult) -> bytes:
 
 def knowledge_figure(result: ConnectionsResult) -> bytes:
     """Share of categories clustered and named correctly, per knowledge type and model."""
-    models = sorted(result.models)
+    models = sorted(m for m, s in result.models.items() if s["unweighted_hist"] is not None)
     success = result.knowledge_success
     fig = new_figure(9, 4)
     ax = fig.add_subplot()

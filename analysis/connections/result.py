@@ -17,7 +17,11 @@ from wordplay_audit.analysis.connections.scores import (
     match_groups,
     reasoning_ratio,
 )
-from wordplay_audit.analysis.connections.taxonomy import knowledge_type_success, taxonomy_counts
+from wordplay_audit.analysis.connections.taxonomy import (
+    knowledge_type_success,
+    taxonomy_counts,
+    taxonomy_reason,
+)
 from wordplay_audit.corpora.connections import ConnectionsData
 from wordplay_audit.errors import check_choice
 
@@ -41,6 +45,7 @@ class ConnectionsResult:
     items: pd.DataFrame
     labels: pd.DataFrame
     figures: dict[str, bytes] = field(default_factory=dict)
+    taxonomy_reason: str | None = None  # why Table 1 is unknown (its counts None)
 
     def to_dict(self) -> dict:
         """The JSON payload: scores, Table 1/5 checks, humans and the audit counts (``quality``
@@ -53,8 +58,9 @@ class ConnectionsResult:
             "match": self.match,
             "models": self.models,
             "taxonomy_counts": self.taxonomy,
+            "taxonomy_reason": self.taxonomy_reason,
             "humans": self.humans,
-            "table5": self.table5.to_dict(orient="records"),
+            "table5": self.table5.astype(object).where(self.table5.notna(), None).to_dict(orient="records"),
             "published_deviations": self.deviations.to_dict(orient="records"),
             "quality": quality,
             "quality_by_file": {
@@ -63,9 +69,26 @@ class ConnectionsResult:
         }
 
 
-def model_summary(scores: pd.DataFrame) -> dict:
-    """Histograms, means and the reasoning ratio of one model's per-game scores."""
+_SUMMARY_KEYS = ("unweighted_hist", "weighted_hist", "categorical_hist", "reasoning_ratio",
+                 "mean_unweighted", "mean_weighted", "mean_categorical")  # fmt: skip
+
+
+def unscored_models(data: ConnectionsData, scores: pd.DataFrame) -> dict[str, str]:
+    """Model files from which no answer was read (e.g. ``[]``), each with the reason: listed with
+    null scores, never dropped."""
+    scored = set(scores["model"])
     return {
+        m: f"no answer to a game of the gold read from {m}.json" for m in data.model_files if m not in scored
+    }
+
+
+def model_summary(scores: pd.DataFrame | None, reason: str | None = None) -> dict:
+    """Histograms, means and the reasoning ratio of one model's per-game scores; every figure
+    None with ``reason`` for a model without scores."""
+    if scores is None:
+        return {**dict.fromkeys(_SUMMARY_KEYS), "reason": reason}
+    return {
+        "reason": None,
         "unweighted_hist": histogram(scores["unweighted"], 5),
         "weighted_hist": histogram(scores["weighted"], 11),
         "categorical_hist": histogram(scores["categorical"], 5),
@@ -76,18 +99,26 @@ def model_summary(scores: pd.DataFrame) -> dict:
     }
 
 
-def humans_summary(human: pd.DataFrame, scores: pd.DataFrame) -> dict:
-    """Per level: games, answers, histogram, and paired tests against each model."""
+def humans_summary(
+    human: pd.DataFrame, scores: pd.DataFrame, stored: pd.DataFrame, unscored: dict[str, str]
+) -> dict:
+    """Per level: games, answers, histogram, paired tests against each model (None with the
+    reason for a model without scores), and ``games_without_raw_answer``: games of the level's
+    stored scores (``novice.json``) that no raw answer was matched to (left out of the tests)."""
     models = sorted(scores["model"].unique())
-    return {
-        level: {
+    out = {}
+    for level, group in human.groupby("level", sort=False):
+        stored_games = set(stored.loc[stored["level"] == level, "game_key"])
+        vs = {model: paired_tests(group, scores[scores["model"] == model]) for model in models}
+        vs.update({model: {"games": None, "reason": why} for model, why in unscored.items()})
+        out[level] = {
             "games": int(group["game_key"].nunique()),
             "answers": int(len(group)),
+            "games_without_raw_answer": len(stored_games - set(group["game_key"])),
             "unweighted_hist": histogram(group["unweighted"], 5),
-            "vs": {model: paired_tests(group, scores[scores["model"] == model]) for model in models},
+            "vs": vs,
         }
-        for level, group in human.groupby("level", sort=False)
-    }
+    return out
 
 
 def analyze_connections(
@@ -102,16 +133,20 @@ def analyze_connections(
     casefold = game_scores(data, match_groups(data, match="casefold")) if match == "exact" else None
     summary, details = quality_audit(data, matched, scores, human, casefold_scores=casefold)
     items, labels = to_contract(data, matched)
+    unscored = unscored_models(data, scores)
+    models = {model: model_summary(group) for model, group in scores.groupby("model")}
+    models.update({model: model_summary(None, why) for model, why in unscored.items()})
     result = ConnectionsResult(
         match=match,
         games=int(data.games["scored"].sum()),
         scores=scores,
-        models={model: model_summary(group) for model, group in scores.groupby("model")},
+        models=dict(sorted(models.items())),
         taxonomy=taxonomy_counts(data),
+        taxonomy_reason=taxonomy_reason(data),
         knowledge_success=knowledge_type_success(data, matched),
         human=human,
-        humans=humans_summary(human, scores),
-        table5=table5_check(scores, deviations),
+        humans=humans_summary(human, scores, data.human_stored, unscored),
+        table5=table5_check(scores, deviations, unscored),
         deviations=deviations,
         quality_summary=summary,
         quality_details=details,

@@ -34,38 +34,42 @@ SCORE_COLUMNS = [
 _LISTS = ("recomputed", "explained_games", "recomputed_with_explained_games_as_published", "published")
 
 
+def _bins(hist: list[int] | None, size: int) -> dict[str, object]:
+    """One column per score; empty (unknown, not 0) for a model without scores."""
+    return (
+        {str(i): v for i, v in enumerate(hist)} if hist is not None else dict.fromkeys(map(str, range(size)))
+    )
+
+
 def _histograms(result: ConnectionsResult) -> dict[str, pd.DataFrame]:
     rows = [
         {
             "model": model_label(model),
             "file": model,
-            **{str(i): v for i, v in enumerate(s["unweighted_hist"])},
+            **_bins(s["unweighted_hist"], 5),
             "mean": s["mean_unweighted"],
             "reasoning_ratio": s["reasoning_ratio"],
+            "reason": s["reason"],
         }
         for model, s in result.models.items()
     ]
-    return {
-        "table5_unweighted": pd.DataFrame(rows),
-        "weighted_hist": pd.DataFrame(
-            [
-                {"model": model_label(m), **{str(i): v for i, v in enumerate(s["weighted_hist"])}}
-                for m, s in result.models.items()
-            ]
-        ),
-        "categorical_hist": pd.DataFrame(
-            [
-                {"model": model_label(m), **{str(i): v for i, v in enumerate(s["categorical_hist"])}}
-                for m, s in result.models.items()
-            ]
-        ),
-    }
+    tables = {"table5_unweighted": pd.DataFrame(rows).astype({str(i): "Int64" for i in range(5)})}
+    for name, size in (("weighted_hist", 11), ("categorical_hist", 5)):
+        tables[name] = pd.DataFrame(
+            [{"model": model_label(m), **_bins(s[name], size)} for m, s in result.models.items()]
+        ).astype({str(i): "Int64" for i in range(size)})
+    return tables
 
 
 def _table5_check(result: ConnectionsResult) -> pd.DataFrame:
     if result.table5.empty:
         return result.table5
-    return result.table5.assign(**{c: result.table5[c].map(lambda v: " ".join(map(str, v))) for c in _LISTS})
+    return result.table5.assign(
+        **{
+            c: result.table5[c].map(lambda v: " ".join(map(str, v)) if v is not None else None)
+            for c in _LISTS
+        }
+    )
 
 
 def _humans_vs_models(result: ConnectionsResult) -> pd.DataFrame:
@@ -75,10 +79,11 @@ def _humans_vs_models(result: ConnectionsResult) -> pd.DataFrame:
                 "level": level,
                 "model": model_label(model),
                 "games": vs["games"],
-                "mean_human": vs["mean_human"],
-                "mean_model": vs["mean_model"],
-                "wilcoxon_p": vs["wilcoxon_p"],
-                "mcnemar_p": vs["mcnemar_p"],
+                "mean_human": vs.get("mean_human"),
+                "mean_model": vs.get("mean_model"),
+                "wilcoxon_p": vs.get("wilcoxon_p"),
+                "mcnemar_p": vs.get("mcnemar_p"),
+                "reason": vs.get("reason"),
             }
             for level, summary in result.humans.items()
             for model, vs in summary["vs"].items()
@@ -93,8 +98,13 @@ def result_tables(result: ConnectionsResult) -> dict[str, pd.DataFrame]:
     }
     tables.update(_histograms(result))
     table1 = pd.DataFrame(
-        {"knowledge_type": list(result.taxonomy), "categories": list(result.taxonomy.values())}
+        {
+            "knowledge_type": list(result.taxonomy),
+            "categories": pd.array(list(result.taxonomy.values()), dtype="Int64"),  # None: unknown
+        }
     )
+    if result.taxonomy_reason is not None:
+        table1["reason"] = f"n/a ({result.taxonomy_reason})"
     table1["published"] = pd.array([PUBLISHED_TABLE1.get(k) for k in result.taxonomy], dtype="Int64")
     tables["table1_knowledge_types"] = table1
     tables["knowledge_type_success"] = result.knowledge_success
@@ -139,7 +149,11 @@ def _knowledge_blocks(result: ConnectionsResult, tables: dict[str, pd.DataFrame]
     blocks = [
         Table(tables["weighted_hist"], caption="Weighted clustering score frequency (0–10)"),
         Table(tables["categorical_hist"], caption="Categorical reasoning score frequency (0–4)"),
-        Table(tables["table1_knowledge_types"], caption="Knowledge types of the gold categories (Table 1)"),
+        Table(
+            tables["table1_knowledge_types"],
+            caption="Knowledge types of the gold categories (Table 1)"
+            + (f": n/a ({result.taxonomy_reason})" if result.taxonomy_reason else ""),
+        ),
         Table(
             result.knowledge_success, caption="Share of categories clustered / clustered and named correctly"
         ),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from wordplay_audit.corpora.connections import ConnectionsData
+from wordplay_audit.corpora.connections import TAXONOMY_FILE, ConnectionsData
 
 TAXONOMY_COLUMNS = (
     "Phonology/Orthography/Morphology",
@@ -58,8 +58,16 @@ def _scored_gold(data: ConnectionsData) -> pd.DataFrame:
     return data.gold[data.gold["game_key"].isin(scored)]
 
 
-def taxonomy_counts(data: ConnectionsData) -> dict[str, int]:
-    """Table 1: categories of the scored games per knowledge-type column (plus ``unmapped``)."""
+def taxonomy_reason(data: ConnectionsData) -> str | None:
+    """Why Table 1 is unknown (None when the taxonomy file was read)."""
+    return f"{TAXONOMY_FILE} absent" if data.taxonomy_absent else None
+
+
+def taxonomy_counts(data: ConnectionsData) -> dict[str, int | None]:
+    """Table 1: categories of the scored games per knowledge-type column (plus ``unmapped``);
+    every count None (unknown, not 0) when the taxonomy file is absent (:func:`taxonomy_reason`)."""
+    if data.taxonomy_absent:
+        return dict.fromkeys([*TAXONOMY_COLUMNS, "unmapped"])
     columns = _scored_gold(data)["knowledge_type"].map(taxonomy_column)
     counts = {name: int((columns == name).sum()) for name in TAXONOMY_COLUMNS}
     counts["unmapped"] = int(columns.isna().sum())

@@ -114,8 +114,10 @@ def _judgement_rows(
 
 
 def _is_stringly(raw: dict) -> bool:
-    return any(isinstance(v, str) and v.strip()[:1] in ("[", "{") for v in raw.values()) or isinstance(
-        raw["malformed"], str
+    """A field written as a string holding a Python literal (``"[...]"``, ``"{...}"``, ``"True"``);
+    a string that is no literal (a ``malformed`` of ``"maybe"``) is not one."""
+    return any(isinstance(v, str) and v.strip()[:1] in ("[", "{") for v in raw.values()) or (
+        isinstance(raw["malformed"], str) and not isinstance(maybe_literal(raw["malformed"]), str)
     )
 
 
@@ -130,6 +132,10 @@ def _read_record(
     judged = maybe_literal(raw["categorical_score"])
     if malformed is True:
         data.note(file, "answer flagged malformed", f"record {index}", key)
+    elif malformed not in (False, None):
+        data.note(
+            file, "malformed flag is not true/false (read as false)", f"record {index}: {malformed!r}", key
+        )
     if record.get("score") is None and not excluded:
         data.note(file, "record without stored score", f"record {index}", key)
     status, answers = _answer_rows(data, model, file, index, key, categories)
@@ -149,6 +155,7 @@ def _read_record(
 def read_model(path: Path, data: ConnectionsData, index_of: dict[str, int]) -> None:
     """Append one model file's records to ``data.answer_meta``, ``answers``, ``judgements``."""
     records = game_records(path, load_json(path), ("allwords", "categories"))
+    data.model_files.append(path.stem)
     meta_rows, answer_rows, judgement_rows = [], [], []
     seen: set[str] = set()
     stringly = 0

@@ -68,6 +68,9 @@ class ConnectionsData:
     human_stored  the stored scores of novice.json / expert.json: ``level``, ``game_key``,
                  ``stored_score``.
     quirks       (file, quirk) → count of every irregularity met; ``notes`` says where.
+    model_files  the stem of every model answer file read (also one from which no answer was
+                 read, e.g. ``[]``: it is reported with null scores, not dropped).
+    taxonomy_absent  True when game_with_knowledge_taxonomy.json is absent (Table 1 unknown).
 
     Every text (words, names, labels) is NFC-normalised.
     """
@@ -82,6 +85,8 @@ class ConnectionsData:
     human_stored: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=HUMAN_STORED_COLUMNS))
     quirks: Counter = field(default_factory=Counter)
     notes: list[dict[str, Any]] = field(default_factory=list)
+    model_files: list[str] = field(default_factory=list)
+    taxonomy_absent: bool = False
 
     @property
     def models(self) -> list[str]:

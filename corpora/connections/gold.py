@@ -207,6 +207,7 @@ def read_taxonomy(folder: Path, data: ConnectionsData, index_of: dict[str, int])
         data.gold[column] = None
     if not path.exists():
         data.note(TAXONOMY_FILE, "file absent")
+        data.taxonomy_absent = True
         return
     records = game_records(path, load_json(path), ("allwords", "reasoning_annotation"))
     pairs = zip(data.gold["game_key"], data.gold["gold_index"], strict=True)

@@ -41,9 +41,10 @@ TYPO_CUTOFF = 0.8
 def csv_records(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
     """(line where the record starts, record) of a UTF-8 CSV file (a BOM accepted).
 
-    A bad byte, a header without a ``required`` column or with a column twice, or a CSV error
-    (a field over the csv module's limit of 131,072 characters, which no answer reaches) is an
-    :class:`InputError` naming the line.
+    A bad byte, a header without a ``required`` column or with a column twice, a quoted field
+    still open at the end of the file (a cut-off file; named by the line it opens on), or a CSV
+    error (a field over the csv module's limit of 131,072 characters, which no answer reaches)
+    is an :class:`InputError` naming the line.
     """
     text = decode_utf8(path, path.read_bytes())
     reader = csv.DictReader(io.StringIO(text, newline=""))
@@ -59,6 +60,12 @@ def csv_records(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, di
     if missing:
         raise InputError(f"{at_line(path, 1)}missing column {missing[0]!r}")
     reader.fieldnames = header
+    opened = _unclosed_quote_line(text)
+    if opened is not None:  # the csv module would end the field at the end of the file, silently
+        raise InputError(
+            f"{at_line(path, opened)}a quoted field opened on this line is not closed by the end of "
+            "the file (a cut-off file?)"
+        )
     last = reader.line_num
     while True:
         try:
@@ -70,6 +77,29 @@ def csv_records(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, di
         inner = sum(v.count("\n") for v in record.values() if isinstance(v, str))
         yield reader.line_num - inner, record
         last = reader.line_num
+
+
+def _unclosed_quote_line(text: str) -> int | None:
+    """The line on which a quoted field opens that the end of ``text`` leaves open, or None. The
+    csv module's rules: a quote opens a field only at its start, ``""`` inside is a quote.
+
+    >>> _unclosed_quote_line('a,b\\n1,"x""y"\\n2,"cut'), _unclosed_quote_line('a\\n"ok\\nstill"\\n')
+    (3, None)
+    """
+    line, opened, state = 1, 0, "start"
+    for char in text:
+        if state == "quoted":
+            state = "quote" if char == '"' else "quoted"
+        elif state == "quote" and char == '"':
+            state = "quoted"  # "" inside a quoted field
+        elif char in ",\r\n":
+            state = "start"
+        elif state == "start" and char == '"':
+            state, opened = "quoted", line
+        else:
+            state = "field"
+        line += char == "\n"
+    return opened if state == "quoted" else None
 
 
 def _match_game(tokens: list[str], vocab: dict[str, set[str]]) -> tuple[str | None, int]:

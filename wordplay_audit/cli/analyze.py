@@ -7,6 +7,7 @@ else from ``--items ITEMS.csv`` (the contract items table, joined on ``item_id``
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,9 +38,27 @@ def _load(
     kind: str | None,
     items_path: Path | None,
     categories: list[str] | None = None,
-) -> pd.DataFrame:
+    rater_type: str | None = None,
+) -> tuple[pd.DataFrame, dict[str, int]]:
     """Read LABELS (checking labels against ``categories``, with file line numbers); with
-    ``kind`` keep the items of that kind (see the module docstring)."""
+    ``kind`` keep the items of that kind (see the module docstring). Also returns the rows left
+    out, by why: ``kind`` (another kind) and ``rater_type`` (another rater type)."""
+    labels = _of_kind(labels_path, kind, items_path, categories)
+    left_out = {"kind": labels.attrs.pop("left_out_kind", 0), "rater_type": 0}
+    if rater_type is not None:
+        left_out["rater_type"] = int((labels["rater_type"] != rater_type).to_numpy().sum())
+    return labels, left_out
+
+
+def _left_out_line(left_out: dict[str, int], kind: str | None, rater_type: str | None) -> str:
+    """The text line saying which rows the filters left out (none: said too)."""
+    return (
+        f"rows left out: {left_out['kind']} of another kind (--kind {kind or 'not given'}), "
+        f"{left_out['rater_type']} of another rater type (--rater-type {rater_type or 'all'})"
+    )
+
+
+def _of_kind(labels_path: Path, kind: str | None, items_path: Path | None, categories: list[str] | None):
     from wordplay_audit.corpora.contract import read_items, read_labels, validate_labels
 
     items = read_items(items_path) if items_path is not None else None
@@ -62,7 +81,9 @@ def _load(
     if not keep.any():
         found = ", ".join(sorted(set(kinds.dropna().astype(str)))) or "none"
         raise InputError(f"no ratings of kind {kind!r} (kinds in {source}: {found})")
-    return labels[keep]  # the index keeps the file's line numbers for later messages
+    kept = labels[keep]  # the index keeps the file's line numbers for later messages
+    kept.attrs["left_out_kind"] = int((~keep).sum())
+    return kept
 
 
 def _categories(text: str | None) -> list[str] | None:
@@ -108,7 +129,7 @@ def agreement_command(
     per-category κ, pairwise Cohen's κ and rater quality."""
     from typing import get_args
 
-    from wordplay_audit.analysis.agreement import CIMethod, Level, agreement
+    from wordplay_audit.analysis.agreement import CIMethod, Level, UndefinedStatisticWarning, agreement
     from wordplay_audit.corpora.contract import read_table
 
     check_choice("--level", level, get_args(Level))
@@ -116,21 +137,36 @@ def agreement_command(
     who = _rater_type(rater_type)
     options = _bootstrap_options(bootstrap, seed, confidence, ci, max_memory_gb)
     declared = _categories(categories)
-    frame = _load(labels, kind, items, declared)
+    frame, left_out = _load(labels, kind, items, declared, who)
     gold_table = read_table(gold) if gold is not None else None
-    with about(labels), _flags():
+    with _about(labels, gold), _flags(), warnings.catch_warnings():
+        # every undefined statistic is null with its reason in the output: no warning lines
+        warnings.simplefilter("ignore", UndefinedStatisticWarning)
         result = agreement(
             frame, categories=declared, rater_type=who, level=level, bootstrap=options, gold=gold_table
         )
     out = result.to_dict()
+    out["rows_left_out"] = left_out
     if kind is not None:
         out["kind"] = kind
-    lines = _agreement_lines(out, level)
+    lines = _agreement_lines(out, level) + [_left_out_line(left_out, kind, who)]
     if gold is not None:
         lines.append(
             f"gold {gold}: {out['gold_rows']} items, {out['gold_unmatched']} naming no rated item (left out)"
         )
     emit(out, as_json=as_json, lines=lines)
+
+
+@contextmanager
+def _about(labels: Path, gold: Path | None) -> Iterator[None]:
+    """:func:`about` LABELS, except for an error that names the --gold file already."""
+    try:
+        yield
+    except InputError as exc:
+        if gold is not None and str(exc).startswith(str(gold)):
+            raise
+        with about(labels):
+            raise
 
 
 _FLAGS = {
@@ -154,16 +190,22 @@ def _flags() -> Iterator[None]:
         raise ParameterError(re.sub(pattern, lambda m: _FLAGS[m.group(1)], str(exc))) from None
 
 
+def _number(value: float | None, reason: str | None) -> str:
+    """A value, or ``n/a (why)`` where it is null."""
+    if value is None or value != value:
+        return f"n/a ({reason or 'not computed'})"
+    return f"{value:.3f}"
+
+
 def _agreement_lines(out: dict, level: str) -> list[str]:
     """The readable summary of ``analyze agreement`` (without ``--json``)."""
 
     def line(name: str, est: dict) -> str:
-        def f(x: float | None) -> str:
-            return "–" if x is None or x != x else f"{x:.3f}"
-
-        if est.get("method") == "none":  # --bootstrap 0: null bounds in JSON, said so here
-            return f"{name}: {f(est['value'])} n/a (no resamples)"
-        return f"{name}: {f(est['value'])} [{f(est['ci_low'])}, {f(est['ci_high'])}]"
+        if est["value"] is None or est["value"] != est["value"]:
+            return f"{name}: {_number(None, est['reason'])}"
+        if est["ci_reason"] is not None:  # no interval: null bounds in JSON, the reason here
+            return f"{name}: {est['value']:.3f} n/a ({est['ci_reason'].removesuffix(' (bootstrap 0)')})"
+        return f"{name}: {est['value']:.3f} [{est['ci_low']:.3f}, {est['ci_high']:.3f}]"
 
     lines = [
         f"items: {out['items']} ({out['items_single_rating']} with one rating left out)",
@@ -172,12 +214,21 @@ def _agreement_lines(out: dict, level: str) -> list[str]:
         line("Fleiss' kappa", out["fleiss_kappa"]),
         line(f"Krippendorff's alpha ({level})", out["krippendorff_alpha"]),
         line("Gwet's AC1", out["gwet_ac1"]),
-        f"PABAK: {out['pabak']:.3f}  prevalence index: {out['prevalence_index']:.3f}",
+        f"PABAK: {_number(out['pabak'], out['pabak_reason'])}  "
+        f"prevalence index: {_number(out['prevalence_index'], out['prevalence_index_reason'])}",
     ]
-    return lines + [
-        f"  {cat}: kappa {v['kappa']:.3f}, prevalence {v['prevalence']:.3f}"
+    lines += [
+        f"  {cat}: kappa {_number(v['kappa'], v['reason'])}, prevalence {v['prevalence']:.3f}"
         for cat, v in out["per_category"].items()
     ]
+    for name, spellings in out["labels_equal_as_numbers"].items():
+        what = (
+            f"merged into {name!r} (level {level})"
+            if out["labels_equal_as_numbers_merged"]
+            else "kept apart at level nominal (a numeric --level merges them)"
+        )
+        lines.append(f"labels equal as numbers: {', '.join(map(repr, spellings))} {what}")
+    return lines
 
 
 def _bootstrap_options(n_boot: int, seed: int, confidence: float, ci: str, max_memory_gb: float):
@@ -214,7 +265,7 @@ def aggregate_command(
     check_choice("--method", method, _METHODS)
     check_choice("--tie", tie, get_args(TiePolicy))
     who = _rater_type(rater_type)
-    frame = _load(labels, kind, items)
+    frame, left_out = _load(labels, kind, items, rater_type=who)
     summary: dict = {"method": method}
     with about(labels):
         if method == "majority":
@@ -229,16 +280,15 @@ def aggregate_command(
     with output_file(out) as tmp:
         consensus.to_csv(tmp, index=False)
     summary["items"] = int(len(consensus))
-    summary["label_counts"] = (
-        consensus["label"]
-        .value_counts(dropna=False)
-        .rename(index=lambda v: "adjudicate" if v is None or v != v else v)
-        .to_dict()
-    )
+    # real labels only: items left without a label (ties under --tie adjudicate) are `ties`
+    summary["label_counts"] = {str(k): int(v) for k, v in consensus["label"].value_counts().items()}
+    summary["unlabelled"] = int(consensus["label"].isna().sum())
+    summary["rows_left_out"] = left_out
     summary["out"] = str(out)
     lines = [f"{method}: {summary['items']} items written to {out}"]
     if "ties" in summary:
         lines.append(f"ties: {summary['ties']} ({tie})")
+    lines.append(_left_out_line(left_out, kind, who))
     emit(summary, as_json=as_json, lines=lines)
 
 

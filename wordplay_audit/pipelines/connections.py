@@ -44,12 +44,26 @@ def summary_lines(summary: dict) -> list[str]:
     """The readable summary printed without ``--json``."""
     lines = [f"{summary['games']} games scored ({summary['match']} matching)"]
     for model, info in summary["models"].items():
-        lines.append(
-            f"  {model:18s} unweighted {info['unweighted_hist']}  ratio {info['reasoning_ratio']:.3f}"
-        )
-    lines.append(f"  taxonomy {summary['taxonomy_counts']}")
+        if info["reason"] is not None:  # a model file without answers: unknown, not 0
+            lines.append(f"  {model:18s} n/a ({info['reason']})")
+            continue
+        ratio = info["reasoning_ratio"]
+        ratio_text = f"{ratio:.3f}" if ratio is not None and ratio == ratio else "n/a (no game with a group)"
+        lines.append(f"  {model:18s} unweighted {info['unweighted_hist']}  ratio {ratio_text}")
+    if summary["taxonomy_reason"] is not None:
+        lines.append(f"  taxonomy n/a ({summary['taxonomy_reason']})")
+    else:
+        lines.append(f"  taxonomy {summary['taxonomy_counts']}")
     for row in summary["table5"]:
+        if row["reason"] is not None:
+            lines.append(f"  Table 5 {row['model']}: n/a ({row['reason']})")
+            continue
         verdict = "agrees" if row["agrees"] else "DIFFERS"
         lines.append(f"  Table 5 {row['model']}: {verdict} (explained games {row['explained_games']})")
+    for level, info in summary["humans"].items():
+        lines.append(
+            f"  {level}: {info['answers']} answers to {info['games']} games; "
+            f"{info['games_without_raw_answer']} games of {level}.json without a raw answer (left out)"
+        )
     lines.append(f"report: {summary['report']}")
     return lines
