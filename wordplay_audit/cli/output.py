@@ -68,8 +68,13 @@ def records(frame) -> list[dict]:
             out[~np.isfinite(arr)] = None
         elif col.dtype.kind in "iub" and isinstance(col.dtype, np.dtype):
             out = col.to_numpy().astype(object)  # Python ints and bools
-        elif pd.api.types.is_string_dtype(col) and not pd.api.types.is_object_dtype(col) or (
-            isinstance(col.dtype, pd.CategoricalDtype) and pd.api.types.is_string_dtype(col.cat.categories)
+        elif (
+            pd.api.types.is_string_dtype(col)
+            and not pd.api.types.is_object_dtype(col)
+            or (
+                isinstance(col.dtype, pd.CategoricalDtype)
+                and pd.api.types.is_string_dtype(col.cat.categories)
+            )
         ):  # text: only the missing values change
             out = col.astype(object).where(col.notna(), None).tolist()
         else:  # nullable numbers and object columns: value by value
