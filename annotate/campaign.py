@@ -16,11 +16,13 @@ question of a kind with several (``gold`` is read as the first question's answer
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -262,3 +264,26 @@ def manifest_digest(folder: str | Path) -> str:
     """SHA-256 of ``<folder>/manifest.json`` as :attr:`Campaign.digest` has it ("" when absent)."""
     path = Path(folder) / MANIFEST
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+
+
+@contextlib.contextmanager
+def push_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock for a run that pushes the campaign (``push``, ``adjudicate``,
+    ``next``'s push): two at once would each create the projects and import the tasks. The
+    lock file ``.<campaign>.push.lock`` lies beside the campaign folder (``next`` replaces the
+    folder itself); a second run is refused with one line."""
+    from wordplay_audit.corpora.io import _Lock
+
+    folder = Path(folder).resolve()
+    lock = _Lock(folder.parent / f"{folder.name}.push", "campaign")
+    try:
+        lock.acquire()
+    except InputError:
+        raise InputError(
+            f"{folder}: another run is pushing this campaign (`annotate push`, `next` or `adjudicate`; "
+            f"lock {lock.path}); wait for it to end, then run again"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()

@@ -19,7 +19,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -34,25 +36,87 @@ IMPORT_CHUNK = 1000
 MARKER = "wordplay-audit campaign"
 
 
+def shown_url(url: str) -> str:
+    """The URL as messages show it: a password in it replaced by ``***``.
+
+    >>> shown_url("http://ann:secret@ls.example.org:8080/x")
+    'http://ann:***@ls.example.org:8080/x'
+    """
+    return re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", url)
+
+
+class BadAnswer(Exception):
+    """The server answered a call with something Label Studio does not send."""
+
+
+def _http_message(url: str, what: str, exc) -> str:
+    code = exc.status_code
+    if code in (401, 403):
+        return f"{url}: {what}: the server refused the token in {KEY_ENV} (HTTP {code})"
+    if code is not None and 200 <= code < 300:
+        return f"{url}: {what}: the server's answer is not what Label Studio sends (HTTP {code})"
+    body = exc.body if isinstance(exc.body, str | dict) else ""
+    detail = " ".join(json.dumps(body)[:200].split()) if body else ""
+    return f"{url}: {what}: HTTP {code} {detail}".rstrip()
+
+
 @contextlib.contextmanager
 def api_errors(url: str, what: str) -> Iterator[None]:
-    """Turn SDK and transport errors into one-line InputError naming the server and the step."""
+    """Turn SDK and transport errors into one-line InputError naming the server and the step;
+    an answer of the wrong shape (``[]``, ``{}``, HTML) says so instead of a traceback."""
     import httpx
+    import pydantic
     from label_studio_sdk.core.api_error import ApiError
 
+    url = shown_url(url)
+    odd = f"{url}: {what}: the server's answer is not what Label Studio sends"
     try:
         yield
+    except InputError:
+        raise
     except ApiError as exc:
-        code = exc.status_code
-        if code in (401, 403):
-            raise InputError(
-                f"{url}: {what}: the server refused the token in {KEY_ENV} (HTTP {code})"
-            ) from None
-        body = exc.body if isinstance(exc.body, str | dict) else ""
-        detail = " ".join(json.dumps(body)[:200].split()) if body else ""
-        raise InputError(f"{url}: {what}: HTTP {code} {detail}".rstrip()) from None
+        raise InputError(_http_message(url, what, exc)) from None
+    except httpx.InvalidURL:
+        raise InputError(f"{URL_ENV}: {url!r} is not a valid URL (e.g. http://127.0.0.1:8080)") from None
+    except httpx.LocalProtocolError:
+        raise InputError(
+            f"{url}: {what}: the request could not be sent; does {KEY_ENV} hold whitespace or "
+            "characters that are not printable ASCII?"
+        ) from None
     except httpx.TransportError as exc:
         raise InputError(f"{url}: {what}: no Label Studio server answers ({type(exc).__name__})") from None
+    except (BadAnswer, pydantic.ValidationError, TypeError, KeyError, AttributeError, ValueError) as exc:
+        raise InputError(f"{odd} ({type(exc).__name__})") from None
+    except Exception as exc:  # the SDK's ParsingError and kin: a response it could not read
+        if type(exc).__module__.startswith("label_studio_sdk"):
+            raise InputError(f"{odd} ({type(exc).__name__})") from None
+        raise
+
+
+def _listed(pager, what: str):
+    """A pager's items; a page without its list (``{}`` instead of ``{"results": […]}``) is a
+    :class:`BadAnswer`, not an empty list."""
+    if pager.items is None:
+        raise BadAnswer(what)
+    return pager
+
+
+def _check_credentials(url: str, key: str) -> None:
+    import httpx
+
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        raise InputError(
+            f"{URL_ENV}: {shown_url(url)!r} is not a valid http(s) URL (e.g. http://127.0.0.1:8080)"
+        )
+    if not all(33 <= ord(ch) <= 126 for ch in key):
+        raise InputError(
+            f"{KEY_ENV}: the token holds whitespace or characters that are not printable ASCII "
+            "(copy it again from the server's Account & Settings page)"
+        )
 
 
 class Server:
@@ -61,26 +125,43 @@ class Server:
     def __init__(self, url: str | None = None, api_key: str | None = None, timeout: float = 120) -> None:
         from label_studio_sdk import LabelStudio
 
-        self.url = (url or os.environ.get(URL_ENV, "")).rstrip("/")
+        base = (url or os.environ.get(URL_ENV, "")).rstrip("/")
         key = api_key or os.environ.get(KEY_ENV, "")
-        if not self.url:
+        if not base:
             raise InputError(f"{URL_ENV} is not set (the server's address, e.g. http://127.0.0.1:8080)")
         if not key:
             raise InputError(f"{KEY_ENV} is not set (the token from the server's Account & Settings page)")
-        self.client = LabelStudio(base_url=self.url, api_key=key, timeout=timeout)
+        _check_credentials(base, key)
+        self.url = shown_url(base)  # what messages show: never a password
+        self.client = LabelStudio(base_url=base, api_key=key, timeout=timeout)
         with api_errors(self.url, "connect"):
-            self.client.users.whoami()
+            if getattr(self.client.users.whoami(), "id", None) is None:
+                raise BadAnswer("whoami")
 
     def calling(self, what: str):
         return api_errors(self.url, what)
 
     # ------------------------------------------------------------------ projects
-    def find_project(self, marker: str) -> int | None:
+    def find_projects(self, marker: str) -> list[int]:
+        """Every project whose description ends with ``marker`` (one, unless runs raced)."""
+        found = []
         with self.calling("list projects"):
-            for project in self.client.projects.list(page_size=100):
+            for project in _listed(self.client.projects.list(page_size=100), "list projects"):
                 if (project.description or "").strip().splitlines()[-1:] == [marker]:
-                    return int(project.id)
-        return None
+                    found.append(int(project.id))
+        return found
+
+    def find_project(self, marker: str) -> int | None:
+        """The one project carrying ``marker``; two or more is an error naming them all (labels
+        made in an extra one would be silently left out)."""
+        found = self.find_projects(marker)
+        if len(found) > 1:
+            ids = ", ".join(str(i) for i in sorted(found))
+            raise InputError(
+                f"{self.url}: {len(found)} projects carry the marker {marker!r} (ids {ids}); keep the one "
+                "with the labels (move any made in the others there), delete the others, and run again"
+            )
+        return found[0] if found else None
 
     def ensure_project(self, marker: str, title: str, config: str, *, review: bool) -> tuple[int, bool]:
         found = self.find_project(marker)
@@ -96,14 +177,29 @@ class Server:
                 show_collab_predictions=review,
                 sampling="Sequential sampling",
             )
-        return int(project.id), True
+            return int(project.id), True
 
-    def existing_uids(self, project_id: int) -> set[str]:
+    def task_rows(self, project_id: int) -> list[dict]:
+        """Per task on the server: its ``uid`` and annotation counters (a uid may repeat)."""
         with self.calling(f"list tasks of project {project_id}"):
             tasks = self.client.tasks.list(
-                project=project_id, page_size=1000, fields="task_only", include="id,data"
+                project=project_id,
+                page_size=1000,
+                fields="task_only",
+                include="id,data,total_annotations,cancelled_annotations",
             )
-            return {str((t.data or {}).get("uid")) for t in tasks}
+            return [
+                {
+                    "uid": str((t.data or {}).get("uid")),
+                    "done": (t.total_annotations or 0) > 0,
+                    "skipped": (t.cancelled_annotations or 0) > 0,
+                }
+                for t in _listed(tasks, "list tasks")
+            ]
+
+    def existing_uids(self, project_id: int) -> Counter:
+        """How many tasks of the project carry each ``uid``."""
+        return Counter(row["uid"] for row in self.task_rows(project_id))
 
     def import_tasks(self, project_id: int, tasks: Sequence[dict]) -> int:
         done = 0
@@ -114,53 +210,61 @@ class Server:
             done += len(chunk)
         return done
 
-    def task_counts(self, project_id: int) -> dict[str, int]:
-        """Tasks done (a submitted annotation), skipped (only skipped ones) and left."""
-        done = skipped = total = 0
-        with self.calling(f"list tasks of project {project_id}"):
-            tasks = self.client.tasks.list(
-                project=project_id,
-                page_size=1000,
-                fields="task_only",
-                include="id,total_annotations,cancelled_annotations",
-            )
-            for task in tasks:
-                total += 1
-                if (task.total_annotations or 0) > 0:
-                    done += 1
-                elif (task.cancelled_annotations or 0) > 0:
-                    skipped += 1
-        return {"tasks": total, "done": done, "skipped": skipped, "left": total - done - skipped}
-
     def snapshot(self, project_id: int, timeout: float = 600) -> list[dict]:
-        """A full JSON snapshot export of one project (drafts and predictions included)."""
+        """A full JSON snapshot export of one project (drafts and predictions included); the
+        export is deleted from the server afterwards, also when the pull fails or is interrupted."""
         exports = self.client.projects.exports
-        with self.calling(f"export project {project_id}"):
-            export = exports.create(
-                project_id,
-                title="wordplay-audit pull",
-                serialization_options={
-                    "drafts": {"only_id": False},
-                    "predictions": {"only_id": False},
-                    "annotations__completed_by": {"only_id": False},
-                },
-            )
-            deadline = time.monotonic() + timeout
-            while export.status not in ("completed", "failed"):
-                if time.monotonic() > deadline:
-                    raise InputError(
-                        f"{self.url}: export of project {project_id} not ready after {timeout:.0f} s"
-                    )
-                time.sleep(0.5)
-                export = exports.get(project_id, export.id)
-            if export.status == "failed":
-                raise InputError(f"{self.url}: export of project {project_id} failed on the server")
-            data = b"".join(exports.download(project_id, export.id, export_type="JSON"))
-            exports.delete(project_id, export.id)
+        export = None
+        try:
+            with self.calling(f"export project {project_id}"):
+                export = exports.create(
+                    project_id,
+                    title="wordplay-audit pull",
+                    serialization_options={
+                        "drafts": {"only_id": False},
+                        "predictions": {"only_id": False},
+                        "annotations__completed_by": {"only_id": False},
+                    },
+                )
+                deadline = time.monotonic() + timeout
+                while export.status not in ("completed", "failed"):
+                    if time.monotonic() > deadline:
+                        raise InputError(
+                            f"{self.url}: export of project {project_id} not ready after {timeout:.0f} s"
+                        )
+                    time.sleep(0.5)
+                    export = exports.get(project_id, export.id)
+                if export.status == "failed":
+                    raise InputError(f"{self.url}: export of project {project_id} failed on the server")
+                data = b"".join(exports.download(project_id, export.id, export_type="JSON"))
+        finally:
+            if getattr(export, "id", None) is not None:
+                with contextlib.suppress(Exception):  # best effort: the delete's own failure is no news
+                    exports.delete(project_id, export.id)
         try:
             return json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{self.url}: export of project {project_id}: not JSON ({exc.msg})") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+            raise InputError(f"{self.url}: export of project {project_id}: not JSON ({why})") from None
+
+
+def server_notes(where: str, assigned: set[str], on_server: Counter) -> tuple[int, int, list[str]]:
+    """Assigned tasks not on the server, extra copies of one task, and the warnings saying so.
+
+    >>> server_notes("project 3 (ann)", {"a", "b"}, Counter({"a": 2}))[:2]
+    (1, 1)
+    """
+    missing = len(assigned - set(on_server))
+    extra = sum(n - 1 for n in on_server.values())
+    notes = []
+    if missing:
+        notes.append(f"{where}: {missing} assigned task(s) not on the server; run push")
+    if extra:
+        notes.append(
+            f"{where}: {extra} extra copy(ies) of tasks already there (a uid more than once); "
+            "delete the extra copies on the server"
+        )
+    return missing, extra, notes
 
 
 def rater_marker(campaign_id: str, rater: str) -> str:
@@ -229,7 +333,8 @@ def push_queues(
         marker = adjudication_marker(campaign_id, owner) if adjudicator else rater_marker(campaign_id, owner)
         title = f"{name[:28]} · {'adjudication' if adjudicator else owner}"
         project_id, created = server.ensure_project(marker, title, config, review=judge is not None)
-        existing = set() if created else server.existing_uids(project_id)
+        counted = Counter() if created else server.existing_uids(project_id)
+        existing = set(counted)
         todo = queue[~queue["uid"].isin(existing)].sort_values("position")
         tasks = build_tasks(todo, items, kind, judge=judge, earlier=earlier)
         imported = server.import_tasks(project_id, tasks) if tasks else 0
@@ -240,6 +345,7 @@ def push_queues(
                 "created": created,
                 "already_there": int(queue["uid"].isin(existing).sum()),
                 "imported": imported,
+                "duplicate_tasks": sum(n - 1 for n in counted.values()),  # extra copies of one uid
             }
         )
     return out

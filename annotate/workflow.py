@@ -16,13 +16,14 @@ import hashlib
 import json
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from wordplay_audit.annotate.campaign import Campaign
+from wordplay_audit.annotate.campaign import Campaign, push_lock
 from wordplay_audit.annotate.configs import label_config, question_labels
 from wordplay_audit.annotate.design import uid_of
 from wordplay_audit.annotate.exports import read_export_file, records_from_json
@@ -34,6 +35,7 @@ from wordplay_audit.annotate.server import (
     build_tasks,
     push_queues,
     rater_marker,
+    server_notes,
 )
 from wordplay_audit.corpora.contract import read_table
 from wordplay_audit.errors import InputError, at_field
@@ -47,17 +49,19 @@ def queues(campaign: Campaign) -> dict[str, pd.DataFrame]:
 
 
 def push_campaign(campaign: Campaign, server: Server, *, review: bool = False) -> list[dict]:
-    """Create or find each rater's project and import the missing tasks (idempotent)."""
+    """Create or find each rater's project and import the missing tasks (idempotent; under
+    :func:`push_lock`)."""
     judge = campaign.judge_labels if review else None
     if review and judge is None:
         raise InputError(f"{campaign.folder}: --review needs judge labels (plan with --judge-labels)")
-    return push_queues(
-        server,
-        Target(campaign.manifest["campaign_id"], campaign.name, campaign.kind),
-        items=campaign.items,
-        queues=queues(campaign),
-        judge=judge,
-    )
+    with push_lock(campaign.folder):
+        return push_queues(
+            server,
+            Target(campaign.manifest["campaign_id"], campaign.name, campaign.kind),
+            items=campaign.items,
+            queues=queues(campaign),
+            judge=judge,
+        )
 
 
 def read_roster(path: Path | None) -> dict[str, str] | None:
@@ -125,18 +129,29 @@ def pull_campaign(campaign: Campaign, server: Server, *, roster: Mapping[str, st
     """Snapshot-export every rater's project (and the adjudication) and reconcile."""
     cid = campaign.manifest["campaign_id"]
     records, counts = {}, {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
+    notes, on_server = [], {"tasks_not_on_server": 0, "duplicate_tasks": 0}
+    a = campaign.assignments
     for rater in campaign.raters:
         project = server.find_project(rater_marker(cid, rater))
         if project is None:
             raise InputError(
                 f"{server.url}: campaign {campaign.name!r} has no project for rater {rater!r} (push first)"
             )
-        recs, c = records_from_json(server.snapshot(project), f"project {project} ({rater})")
+        tasks = server.snapshot(project)
+        recs, c = records_from_json(tasks, f"project {project} ({rater})")
         records[rater] = recs
         counts = {k: counts[k] + c[k] for k in counts}
-    main = reconcile(
-        campaign.kind, campaign.assignments, records, gold=campaign.gold(), roster=roster, counts=counts
-    )
+        missing, extra, found = server_notes(
+            f"project {project} ({rater})",
+            set(a.loc[a["rater"] == rater, "uid"].astype(str)),
+            Counter(str(t["data"]["uid"]) for t in tasks),  # checked by records_from_json
+        )
+        on_server["tasks_not_on_server"] += missing
+        on_server["duplicate_tasks"] += extra
+        notes += found
+    main = reconcile(campaign.kind, a, records, gold=campaign.gold(), roster=roster, counts=counts)
+    main.counts.update(on_server)
+    main.warnings[:0] = notes  # first: the summary keeps the first 20
     adjudication = None
     adj = read_adjudication(campaign)
     if adj is not None:
@@ -218,23 +233,37 @@ def _plain(value):
 
 
 def status_campaign(campaign: Campaign, server: Server) -> list[dict]:
-    """Per rater: tasks, done, skipped, left (from the server's task counters)."""
+    """Per rater: assigned tasks, done (a submitted annotation), skipped (only skipped ones),
+    left, not on the server, extra copies, and warnings (a rater without a project, tasks
+    missing or twice on the server). done + skipped + left + not_on_server = tasks."""
     out = []
+    a = campaign.assignments
     for rater in campaign.raters:
+        assigned = set(a.loc[a["rater"] == rater, "uid"].astype(str))
         project = server.find_project(rater_marker(campaign.manifest["campaign_id"], rater))
+        rows = [] if project is None else server.task_rows(project)
+        state: dict[str, str] = {}
+        for row in rows:  # a task present twice counts once: done if either copy is
+            if row["uid"] in assigned and state.get(row["uid"]) != "done":
+                state[row["uid"]] = "done" if row["done"] else "skipped" if row["skipped"] else "left"
+        where = f"project {project} ({rater})"
+        missing, extra, notes = server_notes(where, assigned, Counter(r["uid"] for r in rows))
         if project is None:
-            out.append(
-                {
-                    "rater": rater,
-                    "project_id": None,
-                    "tasks": 0,
-                    "done": 0,
-                    "skipped": 0,
-                    "left": int((campaign.assignments["rater"] == rater).sum()),
-                }
-            )
-            continue
-        out.append({"rater": rater, "project_id": project, **server.task_counts(project)})
+            notes = [f"{server.url}: no project for rater {rater!r} (push first)"]
+        done, skipped = Counter(state.values())["done"], Counter(state.values())["skipped"]
+        out.append(
+            {
+                "rater": rater,
+                "project_id": project,
+                "tasks": len(assigned),
+                "done": done,
+                "skipped": skipped,
+                "left": len(state) - done - skipped,
+                "not_on_server": missing,
+                "duplicate_tasks": extra,
+                "warnings": notes,
+            }
+        )
     return out
 
 

@@ -132,15 +132,13 @@ def push_command(
     from wordplay_audit.annotate.campaign import read_campaign
     from wordplay_audit.annotate.server import Server
     from wordplay_audit.annotate.workflow import push_campaign
+    from wordplay_audit.cli.annotate_args import interrupted_push, push_lines
 
     c = read_campaign(campaign)
-    rows = push_campaign(c, Server(), review=review)
-    lines = [
-        f"{r['owner']}: project {r['project_id']} ({'created' if r['created'] else 'found'}), "
-        f"{r['imported']} tasks imported, {r['already_there']} already there"
-        for r in rows
-    ]
-    emit({"campaign": c.name, "projects": rows}, as_json=as_json, lines=lines)
+    server = Server()
+    with interrupted_push("push"):
+        rows = push_campaign(c, server, review=review)
+    emit({"campaign": c.name, "projects": rows}, as_json=as_json, lines=push_lines(rows))
 
 
 def _pulled_lines(result: dict, out: Path) -> list[str]:
@@ -285,7 +283,7 @@ def adjudicate_command(
     """Send disagreeing or tied items to an adjudication project that shows the earlier labels."""
     import json
 
-    from wordplay_audit.annotate.campaign import read_campaign
+    from wordplay_audit.annotate.campaign import push_lock, read_campaign
     from wordplay_audit.annotate.labels_check import check_labels
     from wordplay_audit.annotate.server import Server
     from wordplay_audit.annotate.workflow import (
@@ -293,7 +291,7 @@ def adjudicate_command(
         adjudication_queue,
         push_adjudication,
     )
-    from wordplay_audit.cli.annotate_args import unmatched_note
+    from wordplay_audit.cli.annotate_args import interrupted_push, push_lines, unmatched_note
     from wordplay_audit.corpora.io import output_file
 
     if not adjudicator.strip():
@@ -306,9 +304,11 @@ def adjudicate_command(
         out = {"campaign": c.name, "disputed": 0, "projects": [], "labels_unmatched": unmatched}
         emit(out, as_json=as_json, lines=["no disputed items", *note])
         return
-    pushed = push_adjudication(c, Server(), adj, earlier)
-    with output_file(c.folder / ADJUDICATION_FILE, option="campaign") as tmp:
-        tmp.write_text(json.dumps(adj, indent=1) + "\n", encoding="utf-8")
+    server = Server()
+    with interrupted_push("adjudicate"), push_lock(c.folder):  # the push and its queue file together
+        pushed = push_adjudication(c, server, adj, earlier)
+        with output_file(c.folder / ADJUDICATION_FILE, option="campaign") as tmp:
+            tmp.write_text(json.dumps(adj, indent=1) + "\n", encoding="utf-8")
     emit(
         {
             "campaign": c.name,
@@ -318,7 +318,11 @@ def adjudicate_command(
             "labels_unmatched": unmatched,
         },
         as_json=as_json,
-        lines=[f"{len(adj['assignments'])} items to adjudicate -> project {pushed[0]['project_id']}", *note],
+        lines=[
+            f"{len(adj['assignments'])} items to adjudicate -> project {pushed[0]['project_id']}",
+            *push_lines(pushed)[1:],
+            *note,
+        ],
     )
 
 

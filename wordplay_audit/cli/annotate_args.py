@@ -3,7 +3,9 @@ and the counted notes the commands print."""
 
 from __future__ import annotations
 
+import contextlib
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 
 from wordplay_audit.errors import ParameterError
@@ -64,18 +66,54 @@ def unmatched_note(count: int, labels: Path) -> list[str]:
 
 
 def rater_progress(c) -> tuple[list[dict], list[str]]:
-    """``annotate status``'s per-rater rows (from the server) and their lines with a progress bar."""
+    """``annotate status``'s per-rater rows (from the server) and their lines with a progress bar;
+    a rater without a project, tasks not on the server or there twice are warning lines."""
     from wordplay_audit.annotate.server import Server
     from wordplay_audit.annotate.workflow import progress_bar, status_campaign
 
     rows = status_campaign(c, Server())
     width = max((len(r["rater"]) for r in rows), default=5)
     lines = [
-        f"{r['rater']:<{width}} {progress_bar(r['done'] + r['skipped'], r['done'] + r['skipped'] + r['left'])}"
+        f"{r['rater']:<{width}} {progress_bar(r['done'] + r['skipped'], r['tasks'])}"
         f"  done {r['done']}, skipped {r['skipped']}, left {r['left']}"
+        + (f", not on the server {r['not_on_server']}" if r["not_on_server"] else "")
         for r in rows
     ]
+    lines += [f"warning: {w}" for r in rows for w in r["warnings"]]
     return rows, lines
+
+
+def push_lines(rows: list[dict]) -> list[str]:
+    """The lines of ``push``'s result: one per project, and a warning per project holding a task
+    more than once."""
+    lines = [
+        f"{r['owner']}: project {r['project_id']} ({'created' if r['created'] else 'found'}), "
+        f"{r['imported']} tasks imported, {r['already_there']} already there"
+        for r in rows
+    ]
+    return lines + [
+        f"warning: project {r['project_id']} ({r['owner']}) holds {r['duplicate_tasks']} extra copy(ies) "
+        "of tasks (a uid more than once); delete them on the server"
+        for r in rows
+        if r.get("duplicate_tasks")
+    ]
+
+
+@contextlib.contextmanager
+def interrupted_push(command: str) -> Iterator[None]:
+    """Ctrl-C during a push: say that the server may hold part of the import (the usual "no
+    output was changed" would be wrong) and end with exit code 130."""
+    import sys
+
+    try:
+        yield
+    except KeyboardInterrupt:
+        print(
+            f"error: interrupted; the server may hold part of the import (projects or tasks); run "
+            f"`annotate {command}` again: it adds only what is missing",
+            file=sys.stderr,
+        )
+        raise SystemExit(130) from None
 
 
 def keep_other_campaign(out: Path, manifest: dict) -> None:
