@@ -287,3 +287,30 @@ def test_answers_of_the_wrong_shape_are_one_line_errors(
     ):
         _one_line_error(*run_cli("annotate", *command), "the server's answer is not what Label Studio sends")
     assert tree_digest(offline_camp) == before and not (tmp_path / "p").exists()
+
+
+def test_ctrl_c_during_next_names_a_written_round(run_cli, tmp_path, monkeypatch, capsys):
+    """Ctrl-C after `next` wrote its round (the manifest changed) says the push may be partial;
+    before that, the usual "no output was changed"."""
+    from wordplay_audit.pipelines import adaptive
+
+    camp = tmp_path / "camp"
+    camp.mkdir()
+    (camp / "manifest.json").write_text("{}")
+
+    def written(folder, spec, **kw):
+        (folder / "manifest.json").write_text('{"rounds": [1]}')
+        raise KeyboardInterrupt
+
+    def early(folder, spec, **kw):
+        raise KeyboardInterrupt
+
+    args = ["annotate", "next", str(camp), "--budget", "4", "--labels", str(tmp_path / "f.csv")]
+    monkeypatch.setattr(adaptive, "run_next", early)
+    code, out, err = run_cli(*args)
+    assert code == 130 and err.strip() == "error: interrupted; no output was changed"
+    monkeypatch.setattr(adaptive, "run_next", written)
+    with pytest.raises(SystemExit) as info:
+        run_cli(*args)
+    assert info.value.code == 130
+    assert capsys.readouterr().err.startswith("error: interrupted after the round was written;")

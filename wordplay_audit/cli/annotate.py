@@ -357,7 +357,7 @@ def next_command(
 ) -> None:
     """Adaptive round: put the next --budget items where they shrink the widest interval most, then push."""
     from wordplay_audit.analysis.allocation import OBJECTIVES
-    from wordplay_audit.cli.annotate_args import unmatched_note
+    from wordplay_audit.cli.annotate_args import interrupted_round, unmatched_note
     from wordplay_audit.errors import check_choice
     from wordplay_audit.pipelines.adaptive import NextSpec, run_next
 
@@ -374,7 +374,8 @@ def next_command(
         confidence=confidence,
         items=items,
     )
-    record = run_next(campaign, spec, push=push, review=review)
+    with interrupted_round(campaign):
+        record = run_next(campaign, spec, push=push, review=review)
     lines = [f"round {record['round']}: {len(record['item_ids'])} items added -> {campaign}"]
     lines += [
         f"{name}: ±{_width(record['half_width_before'][name])} -> ±{_width(record['half_width_after'][name])}"

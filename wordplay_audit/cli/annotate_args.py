@@ -116,6 +116,29 @@ def interrupted_push(command: str) -> Iterator[None]:
         raise SystemExit(130) from None
 
 
+@contextlib.contextmanager
+def interrupted_round(folder: Path) -> Iterator[None]:
+    """Ctrl-C during ``annotate next``: once the round is written (the manifest changed) the
+    push that follows may be partial – say so and how to finish it; before, the usual message
+    (nothing was changed) stands."""
+    import sys
+
+    from wordplay_audit.annotate.campaign import manifest_digest
+
+    before = manifest_digest(folder)
+    try:
+        yield
+    except KeyboardInterrupt:
+        if manifest_digest(folder) == before:
+            raise
+        print(
+            "error: interrupted after the round was written; the server may hold part of it; run "
+            "`annotate push` to send the rest (it adds only what is missing)",
+            file=sys.stderr,
+        )
+        raise SystemExit(130) from None
+
+
 def keep_other_campaign(out: Path, manifest: dict) -> None:
     """ParameterError when ``out`` already holds a campaign whose sample or rounds differ from
     the one just planned (``manifest``): replacing it would drop its draws, its rounds and the
