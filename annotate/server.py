@@ -65,7 +65,6 @@ def api_errors(url: str, what: str) -> Iterator[None]:
     """Turn SDK and transport errors into one-line InputError naming the server and the step;
     an answer of the wrong shape (``[]``, ``{}``, HTML) says so instead of a traceback."""
     import httpx
-    import pydantic
     from label_studio_sdk.core.api_error import ApiError
 
     url = shown_url(url)
@@ -85,7 +84,8 @@ def api_errors(url: str, what: str) -> Iterator[None]:
         ) from None
     except httpx.TransportError as exc:
         raise InputError(f"{url}: {what}: no Label Studio server answers ({type(exc).__name__})") from None
-    except (BadAnswer, pydantic.ValidationError, TypeError, KeyError, AttributeError, ValueError) as exc:
+    # pydantic's ValidationError (the SDK's models) is a ValueError
+    except (BadAnswer, TypeError, KeyError, AttributeError, ValueError) as exc:
         raise InputError(f"{odd} ({type(exc).__name__})") from None
     except Exception as exc:  # the SDK's ParsingError and kin: a response it could not read
         if type(exc).__module__.startswith("label_studio_sdk"):
