@@ -15,15 +15,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_checks import one_line_error as _one_line_error
 
 STRATA = (("m1", "true"), ("m1", "false"), ("m2", "true"), ("m2", "false"))
-
-
-def _one_line_error(code: int, out: str, err: str, *needles: str) -> None:
-    assert code == 2 and out == "", (code, out, err)
-    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
-    for needle in needles:
-        assert needle in err, err
 
 
 def _population(prefix: str = "d") -> pd.DataFrame:

@@ -7,18 +7,12 @@ import json
 
 import pandas as pd
 import pytest
+from cli_checks import one_line_error as _one_line_error
 
 
 def _csv(path, rows: list[dict]):
     pd.DataFrame(rows).to_csv(path, index=False)
     return str(path)
-
-
-def _one_line_error(code: int, out: str, err: str, *needles: str) -> None:
-    assert code == 2 and out == "", (code, out, err)
-    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
-    for needle in needles:
-        assert needle in err, err
 
 
 # --- analyze judge-audit: --weight and --by ---------------------------------------------------
