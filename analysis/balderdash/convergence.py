@@ -335,11 +335,9 @@ def _point(accuracy: Mapping, model: str) -> JudgeAccuracy:
 
 def _pooled(accuracy: Mapping, model: str) -> bool | None:
     """Whether the model's Se or Sp was taken from all models pooled; None without an accuracy."""
-    value = accuracy.get(model)
-    if value is None:
+    if accuracy.get(model) is None:
         return None
-    acc = value.acc if isinstance(value, ModelAccuracy) else value
-    return any(str(t).startswith("pooled") for t in acc.strata)
+    return any(str(t).startswith("pooled") for t in _point(accuracy, model).strata)
 
 
 def _eps_rows(curves: dict, keys: list[str], e: float, accuracy, pooled: pd.DataFrame | None) -> pd.DataFrame:
