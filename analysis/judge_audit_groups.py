@@ -250,9 +250,7 @@ def _frame(verdicts: pd.DataFrame, truth: pd.Series, items: pd.DataFrame | None,
     needed = [*by, *([weight] if weight else [])]
     if needed:
         if items is None:
-            raise InputError(
-                f"by, weight: {', '.join(needed)} need the items table (items) that holds them"
-            )
+            raise InputError(f"by, weight: {', '.join(needed)} need the items table (items) that holds them")
         require_columns(items, needed, "items", items.attrs.get("source"))
         frame = frame.merge(items[["item_id", *needed]], on="item_id", how="left")
         frame[by] = frame[by].fillna("(none)").astype(str)
@@ -302,7 +300,7 @@ class AuditOptions:
             )
 
 
-def judge_audit(
+def judge_audit(  # noqa: PLR0913 - keyword-only options, one per setting
     judge_labels: pd.DataFrame,
     human_labels: pd.DataFrame,
     items: pd.DataFrame | None = None,

@@ -52,13 +52,13 @@ def check_campaign_name(name: str, *, from_out: bool = False) -> str:
     >>> check_campaign_name("a/b")
     Traceback (most recent call last):
     ...
-    wordplay_audit.errors.ParameterError: --name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, digit or '_' first, no space or '.' last, at most 100 characters); got 'a/b'
+    wordplay_audit.errors.ParameterError: name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, digit or '_' first, no space or '.' last, at most 100 characters); got 'a/b'
     """
     text = unicodedata.normalize("NFC", name) if isinstance(name, str) else name
     if not isinstance(text, str) or not NAME_CHARS.fullmatch(text) or text.endswith((" ", ".")):
-        hint = " (the --out folder's name; give --name)" if from_out else ""
+        hint = " (the output folder's name; give a name)" if from_out else ""
         raise ParameterError(
-            "--name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, "
+            "name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, "
             f"digit or '_' first, no space or '.' last, at most 100 characters); got {name!r}{hint}"
         )
     return text

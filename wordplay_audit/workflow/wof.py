@@ -279,6 +279,10 @@ def simulate_wof(
     from wordplay_audit.corpora.wof.players import POLICIES
     from wordplay_audit.corpora.wof.simulate import simulate_games, truth_table, write_simulation
 
+    if int(games) != games or not 1 <= games <= 10**6:
+        raise ParameterError(
+            f"games: expected a whole number of games per policy in 1 … 1000000, got {games!r}"
+        )
     names = list(dict.fromkeys(policies))
     if not names:
         raise ParameterError(f"policies: give at least one of {', '.join(POLICIES)}")
