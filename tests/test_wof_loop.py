@@ -97,5 +97,5 @@ def test_loop_through_annotate_file_mode(run_cli, tmp_path, wof_dir):
     assert audit["overconfident"]["fn"] > 0 and audit["overconfident"]["fnr_w"] > 0
     true_rate = truth[truth.index.str.startswith("wof:overconfident:")].mean()
     rate = {r["model"]: r for r in payload["win_rates"]}["overconfident"]
-    assert abs(rate["ppi"] - true_rate) < abs(rate["judge"] - true_rate)
-    assert rate["ppi_low"] <= true_rate <= rate["ppi_high"]
+    assert abs(rate["corrected"] - true_rate) < abs(rate["judge"] - true_rate)
+    assert rate["corrected_low"] <= true_rate <= rate["corrected_high"]

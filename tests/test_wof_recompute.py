@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
-from wordplay_audit.analysis.proportions import z_value
+from wordplay_audit.analysis.correction import NO_LABEL, TOO_FEW
 from wordplay_audit.analysis.wof.recompute import recompute_wins
 from wordplay_audit.errors import ParameterError
 
@@ -62,20 +62,18 @@ def test_rates_by_hand(result):
     assert a["replaced"] == pytest.approx((2 + 2) / 10)  # two exact wins + two labelled near misses
     # Se = A/(A+B): judge-true stratum N=2, q=1 (exact matches); judge-false N=8, q=2/4
     assert a["se"] == pytest.approx(2 / (2 + 8 * 0.5)) and a["sp"] == pytest.approx(1.0)
-    assert a["rg"] == pytest.approx((0.2 + 1 - 1) / (1 / 3))
-    # labelled: 2 + 2 true; unlabelled 4 losses estimated at q = 2/4
-    assert a["ppi"] == pytest.approx((4 + 4 * 0.5) / 10)
-    z = z_value(0.95)
-    qa = (2 + z**2 / 2) / (4 + z**2)
-    half = z * (4 / 10) * math.sqrt(qa * (1 - qa) * (1 / (4 + z**2) + 1 / 4))
-    assert a["ppi_low"] == pytest.approx(0.6 - half) and a["ppi_high"] == pytest.approx(0.6 + half)
+    # corrected: labelled 2 + 2 true; the 4 unlabelled losses at their verdict's share q = 2/4
+    assert a["corrected"] == pytest.approx((4 + 4 * 0.5) / 10)
+    # the 4 labelled losses are fewer than MIN_LABELS (5): no interval, and the reason
+    assert math.isnan(a["corrected_low"]) and math.isnan(a["corrected_high"])
+    assert a["corrected_reason"] == TOO_FEW.format(k=5)
     assert result.skipped["exact_taken_true"] == 2 + 4
 
 
 def test_unlabelled_model_stays_unknown(result):
     b = result.rates.set_index("model").loc["b"]
     assert b["replaced"] == pytest.approx(0.4) and b["judge"] == pytest.approx(0.4)
-    assert math.isnan(b["rg"]) and math.isnan(b["ppi"])  # no label among b's losses
+    assert math.isnan(b["corrected"]) and b["corrected_reason"] == NO_LABEL  # no label among b's losses
 
 
 def test_audit_by_hand(result):
@@ -144,8 +142,8 @@ def test_the_loop_on_simulated_near_misses(run_cli, tmp_path, wof_dir):
     rates = {r["model"]: r for r in payload["win_rates"]}
     true_rate = truth.groupby("player_model")["truly_solved"].mean()["overconfident"]
     r = rates["overconfident"]
-    assert abs(r["ppi"] - true_rate) < abs(r["judge"] - true_rate)
-    assert abs(r["rg"] - true_rate) < abs(r["judge"] - true_rate)
+    assert abs(r["corrected"] - true_rate) < abs(r["judge"] - true_rate)
+    assert r["corrected_low"] <= r["corrected"] <= r["corrected_high"]
     assert abs(r["replaced"] - true_rate) < abs(r["judge"] - true_rate)
     tests = {t["labels"]: t for t in payload["mcnemar"]}
     assert abs(tests["replaced"]["difference"]) > abs(tests["judge"]["difference"])

@@ -35,4 +35,4 @@ def test_demo_part(tmp_path):
     exact, true = summary["exact_win_rate"]["overconfident"], summary["true_win_rate"]["overconfident"]
     assert exact <= true
     html = section.render("wof")
-    assert "McNemar" in html and "Rogan" in html
+    assert "McNemar" in html and "randomised exact" in html and "corrected_low" in html

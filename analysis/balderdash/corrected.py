@@ -59,7 +59,6 @@ from wordplay_audit.analysis.balderdash.corrected_cells import (
     rg_cell,
 )
 from wordplay_audit.analysis.balderdash.corrected_frame import CellFrame, categorical_texts, question_frame
-from wordplay_audit.analysis.balderdash.corrected_parts import WEIGHT
 from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, labels_for
 from wordplay_audit.analysis.correction import (
     JudgeAccuracy,
@@ -67,6 +66,7 @@ from wordplay_audit.analysis.correction import (
     rogan_gladen,
     seeded_rng,
 )
+from wordplay_audit.analysis.correction.cells import WEIGHT
 from wordplay_audit.analysis.proportions import z_value
 from wordplay_audit.errors import ParameterError, check_choice
 

@@ -30,7 +30,6 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.balderdash.corrected_parts import own_interval, strata_parts, unlabelled_parts
 from wordplay_audit.analysis.correction import (
     MIN_LABELS,
     JudgeAccuracy,
@@ -41,6 +40,8 @@ from wordplay_audit.analysis.correction import (
     seeded_rng,
     stratified_mean,
 )
+from wordplay_audit.analysis.correction.cells import own_interval, strata_parts, unlabelled_parts
+from wordplay_audit.analysis.correction.engine import own_share
 from wordplay_audit.analysis.correction.intervals import (
     BORROWED_FEW,
     MIN_LABELS_BORROWED,
@@ -197,29 +198,23 @@ def _rg_own(
 ) -> dict | None:
     """Rogan–Gladen with the cell's own post-stratified Se and Sp (post-strata: judge × ``own``,
     coarsened to the judge's decision), which makes its point the post-stratified share
-    Σ_s N_s q_s / N (Tenenbein 1970); the randomised exact interval of that share. None when a
-    post-stratum of the cell has fewer than ``min_labels`` labels. The share needs no J > 0;
-    where the cell's labels hold no human-true (human-false) definition its Se (Sp) is
-    undefined and the model's (``model``) is shown instead. Coarsened, a finer post-stratum
-    without a label of the cell counts as unknown in the interval (0 in the low bound, all its
-    items in the high one; ``rg_unknown`` items): the coarse share stands for it only on average
-    over where the labels fall (docs/BALDERDASH.md, *Coarsened post-strata*)."""
-    lab = cell[cell["labelled"]]
-    known = float(lab["human"].astype(bool).sum())
-    levels = [["judge", *own], ["judge"]] if own else [["judge"]]
+    Σ_s N_s q_s / N (Tenenbein 1970); the randomised exact interval of that share: the engine's
+    :func:`~wordplay_audit.analysis.correction.engine.own_share`. None when a post-stratum of the
+    cell has fewer than ``min_labels`` labels. The share needs no J > 0; where the cell's labels
+    hold no human-true (human-false) definition its Se (Sp) is undefined and the model's
+    (``model``) is shown instead. Coarsened, a finer post-stratum without a label of the cell
+    counts as unknown in the interval (0 in the low bound, all its items in the high one;
+    ``rg_unknown`` items): the coarse share stands for it only on average over where the labels
+    fall (docs/BALDERDASH.md, *Coarsened post-strata*)."""
     rng = seeded_rng(opts.seed, "rg", *seed)
-    found = own_interval(
-        cell, levels, ["judge", *own], opts.min_labels, known_true=known, confidence=confidence, rng=rng
-    )
+    found = own_share(cell, own, confidence=confidence, min_labels=opts.min_labels, rng=rng)
     if found is None:
         return None
     acc = poststratified_accuracy(cell, strata=found.keys[1:])
-    u, n, x = (np.asarray(v, float) for v in zip(*found.parts, strict=True))
-    rg = float((known + np.sum(u * x / n)) / len(cell))
     se = acc.se if np.isfinite(acc.se) else model.se
     sp = acc.sp if np.isfinite(acc.sp) else model.sp
-    return {"se": se, "sp": sp, "rg": rg, "rg_unclipped": rg, "rg_low": min(found.low, rg),
-            "rg_high": max(found.high, rg), "rg_reason": None, "rg_basis": "own", "rg_unknown": found.unknown}  # fmt: skip
+    return {"se": se, "sp": sp, "rg": found.estimate, "rg_unclipped": found.estimate, "rg_low": found.low,
+            "rg_high": found.high, "rg_reason": None, "rg_basis": "own", "rg_unknown": found.unknown}  # fmt: skip
 
 
 def _rg_exact(cell: pd.DataFrame, model_acc: ModelAccuracy, confidence: float, opts, rg, seed: tuple) -> dict:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, item_rows
-from wordplay_audit.analysis.correction.poststratify import counts_by
+from wordplay_audit.analysis.correction.cells import key_counts as key_counts  # named here too
 from wordplay_audit.analysis.judge_audit import human_consensus
 from wordplay_audit.corpora.balderdash.frames import as_category
 
@@ -57,20 +57,3 @@ def categorical_texts(obs: pd.DataFrame) -> pd.DataFrame:
     ``observed=True``. (``item_id`` is not passed: coding a million distinct ids took ≈ 0.6 s.)"""
     text = [c for c in obs.columns if pd.api.types.is_string_dtype(obs[c]) or obs[c].dtype == object]
     return obs.assign(**{c: as_category(obs[c]) for c in text}) if text else obs
-
-
-def key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, int, int]]:
-    """Per ``keys`` value (sorted): (unlabelled, labelled, labelled human-true) rows of ``frame``,
-    counted by :func:`~wordplay_audit.analysis.correction.poststratify.counts_by`.
-
-    >>> f = pd.DataFrame({"judge": [True, True, False], "labelled": [True, False, True],
-    ...                   "human": [True, None, False], "deck": ["b", "a", "b"]})
-    >>> key_counts(f, ["judge"])
-    {(False,): (0, 1, 0), (True,): (1, 1, 1)}
-    >>> key_counts(f, ["judge", "deck"])
-    {(False, 'b'): (0, 1, 0), (True, 'a'): (1, 0, 0), (True, 'b'): (0, 1, 1)}
-    """
-    counts = counts_by(frame, keys)
-    values = zip(*(counts[k].tolist() for k in keys), strict=True)
-    totals = zip(counts["N"].tolist(), counts["n"].tolist(), counts["x"].tolist(), strict=True)
-    return {key: (big_n - n, n, x) for key, (big_n, n, x) in zip(values, totals, strict=True)}

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.adaptive_report import adaptive_blocks, width_history
-from wordplay_audit.analysis.balderdash.corrected_parts import UNKNOWN_PART
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING
 from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
 from wordplay_audit.analysis.balderdash.summary import BalderdashAnalysis, TrendAnalysis
 from wordplay_audit.analysis.balderdash.trend import MIXED_NOTE
 from wordplay_audit.analysis.balderdash.trend_inputs import check_frame
+from wordplay_audit.analysis.correction.cells import UNKNOWN_PART
 from wordplay_audit.analysis.report import (
     Bullets,
     Figure,

@@ -6,6 +6,11 @@
 * :mod:`.intervals` — for cells that are not made of whole sampling strata (one round, a
   window): Jeffreys posterior draws of the Se and Sp generating the stratum's verdicts, then the
   cell's prevalence and its unlabelled true items (``mixture_share_interval``).
+* :mod:`.engine` — the corrected-metric engine every game calls: per cell the post-stratified
+  realised share under people's labels with the randomised exact interval
+  (:func:`corrected_shares`; one interval method, one minimum-labels rule, :data:`MIN_LABELS`).
+* :mod:`.cells` — a cell's post-strata as (unlabelled, labelled, labelled true) triples and its
+  own-label interval (the pieces the engine and Balderdash's corrected rates share).
 * :mod:`.calibration` — the randomised exact (Stevens / Clopper–Pearson) predictive interval of
   a cell's realised share from its own post-strata, and its exact coverage at given shares.
 * :mod:`.ratio` — the same predictives for a realised ratio of two sums over post-strata: the
@@ -22,8 +27,10 @@ from wordplay_audit.analysis.correction.calibration import (
     share_coverage,
     share_misses,
 )
+from wordplay_audit.analysis.correction.engine import NO_LABEL, CellShare, cell_share, corrected_shares
 from wordplay_audit.analysis.correction.intervals import (
     MIN_LABELS,
+    TOO_FEW,
     accuracy_draws,
     generating_accuracy_draws,
     rogan_gladen_interval,
@@ -44,6 +51,11 @@ from wordplay_audit.analysis.correction.rogan_gladen import rogan_gladen
 
 __all__ = [
     "MIN_LABELS",
+    "NO_LABEL",
+    "TOO_FEW",
+    "CellShare",
+    "cell_share",
+    "corrected_shares",
     "JudgeAccuracy",
     "accuracy_counts",
     "accuracy_draws",

@@ -7,18 +7,26 @@ and ``reference``), the game master's verdicts (rater ``wof-exact-match``) and p
 
 * ``judge`` — the exact-match win rate (the study's number); with ``completion``, also the
   mean completion at a win under the judge's and the replaced labels;
-* ``replaced`` — people's consensus where labelled, the verdict elsewhere;
-* ``rg`` — Rogan–Gladen θ = (p + Sp − 1)/(Se + Sp − 1), Se and Sp post-stratified on the
-  verdict (:mod:`wordplay_audit.analysis.correction`), with a normal interval;
-* ``ppi`` — labelled games counted as labelled; the unlabelled rest estimated by the
-  stratified double-sampling mean within verdicts (``design="stratified"``, a sample drawn
-  within verdicts, e.g. only lost games) or PPI++ (``design="random"``); interval
-  θ ± z (N_u/N) √Var.
+* ``replaced`` — people's consensus where labelled, the verdict elsewhere (a sensitivity view:
+  with few labels it stays close to the judge's rate and biased the same way);
+* ``se``, ``sp`` — the exact-match judge's sensitivity and specificity, post-stratified on its
+  verdict (:mod:`wordplay_audit.analysis.correction`);
+* ``corrected`` — the realised win rate under people's labels, from the corrected-metric
+  engine (:func:`wordplay_audit.analysis.correction.corrected_shares`): labelled games as
+  labelled, the unlabelled rest of each verdict at its labelled share (post-stratified on the
+  verdict; Tenenbein 1970), with the randomised exact interval ``corrected_low`` /
+  ``corrected_high`` (Stevens 1950). Both designs are post-stratified: a sample drawn within
+  verdicts (``design="stratified"``, e.g. only lost games) is one per verdict by construction,
+  and a simple random sample of the games (``design="random"``) is, given how many labels fall
+  in each verdict, a simple random sample of each. A verdict with unlabelled games and fewer
+  than ``MIN_LABELS`` (5) labels gets no interval, one with none no estimate either:
+  ``corrected_reason`` says which (docs/WOF.md, "Coverage of the corrected win rates").
 
 ``exact_is_true`` (default): a final guess equal to the solution is a win for people too —
-true by construction, so judge-true games count as labelled true. Without it a sample that
-holds no judge-true game leaves Se unknown. With ``design="random"`` it is not applied (it
-would make the labelled games a non-random sample).
+true by construction, so judge-true games count as labelled true and a sample of lost games
+alone is enough. With ``design="random"`` it is not applied: the judge audit's counts on the
+labelled games then stay those of a random sample, and the judge-true verdict needs its own
+``MIN_LABELS`` labels for an interval.
 
 Win-rate differences between models: games are paired by riddle (its solution, and its k-th
 occurrence for a riddle played more than once); exact McNemar test on the discordant pairs
@@ -36,12 +44,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.correction import (
-    poststratified_accuracy,
-    ppi_mean,
-    rogan_gladen,
-    stratified_mean,
-)
+from wordplay_audit.analysis.correction import corrected_shares, poststratified_accuracy
 from wordplay_audit.analysis.judge_audit import audit_frame, judge_confusion
 from wordplay_audit.analysis.proportions import z_value
 from wordplay_audit.analysis.stats_models import mcnemar_exact_p
@@ -58,7 +61,7 @@ class WinRecompute:
     """Result of :func:`recompute_wins`; ``to_dict()`` is the ``--json`` payload."""
 
     audit: pd.DataFrame  # the exact-match judge vs people, per player_model (judge_confusion)
-    rates: pd.DataFrame  # per model: n, n_labelled, judge, replaced, se, sp, rg*, ppi*
+    rates: pd.DataFrame  # per model: n, n_labelled, judge, replaced, se, sp, corrected*
     mcnemar: pd.DataFrame  # per pair of models and labeling
     design: str
     confidence: float
@@ -92,53 +95,28 @@ def _exact_as_true(judge_labels: pd.DataFrame, human_labels: pd.DataFrame) -> pd
     return pd.DataFrame({"item_id": missing, "rater": EXACT_RATER, "rater_type": "human", "label": "true"})
 
 
-def _interval(theta: float, half: float) -> tuple[float, float]:
-    if not (np.isfinite(theta) and np.isfinite(half)):
-        return np.nan, np.nan
-    return float(np.clip(theta - half, 0, 1)), float(np.clip(theta + half, 0, 1))
+RATE_COLUMNS = ["model", "n", "n_labelled", "judge", "replaced", "se", "sp", "corrected", "corrected_low",
+                "corrected_high", "corrected_reason"]  # fmt: skip
+"""The columns of :attr:`WinRecompute.rates` (before the completion columns)."""
 
 
-def _unlabelled_mean(cell: pd.DataFrame, design: str, z: float) -> tuple[float, float]:
-    """Estimate and variance of the win rate over the cell's unlabelled games."""
-    lab, unl = cell[cell["labelled"]], cell[~cell["labelled"]]
-    if unl.empty:
-        return 0.0, 0.0
-    if design == "random":
-        y = lab["human"].astype(bool).to_numpy(float)
-        theta, var, _ = ppi_mean(y, lab["judge"].to_numpy(float), unl["judge"].to_numpy(float))
-        return theta, var
-    parts = []
-    for verdict, rest in unl.groupby("judge"):
-        sample = lab[lab["judge"] == verdict]
-        if sample.empty:
-            return np.nan, np.nan
-        parts.append((len(rest), len(sample), int(sample["human"].astype(bool).sum())))
-    return stratified_mean(*zip(*parts, strict=True), z=z)
-
-
-def _model_rates(cell: pd.DataFrame, design: str, z: float) -> dict:
-    n = len(cell)
-    labelled = cell["labelled"].to_numpy(bool)
-    human_true = float(cell.loc[labelled, "human"].astype(bool).sum())
-    judge = float(cell["judge"].mean())
-    acc = poststratified_accuracy(cell)
-    rg, var_rg = rogan_gladen(judge, acc, n, share_pos=1.0, share_neg=1.0)
-    theta_u, var_u = _unlabelled_mean(cell, design, z)
-    n_u = int((~labelled).sum())
-    ppi = (human_true + n_u * theta_u) / n
-    row = {
-        "n": n,
-        "n_labelled": int(labelled.sum()),
-        "judge": judge,
-        "replaced": (human_true + float(cell.loc[~labelled, "judge"].sum())) / n,
-        "se": acc.se,
-        "sp": acc.sp,
-        "rg": rg,
-    }
-    row["rg_low"], row["rg_high"] = _interval(rg, z * np.sqrt(var_rg))
-    row["ppi"] = float(np.clip(ppi, 0, 1)) if np.isfinite(ppi) else np.nan
-    row["ppi_low"], row["ppi_high"] = _interval(ppi, z * (n_u / n) * np.sqrt(var_u))
-    return row
+def _win_rates(frame: pd.DataFrame, confidence: float, seed: int) -> pd.DataFrame:
+    """Per model: the judge's, the replaced and the corrected win rate (module doc)."""
+    shares = corrected_shares(frame, cells=["player_model"], confidence=confidence, seed=seed)
+    rows = []
+    for share, (model, cell) in zip(
+        shares.itertuples(index=False), frame.groupby("player_model", sort=True), strict=True
+    ):
+        labelled = cell["labelled"].to_numpy(bool)
+        human_true = float(cell.loc[labelled, "human"].astype(bool).sum())
+        acc = poststratified_accuracy(cell)
+        rows.append({
+            "model": model, "n": share.n, "n_labelled": share.n_labelled, "judge": share.judge,
+            "replaced": (human_true + float(cell.loc[~labelled, "judge"].sum())) / share.n,
+            "se": acc.se, "sp": acc.sp, "corrected": share.estimate, "corrected_low": share.ci_low,
+            "corrected_high": share.ci_high, "corrected_reason": share.reason,
+        })  # fmt: skip
+    return pd.DataFrame(rows, columns=RATE_COLUMNS)
 
 
 def _paired(frame: pd.DataFrame) -> pd.DataFrame:
@@ -213,7 +191,7 @@ def recompute_wins(
     :func:`wordplay_audit.analysis.wof.metrics.per_game`'s ``completion``) adds the completion at
     a win under the judge's and under the replaced labels."""
     check_choice("design", design, DESIGNS)
-    z = z_value(confidence)
+    z_value(confidence)  # checks the level
     require_columns(items, ("item_id", "player_model", "reference"), "items")
     taken = pd.DataFrame(columns=["item_id", "rater", "rater_type", "label"])
     if exact_is_true and design == "stratified":
@@ -223,10 +201,7 @@ def recompute_wins(
     audit = judge_confusion(labels, items, by="player_model", confidence=confidence)
     frame = _frame(items, judge_labels, people)
     skipped = {**frame.attrs.get("skipped", {}), "exact_taken_true": len(taken)}
-    rows = [
-        {"model": m, **_model_rates(cell, design, z)} for m, cell in frame.groupby("player_model", sort=True)
-    ]
-    rates = pd.DataFrame(rows)
+    rates = _win_rates(frame, confidence, seed)
     if completion is not None:
         rates = rates.merge(_completion_at_win(frame, completion), on="model", how="left")
     tests = mcnemar_tests(frame, confidence=confidence, seed=seed)

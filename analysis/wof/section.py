@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from wordplay_audit.analysis.correction import MIN_LABELS
 from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png
 from wordplay_audit.analysis.wof.metrics import WofMetrics
 from wordplay_audit.analysis.wof.plots import first_consonant_figure, outcome_figure
@@ -19,12 +20,10 @@ RATE_COLUMNS = [
     "n_labelled",
     "judge",
     "replaced",
-    "rg",
-    "rg_low",
-    "rg_high",
-    "ppi",
-    "ppi_low",
-    "ppi_high",
+    "corrected",
+    "corrected_low",
+    "corrected_high",
+    "corrected_reason",
 ]
 
 
@@ -38,8 +37,9 @@ def _recompute_blocks(result: WinRecompute) -> list:
         Table(result.audit[[c for c in AUDIT_COLUMNS if c in result.audit.columns]],
               caption=f"Exact-match judge vs people per model (FNR re-weighted on the verdict, {level} % interval)"),
         Table(result.rates[[c for c in RATE_COLUMNS if c in result.rates.columns]],
-              caption=f"Win rates: exact match, replaced where labelled, Rogan–Gladen and "
-                      f"{result.design} PPI corrected ({level} % intervals)"),
+              caption=f"Win rates: exact match, replaced where labelled, and corrected under people's labels "
+                      f"(post-stratified on the verdict, {result.design} sample; randomised exact {level} % "
+                      f"interval, none where a verdict holds fewer than {MIN_LABELS} labels)"),
         Table(result.mcnemar, caption="Win-rate differences between models, exact McNemar on paired riddles"),
     ]  # fmt: skip
 

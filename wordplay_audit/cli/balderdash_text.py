@@ -46,7 +46,7 @@ def reason_lines(corrected: pd.DataFrame) -> list[str]:
         for reason, part in corrected[corrected[column].notna()].groupby(column):
             cells = ", ".join(f"{r.metric}/{r.model}/{r.deck}" for r in part.itertuples())
             lines.append(f"  {column.split('_')[0]} not shown for {cells}: {reason}")
-    from wordplay_audit.analysis.balderdash.corrected_parts import UNKNOWN_PART
+    from wordplay_audit.analysis.correction.cells import UNKNOWN_PART
 
     for column in ("rg_unknown", "ppi_unknown"):
         if column not in corrected:

@@ -126,6 +126,15 @@ def simulate_command(
     emit(payload, as_json=as_json, lines=lines)
 
 
+def _corrected_text(r: dict) -> str:
+    """The corrected win rate with its interval, or what is missing and why."""
+    if r["corrected"] is None or r["corrected"] != r["corrected"]:  # null / nan
+        return f"– ({r['corrected_reason']})"
+    if r["corrected_low"] is None or r["corrected_low"] != r["corrected_low"]:
+        return f"{r['corrected']:.3f}, no interval ({r['corrected_reason']})"
+    return f"{r['corrected']:.3f} [{r['corrected_low']:.3f}, {r['corrected_high']:.3f}]"
+
+
 def _recompute_lines(payload: dict) -> list[str]:
     lines = ["exact-match judge vs people (FNR = share of people's wins the judge calls losses):"]
     for a in payload["judge_audit"]:
@@ -134,14 +143,9 @@ def _recompute_lines(payload: dict) -> list[str]:
             f"FNR {a['fnr_w']:.3f} [{a['fnr_w_low']:.3f}, {a['fnr_w_high']:.3f}] (re-weighted)"
         )
     level = round(100 * payload["confidence"])
-    lines.append(
-        f"win rates (judge | replaced | Rogan-Gladen [{level} %] | {payload['design']} PPI [{level} %]):"
-    )
+    lines.append(f"win rates (judge | replaced | corrected [{level} %], {payload['design']} sample):")
     for r in payload["win_rates"]:
-        lines.append(
-            f"  {r['model']}: {r['judge']:.3f} | {r['replaced']:.3f} | {r['rg']:.3f} [{r['rg_low']:.3f}, "
-            f"{r['rg_high']:.3f}] | {r['ppi']:.3f} [{r['ppi_low']:.3f}, {r['ppi_high']:.3f}]"
-        )
+        lines.append(f"  {r['model']}: {r['judge']:.3f} | {r['replaced']:.3f} | {_corrected_text(r)}")
     for t in payload["mcnemar"]:
         lines.append(
             f"McNemar {t['model_a']} vs {t['model_b']} ({t['labels']} labels): {t['pairs']} pairs, "

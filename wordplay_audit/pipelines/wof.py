@@ -194,7 +194,7 @@ def run_demo_part(folder: str | Path, *, seed: int = 0, games: int = 48) -> tupl
         "games": int(len(items)),
         "n_human_labels": int(len(people)),
         "exact_win_rate": rates["judge"].to_dict(),
-        "corrected_win_rate": rates["ppi"].to_dict(),
+        "corrected_win_rate": rates["corrected"].to_dict(),
         "true_win_rate": truth.groupby("player_model")["truly_solved"].mean().to_dict(),
     }
     return summary, section

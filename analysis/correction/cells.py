@@ -1,7 +1,13 @@
-"""The post-strata of one cell of :func:`~wordplay_audit.analysis.balderdash.corrected.corrected_rates`
-as (unlabelled, labelled, labelled true) triples, and the randomised exact interval of the cell's
-realised share built from its own labels (both estimators use it; the cell's column semantics
-are :func:`~wordplay_audit.analysis.balderdash.corrected_frame.question_frame`'s)."""
+"""The post-strata of one cell as (unlabelled, labelled, labelled true) triples, and the
+randomised exact interval of the cell's realised share from its own labels (game-agnostic).
+
+A *cell* is a frame of one row per item with ``judge`` (bool, the judge's verdict), ``labelled``
+(bool), ``human`` (nullable boolean, NA where unlabelled), optional post-strata columns and an
+optional ``sampling_weight`` (1/π). Its post-strata are the judge's verdict × those columns,
+coarsened to the verdict (:func:`own_interval`). Balderdash's corrected rates and the engine
+(:func:`~wordplay_audit.analysis.correction.engine.corrected_shares`) both build their cells'
+intervals here.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +16,27 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.balderdash.corrected_frame import key_counts
 from wordplay_audit.analysis.correction.calibration import randomised_share_interval
+from wordplay_audit.analysis.correction.poststratify import counts_by
+
+__all__ = [
+    "UNKNOWN_PART",
+    "WEIGHT",
+    "OwnInterval",
+    "key_counts",
+    "label_counts",
+    "level_parts",
+    "own_interval",
+    "strata_parts",
+    "unlabelled_parts",
+]
 
 UNKNOWN_PART = "a post-stratum (judge verdict × other decision) without a label"
-"""What ``own_interval`` counts as unknown (said beside ``rg_unknown``/``ppi_unknown``)."""
+"""What :func:`own_interval` counts as unknown (said beside the ``*_unknown`` counts)."""
+
+WEIGHT = "sampling_weight"
+"""Optional column of the items: 1/π of each sampled item (an adaptive campaign's items.csv); the
+stratified estimate then weights each label by 1/π − 1 (:func:`label_counts`)."""
 
 
 class OwnInterval(NamedTuple):
@@ -30,19 +52,19 @@ def own_interval(
     confidence: float, rng: np.random.Generator,
 ) -> OwnInterval | None:  # fmt: skip
     """The interval of the first of ``levels`` whose every post-stratum with unlabelled items
-    holds ``min_labels`` labels of the cell (:func:`_level_parts`); None when none does. On a
+    holds ``min_labels`` labels of the cell (:func:`level_parts`); None when none does. On a
     level coarser than ``finest`` a ``finest`` post-stratum without a label of the cell counts as
     *unknown* in the interval: 0 of its items true in the low bound, all of them in the high one
     (``unknown`` items). The coarse share stands for such a post-stratum only on average over
     where the labels fall, not given that none fell there (docs/BALDERDASH.md, *Coarsened
     post-strata*)."""
     for keys in levels:
-        parts = _level_parts(cell, keys, min_labels)
+        parts = level_parts(cell, keys, min_labels)
         if parts is None:
             continue
         coarser = len(keys) < len(finest)
         unknown = unlabelled_parts(cell, finest) if coarser else np.zeros(len(cell), bool)
-        used = _level_parts(cell[~unknown], keys, 0) if unknown.any() else parts
+        used = level_parts(cell[~unknown], keys, 0) if unknown.any() else parts
         low, high = randomised_share_interval(
             *zip(*used, strict=True), known_true=known_true, n_total=len(cell), confidence=confidence, rng=rng
         )
@@ -52,8 +74,9 @@ def own_interval(
 
 def strata_parts(cell: pd.DataFrame, pooled: pd.DataFrame, keys: list[str]) -> tuple[list, bool]:
     """(unlabelled, labelled, labelled true) per ``keys`` stratum of the cell's unlabelled rows
-    (in sorted order); a stratum without a label in the cell borrows the model's (``pooled``)
-    labels. With sampling weights the labelled counts are :func:`label_counts`' effective ones."""
+    (in sorted order); a stratum without a label in the cell borrows ``pooled``'s labels (e.g.
+    the model's). With sampling weights the labelled counts are :func:`label_counts`' effective
+    ones."""
     counts = key_counts(cell, keys)
     parts, used_pool, pool_counts = [], False, None
     for key in sorted(k for k, (u, _, _) in counts.items() if u > 0):
@@ -79,11 +102,6 @@ def _equal(column: pd.Series, value) -> np.ndarray:
     return (column == value).fillna(False).to_numpy(bool)
 
 
-WEIGHT = "sampling_weight"
-"""Optional column of the definitions: 1/π of each sampled definition (an adaptive campaign's
-items.csv); the stratified estimate then weights each label by 1/π − 1 (:func:`label_counts`)."""
-
-
 def label_counts(lab: pd.DataFrame) -> tuple[float, float]:
     """(n, x) of the labels that stand for a post-stratum's unlabelled rest: the counts, or with
     a ``sampling_weight`` column (1/π, a campaign whose sampling rates changed between rounds)
@@ -106,7 +124,7 @@ def label_counts(lab: pd.DataFrame) -> tuple[float, float]:
     return n_eff, n_eff * float(v @ y / v.sum())
 
 
-def _level_parts(cell: pd.DataFrame, keys: list[str], min_labels: int) -> list | None:
+def level_parts(cell: pd.DataFrame, keys: list[str], min_labels: int) -> list | None:
     """The cell's ``keys`` post-strata (no borrowing; ``[]``: the whole cell) if every one with
     unlabelled items holds ``min_labels`` labels of the cell, else None. A cell labelled in full
     has nothing to predict: one empty post-stratum (its share is known)."""
@@ -132,3 +150,20 @@ def unlabelled_parts(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:
     """
     seen = frame.groupby(keys, observed=True, dropna=False, sort=False)["labelled"].transform("any")
     return ~seen.to_numpy(bool)
+
+
+def key_counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int, int, int]]:
+    """Per ``keys`` value (sorted): (unlabelled, labelled, labelled human-true) rows of ``frame``,
+    counted by :func:`~wordplay_audit.analysis.correction.poststratify.counts_by`.
+
+    >>> f = pd.DataFrame({"judge": [True, True, False], "labelled": [True, False, True],
+    ...                   "human": [True, None, False], "deck": ["b", "a", "b"]})
+    >>> key_counts(f, ["judge"])
+    {(False,): (0, 1, 0), (True,): (1, 1, 1)}
+    >>> key_counts(f, ["judge", "deck"])
+    {(False, 'b'): (0, 1, 0), (True, 'a'): (1, 0, 0), (True, 'b'): (0, 1, 1)}
+    """
+    counts = counts_by(frame, keys)
+    values = zip(*(counts[k].tolist() for k in keys), strict=True)
+    totals = zip(counts["N"].tolist(), counts["n"].tolist(), counts["x"].tolist(), strict=True)
+    return {key: (big_n - n, n, x) for key, (big_n, n, x) in zip(values, totals, strict=True)}
