@@ -22,7 +22,7 @@ or one the strict parser cannot read, has none. The runner then gives an item th
 of its votes, or, where none carries one, the share of yes among its parsed samples.
 
 **Samples.** ``samples=k`` asks k samples per order. With ``sampling="n"`` (the default) they
-are one request with ``n=k`` – the prompt is sent and billed once –, and a server that returns
+are one request with ``n=k`` – the prompt is sent and counted once –, and a server that returns
 fewer choices than asked is asked again for the rest; ``sampling="calls"`` makes k requests.
 Either way each sample is its own query, cached and counted on its own, with the same cache key.
 At temperature 0 the samples of a deterministic model agree, so their share is no score.

@@ -55,7 +55,8 @@ TopLogprobsOpt = Annotated[
 SamplingOpt = Annotated[
     str,
     typer.Option(
-        "--sampling", help="How --samples k are asked: n (one request, n=k: prompt billed once) or calls (k)."
+        "--sampling",
+        help="How --samples k are asked: n (one request, n=k: the prompt sent once) or calls (k requests).",
     ),
 ]
 
