@@ -350,7 +350,7 @@ def fit_judge(
     judge = make_judge(spec, corpus=[*refs, *cands])
     scores = pd.Series(judge.scores(refs, cands), index=chosen["item_id"].to_numpy())
     fit = fit_threshold(scores, truth, judge=spec, folds=folds, seed=seed, objective=objective)
-    fit.judge_id = make_judge(spec, threshold=fit.threshold).judge_id
+    fit.judge_id = make_judge(spec, threshold=fit.threshold, corpus=[*refs, *cands]).judge_id
     fit.ties_left_out = ties
     fit.labels_unmatched = unmatched  # human rows naming no item of the items file (counted, said)
     fit.items_unlabelled = int(len(items if kind is None else items[items["kind"] == kind]) - len(chosen))

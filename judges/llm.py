@@ -139,7 +139,7 @@ class OpenAIJudge:
         sampling: Literal["n", "calls"] = "n",
     ) -> None:
         if samples < 1:
-            raise FatalJudgeError(f"--samples: expected a whole number ≥ 1; got {samples}")
+            raise FatalJudgeError(f"samples: expected a whole number ≥ 1; got {samples}")
         if (
             isinstance(top_logprobs, bool)
             or not isinstance(top_logprobs, int)

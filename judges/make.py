@@ -19,29 +19,44 @@ def check_judge_name(spec: str) -> str:
         return spec
     if spec.startswith("openai:") and spec.split(":", 1)[1].strip():
         return spec
-    raise ParameterError(f"--judge: expected one of {', '.join(NAMES)}; got {spec!r}")
+    raise ParameterError(f"judge: expected one of {', '.join(NAMES)}; got {spec!r}")
 
 
-def make_judge(
+def make_judge(  # noqa: PLR0913 - one keyword-only parameter per judge option
     spec: str,
     *,
     threshold: float | None = None,
     corpus: Iterable[str] | None = None,
     calibration: dict[str, Any] | None = None,
     max_edits: int = 1,
-    **llm_options: Any,
+    base_url: str | None = None,
+    temperature: float = 0.0,
+    samples: int = 1,
+    swap: bool = False,
+    prompt: str | Path | None = None,
+    timeout: float = 60.0,
+    top_logprobs: int = 10,
+    sampling: str = "n",
 ) -> Any:
-    """The judge named ``spec``; ``llm_options`` go to :class:`OpenAIJudge` (base_url, temperature,
-    samples, swap, prompt, timeout, top_logprobs, sampling), ``threshold``/``corpus``/``calibration``
-    to the similarity judges."""
+    """The judge named ``spec``: ``base_url`` … ``sampling`` are the LLM judge's
+    (:class:`OpenAIJudge`), ``threshold``/``corpus``/``calibration`` the similarity judges',
+    ``max_edits`` the normalised match's. The TF-IDF judge needs its ``corpus`` (the texts its
+    idf is fitted on: every reference and candidate of the items judged together); without one
+    each batch would be fitted on itself and the verdicts would depend on the batching."""
     check_judge_name(spec)
     if spec.startswith("openai:"):
         from wordplay_audit.judges.llm import OpenAIJudge
 
-        return OpenAIJudge(spec.split(":", 1)[1], **llm_options)
+        return OpenAIJudge(spec.split(":", 1)[1], base_url=base_url, temperature=temperature, samples=samples,
+                           swap=swap, prompt=prompt, timeout=timeout, top_logprobs=top_logprobs, sampling=sampling)  # fmt: skip
     if spec == "tfidf":
         from wordplay_audit.judges.offline import TfidfJudge
 
+        if corpus is None:
+            raise ParameterError(
+                "corpus: the TF-IDF judge needs the texts its idf is fitted on (every reference and "
+                "candidate of the items judged together); without it each batch is fitted on itself"
+            )
         return TfidfJudge(threshold, corpus=corpus, calibration=calibration)
     if spec == "embed":
         from wordplay_audit.judges.offline import EmbedJudge
@@ -50,17 +65,3 @@ def make_judge(
     from wordplay_audit.judges.match import ExactJudge, NormalizedJudge
 
     return ExactJudge() if spec == "exact" else NormalizedJudge(max_edits=max_edits)
-
-
-def fit_from(spec: str, fit: str | Path | None) -> Any:
-    """The :class:`~wordplay_audit.judges.fit.ThresholdFit` of a similarity judge from ``--fit
-    FILE`` (required for those); None for other judges."""
-    if spec not in SIMILARITY:
-        return None
-    if fit is None:
-        raise ParameterError(
-            f"--judge {spec}: needs --fit FILE (a threshold fitted on human labels by `judge fit`)"
-        )
-    from wordplay_audit.judges.fit import load_fit
-
-    return load_fit(fit, judge=spec)

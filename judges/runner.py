@@ -297,7 +297,7 @@ async def run_judge_async(
 ) -> RunResult:
     """Judge every item (see the module docstring); ``prices`` = (input, output) per 10⁶ tokens."""
     if concurrency < 1:
-        raise ParameterError(f"--concurrency: expected a whole number ≥ 1; got {concurrency}")
+        raise ParameterError(f"concurrency: expected a whole number ≥ 1; got {concurrency}")
     policy = policy or RetryPolicy()
     started = time.perf_counter()
     stats = RunStats(items=len(items))
@@ -338,6 +338,18 @@ async def run_judge_async(
     return RunResult(judge.judge_id, labels, stats, failed, prices)
 
 
-def run_judge(judge: Judge, items: Sequence[Query], **options: Any) -> RunResult:
+def run_judge(
+    judge: Judge,
+    items: Sequence[Query],
+    *,
+    cache: VerdictCache | None = None,
+    concurrency: int = 8,
+    policy: RetryPolicy | None = None,
+    progress: bool = True,
+    prices: tuple[float, float] | None = None,
+) -> RunResult:
     """Synchronous :func:`run_judge_async` (starts its own event loop)."""
-    return asyncio.run(run_judge_async(judge, items, **options))
+    run = run_judge_async(
+        judge, items, cache=cache, concurrency=concurrency, policy=policy, progress=progress, prices=prices
+    )
+    return asyncio.run(run)

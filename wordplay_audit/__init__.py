@@ -94,6 +94,16 @@ API: dict[str, str] = {
     "select_labels": f"{W}.agreement",
     "Agreement": f"{W}.agreement",
     "Consensus": f"{W}.agreement",
+    # judges
+    "run_judge": f"{W}.judging",
+    "fit_judge": f"{W}.judging",
+    "load_fit": f"{W}.judging",
+    "batch_write": f"{W}.judging",
+    "batch_read": f"{W}.judging",
+    "JudgeRun": f"{W}.judging",
+    "JudgeFit": f"{W}.judging",
+    "BatchRequests": f"{W}.judging",
+    "BatchRead": f"{W}.judging",
     # the judge audit
     "judge_audit": f"{W}.audit",
     "JudgeAudit": f"{W}.audit",

@@ -56,7 +56,7 @@ def metrics_command(
     """The study's LKR, TDR, DR, CGR and AS per round, game and setting (judge labels)."""
     import wordplay_audit as wa
 
-    show(wa.balderdash_metrics(_read(export, words)[0]), as_json=as_json, out=out)
+    show(wa.balderdash_metrics(_read(export, words)[0]), as_json=as_json, write=out)
 
 
 @app.command("recompute")
@@ -79,7 +79,7 @@ def recompute_command(
     data, labels = _read(export, words, human)
     table = wa.read_table(weights) if weights is not None else None
     result = wa.balderdash_recompute(data, labels, design=design, weights=table)
-    show(result, as_json=as_json, out=out, human=str(human), weights=str(weights) if weights else None)
+    show(result, as_json=as_json, write=out, human=str(human), weights=str(weights) if weights else None)
 
 
 @app.command("convergence")
@@ -143,7 +143,7 @@ def report_command(
     data, labels = _read(export, words, human)
     result = wa.balderdash_report(data, labels, eps=grid, design=design, seed=seed,
                                   assume_constant_accuracy=assume_constant_accuracy)  # fmt: skip
-    show(result, as_json=as_json, out=out)
+    show(result, as_json=as_json, write=out)
 
 
 @app.command("simulate")
@@ -185,4 +185,4 @@ def items_command(
     import wordplay_audit as wa
 
     result = wa.balderdash_items(wa.read_balderdash(export, words=words))
-    show(result, as_json=as_json, out=out, export=str(export))
+    show(result, as_json=as_json, write=out, export=str(export))

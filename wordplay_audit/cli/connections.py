@@ -33,4 +33,4 @@ def score_command(
     import wordplay_audit as wa
 
     result = wa.connections_score(data, match=match)
-    show(result, as_json=as_json, out=out, report=str(out / "report.html"))
+    show(result, as_json=as_json, write=out, report=str(out / "report.html"))

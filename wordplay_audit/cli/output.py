@@ -50,15 +50,15 @@ JSON_OPTION = typer.Option(False, "--json", help="Print one JSON object instead 
 SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=2**32 - 1, help="Random seed (0 ≤ seed < 2³²).")]
 
 
-def show(result: Any, *, as_json: bool, out: Path | None = None, **extra: Any) -> None:
+def show(result: Any, *, as_json: bool, write: Path | None = None, **extra: Any) -> None:
     """Print a workflow result: ``--json`` its ``to_dict()`` (with ``extra`` and what was
-    written), else its ``summary()``; with ``out``, :meth:`write` it there first."""
-    files = result.write(out) if out is not None else None
+    written), else its ``summary()``; with ``write`` (a folder), :meth:`write` it there first."""
+    files = result.write(write) if write is not None else None
     payload = {**result.to_dict(), **extra} if as_json else {}
     lines = list(result.summary())
     if files is not None:
-        payload.update(out=str(out), files=files)
-        lines.append(f"wrote {out}: {', '.join(files)}")
+        payload.update(out=str(write), files=files)
+        lines.append(f"wrote {write}: {', '.join(files)}")
     emit(payload, as_json=as_json, lines=lines)
 
 
