@@ -1,8 +1,11 @@
 """Label Studio exports → annotation records (JSON snapshot, JSON_MIN, CSV).
 
 An *annotation record* is one submitted or skipped annotation of one task:
-``{"uid", "annotation_id", "annotator", "cancelled", "result", "updated", "where"}``, where
-``result`` is Label Studio's result list and ``where`` names the place for messages.
+``{"uid", "annotation_id", "annotator", "submitted_by", "cancelled", "result", "updated",
+"where"}``, where ``annotator`` is the annotation's ``completed_by`` (an email, or a user id),
+``submitted_by`` the account that last saved it (the full JSON export's ``updated_by``, a user
+id; the request's own user, whereas ``completed_by`` is whatever the request said), ``result``
+is Label Studio's result list and ``where`` names the place for messages.
 
 * Full JSON (snapshot export, ``[{"id", "data", "annotations", "drafts", "predictions"}]``):
   drafts and predictions are counted and ignored; skipped annotations have ``was_cancelled``.
@@ -69,6 +72,7 @@ def records_from_json(tasks: Any, source: str) -> tuple[list[dict], dict[str, in
                     "uid": str(uid),
                     "annotation_id": ann.get("id"),
                     "annotator": _annotator(ann.get("completed_by")),
+                    "submitted_by": _annotator(ann.get("updated_by")),
                     "cancelled": bool(ann.get("was_cancelled")),
                     "result": result or [],
                     "updated": str(ann.get("updated_at") or ann.get("created_at") or ""),
@@ -131,6 +135,7 @@ def records_from_rows(
                 "uid": str(uid),
                 "annotation_id": row.get("annotation_id"),
                 "annotator": _annotator(row.get("annotator")),
+                "submitted_by": None,  # not in JSON_MIN or CSV exports
                 "cancelled": False,
                 "result": result,
                 "updated": str(row.get("updated_at") or ""),

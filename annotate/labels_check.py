@@ -55,9 +55,17 @@ def check_labels(campaign: Campaign, path: str | Path) -> tuple[pd.DataFrame, in
     """Pull's ``labels.csv`` (the contract's labels) checked for ``campaign`` like final labels,
     one label per rater, item and question; return its rows naming a campaign item and how many
     do not (``adjudicate --labels``)."""
-    table = read_labels(expect_file(path, "pull's labels.csv for --labels"))
-    _check_answers(campaign, table, path, ["item_id", "rater", "question"], unresolved=False)
-    return campaign_rows(campaign, table, path)
+    return check_label_rows(campaign, read_labels(expect_file(path, "pull's labels.csv for --labels")))
+
+
+def check_label_rows(campaign: Campaign, table: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """:func:`check_labels` on a labels table (``attrs["source"]`` names its file)."""
+    from wordplay_audit.corpora.contract import validate_labels
+
+    source = str(table.attrs.get("source") or "labels")
+    table = validate_labels(table, source=source)
+    _check_answers(campaign, table, source, ["item_id", "rater", "question"], unresolved=False)
+    return campaign_rows(campaign, table, source)
 
 
 def _check_answers(campaign: Campaign, table: pd.DataFrame, path, key: list[str], *, unresolved: bool):

@@ -133,13 +133,38 @@ class Server:
             raise InputError(f"{KEY_ENV} is not set (the token from the server's Account & Settings page)")
         _check_credentials(base, key)
         self.url = shown_url(base)  # what messages show: never a password
+        self.base_url = base  # what requests use
         self.client = LabelStudio(base_url=base, api_key=key, timeout=timeout)
         with api_errors(self.url, "connect"):
-            if getattr(self.client.users.whoami(), "id", None) is None:
+            me = self.client.users.whoami()
+            if getattr(me, "id", None) is None:
                 raise BadAnswer("whoami")
+        self.email = str(getattr(me, "email", "") or "").lower()  # the account the token is
 
     def calling(self, what: str):
         return api_errors(self.url, what)
+
+    # ------------------------------------------------------------------ accounts
+    def users(self) -> dict[str, str]:
+        """The organisation's accounts: user id (as text) → email (lower case)."""
+        with self.calling("list users"):
+            users = self.client.users.list()
+            if not isinstance(users, list):
+                raise BadAnswer("list users")
+            return {str(u.id): str(u.email).lower() for u in users if getattr(u, "email", None)}
+
+    def user_emails(self) -> set[str]:
+        """The emails (lower case) of the organisation's accounts."""
+        return set(self.users().values())
+
+    def invite_path(self) -> str:
+        """The organisation's invite link (``/user/signup/?token=…``; the token is a secret: it
+        lets anyone sign up into the organisation)."""
+        with self.calling("get the invite link"):
+            link = self.client.organizations.invites.get_invite_link().invite_url
+            if not isinstance(link, str) or not link.startswith("/"):
+                raise BadAnswer("invite link")
+            return link
 
     # ------------------------------------------------------------------ projects
     def find_projects(self, marker: str) -> list[int]:

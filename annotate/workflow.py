@@ -5,7 +5,8 @@ results; writing files is left to :func:`write_pulled` / :func:`write_task_files
 the CLI's output transaction).
 
 Adjudication: :func:`adjudication_queue` picks the (item, question) pairs whose labels disagree
-(ties included), and the adjudicator's project shows the earlier labels beside the item. The
+(ties included), and the adjudicator's project shows the earlier labels beside the item,
+without the raters' names unless asked (:func:`earlier_text`). The
 queue is kept in ``adjudication.json`` in the campaign folder; ``pull`` then also pulls the
 adjudicator's project and its labels become final (:func:`~.reconcile.final_labels`).
 """
@@ -28,6 +29,7 @@ from wordplay_audit.annotate.configs import label_config, question_labels
 from wordplay_audit.annotate.design import uid_of
 from wordplay_audit.annotate.exports import read_export_file, records_from_json
 from wordplay_audit.annotate.reconcile import Reconciled, disputed, final_labels, reconcile
+from wordplay_audit.annotate.roster import NO_ROSTER, as_roster
 from wordplay_audit.annotate.server import (
     Server,
     Target,
@@ -37,8 +39,7 @@ from wordplay_audit.annotate.server import (
     rater_marker,
     server_notes,
 )
-from wordplay_audit.corpora.contract import read_table
-from wordplay_audit.errors import InputError, at_field
+from wordplay_audit.errors import InputError, ParameterError, at_field
 
 ADJUDICATION_FILE = "adjudication.json"
 
@@ -62,26 +63,6 @@ def push_campaign(campaign: Campaign, server: Server, *, review: bool = False) -
             queues=queues(campaign),
             judge=judge,
         )
-
-
-def read_roster(path: Path | None) -> dict[str, str] | None:
-    """A roster CSV (``rater``, ``email``): who may annotate in whose project."""
-    if path is None:
-        return None
-    frame = read_table(path)
-    for column in ("rater", "email"):
-        if column not in frame.columns:
-            raise InputError(f"{path} line 1: expected columns rater, email; got {', '.join(frame.columns)}")
-    people: dict[str, tuple[str, int]] = {}  # email → (rater, line)
-    for line, rater, email in zip(frame.index, frame["rater"], frame["email"], strict=True):
-        rater, email = str(rater).strip(), str(email).strip()
-        if email in people and people[email][0] != rater:
-            raise InputError(
-                f"{path} line {line}: email {email!r} is rater {rater!r} here and {people[email][0]!r} on "
-                f"line {people[email][1]}; expected one rater per email"
-            )
-        people[email] = (rater, int(line))
-    return {email: rater for email, (rater, _line) in people.items()}
 
 
 @dataclass
@@ -125,9 +106,32 @@ def _adjudication_assignments(adj: dict) -> pd.DataFrame:
     return frame
 
 
-def pull_campaign(campaign: Campaign, server: Server, *, roster: Mapping[str, str] | None = None) -> Pulled:
-    """Snapshot-export every rater's project (and the adjudication) and reconcile."""
+def _senders(records: list[dict], accounts: Mapping[str, str]) -> list[dict]:
+    """Each record's ``submitted_by`` as the account's email (``accounts``: user id → email);
+    an account not in ``accounts`` — the one running the pull (which may submit on a rater's
+    behalf), or one since deleted — is left unchecked (None)."""
+    return [{**r, "submitted_by": accounts.get(str(r.get("submitted_by")))} for r in records]
+
+
+def pull_campaign(campaign: Campaign, server: Server, *, roster=None, foreign: str = "refuse") -> Pulled:
+    """Snapshot-export every rater's project (and the adjudication) and reconcile.
+
+    ``roster``: a CSV path, a DataFrame (``rater``, ``email``) or a ``{rater: email}`` mapping
+    (:func:`~.roster.as_roster`); it must name every rater (and the adjudicator). ``foreign``:
+    ``"refuse"`` (an annotation by an account that is not the project's rater is an error) or
+    ``"leave_out"`` (left out and counted). An annotation is the rater's when its annotator
+    (``completed_by``, which the sender may set) and the account that submitted it (the
+    snapshot's ``updated_by``; the account running the pull may submit on a rater's behalf)
+    are the rater's. Without a roster the first warning says what that means."""
+    people = as_roster(roster)
+    adj = read_adjudication(campaign)
+    if people is not None:
+        people.require(campaign.raters)
+        if adj is not None:
+            people.require([adj["adjudicator"]], "adjudicator")
     cid = campaign.manifest["campaign_id"]
+    accounts = server.users() if people is not None else {}
+    accounts.pop(next((i for i, e in accounts.items() if e == server.email), None), None)
     records, counts = {}, {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
     notes, on_server = [], {"tasks_not_on_server": 0, "duplicate_tasks": 0}
     a = campaign.assignments
@@ -139,7 +143,7 @@ def pull_campaign(campaign: Campaign, server: Server, *, roster: Mapping[str, st
             )
         tasks = server.snapshot(project)
         recs, c = records_from_json(tasks, f"project {project} ({rater})")
-        records[rater] = recs
+        records[rater] = _senders(recs, accounts)
         counts = {k: counts[k] + c[k] for k in counts}
         missing, extra, found = server_notes(
             f"project {project} ({rater})",
@@ -149,11 +153,12 @@ def pull_campaign(campaign: Campaign, server: Server, *, roster: Mapping[str, st
         on_server["tasks_not_on_server"] += missing
         on_server["duplicate_tasks"] += extra
         notes += found
-    main = reconcile(campaign.kind, a, records, gold=campaign.gold(), roster=roster, counts=counts)
+    main = reconcile(
+        campaign.kind, a, records, gold=campaign.gold(), roster=people, foreign=foreign, counts=counts
+    )
     main.counts.update(on_server)
-    main.warnings[:0] = notes  # first: the summary keeps the first 20
+    main.warnings[:0] = ([NO_ROSTER] if people is None else []) + notes  # first: the summary keeps 20
     adjudication = None
-    adj = read_adjudication(campaign)
     if adj is not None:
         project = server.find_project(adjudication_marker(cid, adj["adjudicator"]))
         if project is None:
@@ -161,8 +166,14 @@ def pull_campaign(campaign: Campaign, server: Server, *, roster: Mapping[str, st
                 f"{server.url}: no adjudication project for {adj['adjudicator']!r} (run adjudicate)"
             )
         recs, c = records_from_json(server.snapshot(project), f"project {project} (adjudication)")
+        recs = _senders(recs, accounts)
         adjudication = reconcile(
-            campaign.kind, _adjudication_assignments(adj), {adj["adjudicator"]: recs}, roster=roster, counts=c
+            campaign.kind,
+            _adjudication_assignments(adj),
+            {adj["adjudicator"]: recs},
+            roster=people,
+            foreign=foreign,
+            counts=c,
         )
     final = final_labels(main.labels, adjudication.labels if adjudication else None)
     return Pulled(main, adjudication, final)
@@ -173,20 +184,26 @@ def import_files(
     files: Mapping[str, Path],
     *,
     fmt: str = "auto",
-    roster: Mapping[str, str] | None = None,
+    roster=None,
+    foreign: str = "refuse",
 ) -> Pulled:
-    """File mode: reconcile exports downloaded by hand, one per rater (``{rater: file}``)."""
+    """File mode: reconcile exports downloaded by hand, one per rater (``{rater: file}``);
+    ``roster`` and ``foreign`` as in :func:`pull_campaign` (the roster must name the raters
+    whose files are given; only the annotator, ``completed_by``, is checked)."""
     spelled = {unicodedata.normalize("NFC", r): r for r in campaign.raters}  # as the manifest has it
     unknown = [r for r in files if unicodedata.normalize("NFC", r) not in spelled]
     if unknown:
-        raise InputError(
-            f"--export {unknown[0]}=…: {unknown[0]!r} is not a rater of the campaign ({', '.join(campaign.raters)})"
+        raise ParameterError(
+            f"exports: {unknown[0]!r} is not a rater of the campaign ({', '.join(campaign.raters)})"
         )
     files = {spelled[unicodedata.normalize("NFC", r)]: path for r, path in files.items()}
+    people = as_roster(roster)
+    if people is not None:
+        people.require(list(files))
     records, counts = {}, {"tasks": 0, "drafts_ignored": 0, "predictions_ignored": 0}
     for rater, path in files.items():
         recs, c, _fmt = read_export_file(path, campaign.kind, fmt)
-        records[rater] = recs
+        records[rater] = _senders(recs, {})  # a file's updated_by is a user id: not looked up
         counts = {k: counts[k] + c[k] for k in counts}
     a = campaign.assignments
     main = reconcile(
@@ -194,9 +211,12 @@ def import_files(
         a[a["rater"].isin(list(files))],
         records,
         gold=campaign.gold(),
-        roster=roster,
+        roster=people,
+        foreign=foreign,
         counts=counts,
     )
+    if people is None:
+        main.warnings.insert(0, NO_ROSTER)
     return Pulled(main, None, final_labels(main.labels))
 
 
@@ -273,24 +293,42 @@ def progress_bar(done: int, total: int, width: int = 30) -> str:
     return f"[{'#' * filled}{'.' * (width - filled)}] {100 * share:5.1f} %"
 
 
+def earlier_text(group: pd.DataFrame, *, show_raters: bool = False) -> str:
+    """One item's earlier labels as the adjudicator sees them: each rater's answers together,
+    ``rater 1: reference=true, any_sense=false; rater 2: …``, numbered in the order of the
+    answers' text (so the number says nothing about who answered: blind); with
+    ``show_raters`` the raters' names instead, in the order of the names.
+
+    >>> g = pd.DataFrame({"rater": ["zoe", "ann"], "question": ["", ""], "label": ["true", "false"]})
+    >>> earlier_text(g), earlier_text(g, show_raters=True)
+    ('rater 1: label=false; rater 2: label=true', 'ann: label=false; zoe: label=true')
+    """
+    answers = {
+        str(rater): ", ".join(
+            f"{q or 'label'}={lab}" for q, lab in zip(g["question"], g["label"], strict=True)
+        )
+        for rater, g in group.groupby("rater")
+    }
+    if show_raters:
+        return "; ".join(f"{rater}: {text}" for rater, text in sorted(answers.items()))
+    return "; ".join(f"rater {i}: {text}" for i, text in enumerate(sorted(answers.values()), start=1))
+
+
 def adjudication_queue(
-    campaign: Campaign, labels: pd.DataFrame, adjudicator: str
+    campaign: Campaign, labels: pd.DataFrame, adjudicator: str, *, show_raters: bool = False
 ) -> tuple[dict, dict[str, str]]:
-    """The adjudication file's content and, per item, the earlier labels as shown text."""
+    """The adjudication file's content and, per item, the earlier labels as shown text (blind to
+    the raters' names unless ``show_raters``: :func:`earlier_text`)."""
     human = labels[labels["rater_type"] == "human"] if "rater_type" in labels.columns else labels
     if "question" not in human.columns:
         human = human.assign(question="")
     human = human.assign(question=human["question"].fillna(""))
     pairs = disputed(human)
     items = sorted(set(pairs["item_id"]))
-    earlier = {}
-    for item_id, group in human[human["item_id"].isin(items)].groupby("item_id"):
-        parts = [
-            f"{r}: "
-            + ", ".join(f"{q or 'label'}={lab}" for q, lab in zip(g["question"], g["label"], strict=True))
-            for r, g in group.groupby("rater")
-        ]
-        earlier[item_id] = "; ".join(parts)
+    earlier = {
+        item_id: earlier_text(group, show_raters=show_raters)
+        for item_id, group in human[human["item_id"].isin(items)].groupby("item_id")
+    }
     key = f"{campaign.manifest['campaign_id']}:adjudication"
     assignments = [
         {

@@ -261,10 +261,12 @@ def _commit(staging: Path, target: Path) -> None:
 
 
 @contextlib.contextmanager
-def output_file(target: str | os.PathLike, *, option: str = "out") -> Iterator[Path]:
+def output_file(target: str | os.PathLike, *, option: str = "out", mode: int | None = None) -> Iterator[Path]:
     """Yield a temporary path beside ``target``; on normal exit rename it onto ``target``.
 
     A second writer on the same file is refused; an exception leaves ``target`` untouched.
+    ``mode`` (e.g. ``0o600`` for a file of secrets) replaces the umask's permissions; the
+    temporary file has mode 0600 from its creation, so a secret is never readable by others.
     """
     path = _target_path(target, option)
     if path.is_dir():
@@ -281,7 +283,7 @@ def output_file(target: str | os.PathLike, *, option: str = "out") -> Iterator[P
             tmp = Path(tmp_name)
             try:
                 yield tmp
-                os.chmod(tmp, 0o666 & ~_umask())
+                os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)
                 earlier = path.exists()
                 os.replace(tmp, path)
                 if earlier:

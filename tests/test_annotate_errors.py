@@ -85,7 +85,7 @@ def _export(tmp_path, manifest, rater: str, build) -> str:
     return str(path)
 
 
-def _import(run_cli, tmp_path, *exports: str, roster: bool = True):
+def _import(run_cli, tmp_path, *exports: str, roster: bool = True, extra: tuple[str, ...] = ()):
     pd.DataFrame({"rater": ["ann", "bob"], "email": ["ann@example.org", "bob@example.org"]}).to_csv(
         tmp_path / "roster.csv", index=False
     )
@@ -94,7 +94,7 @@ def _import(run_cli, tmp_path, *exports: str, roster: bool = True):
         args += ["--export", e]
     if roster:
         args += ["--roster", str(tmp_path / "roster.csv")]
-    return run_cli(*args)
+    return run_cli(*args, *extra)
 
 
 def test_clean_export_with_skips_drafts_predictions(camp, run_cli):
@@ -158,7 +158,8 @@ def test_counted_warnings_nothing_silently_lost(camp, run_cli):
             _task("f" * 16, [_ann("true")]),  # a task not in the campaign
         ]
 
-    code, out, err = _import(run_cli, tmp_path, "ann=" + _export(tmp_path, manifest, "ann", build))
+    export = "ann=" + _export(tmp_path, manifest, "ann", build)
+    code, out, err = _import(run_cli, tmp_path, export, extra=("--foreign", "leave-out"))  # refused without
     assert code == 0, err
     result = json.loads(out)
     counts = result["counts"]

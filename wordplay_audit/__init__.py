@@ -120,6 +120,10 @@ API: dict[str, str] = {
     "Pulled": f"{W}.campaign",
     "TaskFiles": f"{W}.campaign",
     "simulate_answers": f"{W}.campaign",
+    "create_raters": f"{W}.campaign_people",
+    "adjudicate": f"{W}.campaign_people",
+    "RaterAccounts": f"{W}.campaign_people",
+    "Adjudication": f"{W}.campaign_people",
     "ScriptedAnswers": f"{W}.campaign",
     # the demo
     "run_demo": f"{W}.demo",

@@ -11,29 +11,25 @@ from typing import Annotated
 
 import typer
 
-from wordplay_audit.cli.output import JSON_OPTION, emit
-from wordplay_audit.errors import InputError, ParameterError
+from wordplay_audit.cli.annotate_args import (
+    PULL_FLAGS,
+    CampaignArg,
+    ForeignOpt,
+    OutOpt,
+    RosterOpt,
+    foreign_policy,
+    split_names,
+)
+from wordplay_audit.cli.annotate_people import adjudicate_command, raters_command
+from wordplay_audit.cli.output import JSON_OPTION, emit, show
+from wordplay_audit.errors import ParameterError
 
 app = typer.Typer(
     rich_markup_mode=None,
-    help="Annotation campaigns in Label Studio: plan, push, pull, status, adjudicate, files.",
+    help="Annotation campaigns in Label Studio: plan, raters, push, pull, status, adjudicate, files.",
     no_args_is_help=True,
     add_completion=False,
 )
-
-CampaignArg = Annotated[Path, typer.Argument(help="Campaign folder written by `annotate plan`.")]
-OutOpt = Annotated[Path, typer.Option("--out", help="Output folder (written in one step).")]
-RosterOpt = Annotated[
-    Path | None, typer.Option("--roster", help="CSV rater,email: who may annotate in whose project.")
-]
-
-
-def _split(text: str, option: str, *, what: str = "names") -> list[str]:
-    """Comma-separated names; an empty one (``a,,b``, ``a,``, ``,``) is an error, not dropped."""
-    parts = [p.strip() for p in text.split(",")]
-    if not all(parts):
-        raise ParameterError(f"{option}: expected comma-separated {what}, got {text!r}")
-    return parts
 
 
 @app.command("config")
@@ -89,51 +85,42 @@ def plan_command(
     show(result, as_json=as_json)
 
 
+app.command("raters")(raters_command)
+
+
 @app.command("push")
 def push_command(
     campaign: CampaignArg,
     review: Annotated[
         bool, typer.Option("--review", help="Show the judge's verdicts as predictions.")
     ] = False,
+    roster: RosterOpt = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Create one project per rater (found again on later pushes) and import the missing tasks."""
-    from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.server import Server
-    from wordplay_audit.annotate.workflow import push_campaign
-    from wordplay_audit.cli.annotate_args import interrupted_push, push_lines
+    import wordplay_audit as wa
+    from wordplay_audit.cli.annotate_args import flag_names, interrupted_push
 
-    c = read_campaign(campaign)
-    server = Server()
-    with interrupted_push("push"):
-        rows = push_campaign(c, server, review=review)
-    emit({"campaign": c.name, "projects": rows}, as_json=as_json, lines=push_lines(rows))
-
-
-def _pulled_lines(result: dict, out: Path) -> list[str]:
-    lines = [f"wrote {out}", f"counts: {result['counts']}"]
-    lines += [f"{r}: {s}" for r, s in result["per_rater"].items()]
-    lines += [f"honeypots {h['rater']}: {h['correct']}/{h['answered']}" for h in result["honeypot_accuracy"]]
-    lines += [f"warning: {w}" for w in result["warnings"]]
-    return lines
+    with flag_names({"^roster": "--roster"}), interrupted_push("push"):
+        result = wa.push_campaign(campaign, review=review, roster=roster)
+    show(result, as_json=as_json)
 
 
 @app.command("pull")
 def pull_command(
-    campaign: CampaignArg, out: OutOpt, roster: RosterOpt = None, as_json: bool = JSON_OPTION
+    campaign: CampaignArg,
+    out: OutOpt,
+    roster: RosterOpt = None,
+    foreign: ForeignOpt = "refuse",
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Snapshot-export every rater's project; write reconciled labels, status, honeypots, final labels."""
-    from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.server import Server
-    from wordplay_audit.annotate.workflow import pull_campaign, read_roster, write_pulled
-    from wordplay_audit.corpora.io import output_folder
+    import wordplay_audit as wa
+    from wordplay_audit.cli.annotate_args import flag_names
 
-    c, people = read_campaign(campaign), read_roster(roster)  # both checked before any connection
-    pulled = pull_campaign(c, Server(), roster=people)
-    with output_folder(out) as staging:
-        files = write_pulled(staging, pulled, c.kind)
-    result = pulled.to_dict()
-    emit({"out": str(out), "files": files, **result}, as_json=as_json, lines=_pulled_lines(result, out))
+    with flag_names(PULL_FLAGS):
+        result = wa.pull_campaign(campaign, out=out, roster=roster, foreign=foreign_policy(foreign))
+    show(result, as_json=as_json)
 
 
 @app.command("import-file")
@@ -148,24 +135,19 @@ def import_file_command(
     out: OutOpt,
     fmt: Annotated[str, typer.Option("--format", help="auto, json, json-min or csv.")] = "auto",
     roster: RosterOpt = None,
+    foreign: ForeignOpt = "refuse",
     as_json: bool = JSON_OPTION,
 ) -> None:
     """File mode: read exports downloaded by hand; write the same files as `pull`."""
-    from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.exports import EXPORT_FORMATS
-    from wordplay_audit.annotate.workflow import import_files, read_roster, write_pulled
-    from wordplay_audit.cli.annotate_args import export_files
-    from wordplay_audit.corpora.io import output_folder
-    from wordplay_audit.errors import check_choice
+    import wordplay_audit as wa
+    from wordplay_audit.cli.annotate_args import export_files, flag_names
 
-    check_choice("--format", fmt, EXPORT_FORMATS)
-    files = export_files(export)
-    c = read_campaign(campaign)
-    pulled = import_files(c, files, fmt=fmt, roster=read_roster(roster))
-    with output_folder(out) as staging:
-        written = write_pulled(staging, pulled, c.kind)
-    result = pulled.to_dict()
-    emit({"out": str(out), "files": written, **result}, as_json=as_json, lines=_pulled_lines(result, out))
+    policy = foreign_policy(foreign)
+    with flag_names({**PULL_FLAGS, "^format": "--format", "^exports": "--export"}):
+        result = wa.import_answers(
+            campaign, export_files(export), out=out, format=fmt, roster=roster, foreign=policy
+        )
+    show(result, as_json=as_json)
 
 
 @app.command("export-files")
@@ -178,16 +160,9 @@ def export_files_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """File mode: the config XML and one importable tasks JSON per rater."""
-    from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.workflow import write_task_files
-    from wordplay_audit.corpora.io import output_folder
+    import wordplay_audit as wa
 
-    c = read_campaign(campaign)
-    if review and c.judge_labels is None:
-        raise InputError(f"{campaign}: --review needs judge labels (plan with --judge-labels)")
-    with output_folder(out) as staging:
-        written = write_task_files(staging, c, review=review)
-    emit({"out": str(out), "files": written}, as_json=as_json, lines=[f"wrote {out}: {', '.join(written)}"])
+    show(wa.export_task_files(campaign, out=out, review=review), as_json=as_json)
 
 
 @app.command("status")
@@ -225,8 +200,8 @@ def status_command(
     if labels is not None:
         overrides = {
             "budget": budget,
-            "targets": None if target is None else tuple(_split(target, "--target")),
-            "by": None if by is None else tuple(_split(by, "--by")),
+            "targets": None if target is None else tuple(split_names(target, "--target")),
+            "by": None if by is None else tuple(split_names(by, "--by")),
             "items": items,
         }
         adaptive = status_from_labels(c, labels, overrides)
@@ -242,57 +217,7 @@ def status_command(
     emit({"campaign": c.name, "raters": rows, "adaptive": adaptive}, as_json=as_json, lines=lines)
 
 
-@app.command("adjudicate")
-def adjudicate_command(
-    campaign: CampaignArg,
-    labels: Annotated[Path, typer.Option("--labels", help="Pulled labels.csv.")],
-    adjudicator: Annotated[str, typer.Option("--adjudicator", help="Who adjudicates (a name).")],
-    as_json: bool = JSON_OPTION,
-) -> None:
-    """Send disagreeing or tied items to an adjudication project that shows the earlier labels."""
-    import json
-
-    from wordplay_audit.annotate.campaign import push_lock, read_campaign
-    from wordplay_audit.annotate.labels_check import check_labels
-    from wordplay_audit.annotate.server import Server
-    from wordplay_audit.annotate.workflow import (
-        ADJUDICATION_FILE,
-        adjudication_queue,
-        push_adjudication,
-    )
-    from wordplay_audit.cli.annotate_args import interrupted_push, push_lines, unmatched_note
-    from wordplay_audit.corpora.io import output_file
-
-    if not adjudicator.strip():
-        raise ParameterError(f"--adjudicator: expected a name, got {adjudicator!r}")
-    c = read_campaign(campaign)
-    rows, unmatched = check_labels(c, labels)
-    adj, earlier = adjudication_queue(c, rows, adjudicator.strip())
-    note = unmatched_note(unmatched, labels)
-    if not adj["assignments"]:
-        out = {"campaign": c.name, "disputed": 0, "projects": [], "labels_unmatched": unmatched}
-        emit(out, as_json=as_json, lines=["no disputed items", *note])
-        return
-    server = Server()
-    with interrupted_push("adjudicate"), push_lock(c.folder):  # the push and its queue file together
-        pushed = push_adjudication(c, server, adj, earlier)
-        with output_file(c.folder / ADJUDICATION_FILE, option="campaign") as tmp:
-            tmp.write_text(json.dumps(adj, indent=1) + "\n", encoding="utf-8")
-    emit(
-        {
-            "campaign": c.name,
-            "disputed": len(adj["disputed"]),
-            "items": len(adj["assignments"]),
-            "projects": pushed,
-            "labels_unmatched": unmatched,
-        },
-        as_json=as_json,
-        lines=[
-            f"{len(adj['assignments'])} items to adjudicate -> project {pushed[0]['project_id']}",
-            *push_lines(pushed)[1:],
-            *note,
-        ],
-    )
+app.command("adjudicate")(adjudicate_command)
 
 
 def _width(value: float | None) -> str:
@@ -336,8 +261,8 @@ def next_command(
     spec = NextSpec(
         budget=budget,
         labels=labels,
-        targets=tuple(_split(target, "--target")),
-        by=tuple(_split(by, "--by")),
+        targets=tuple(split_names(target, "--target")),
+        by=tuple(split_names(by, "--by")),
         seed=seed,
         objective=objective,
         confidence=confidence,

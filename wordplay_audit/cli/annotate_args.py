@@ -1,5 +1,5 @@
-"""Helpers of ``wordplay-audit annotate`` (:mod:`wordplay_audit.cli.annotate`): option parsing
-and the counted notes the commands print."""
+"""Helpers of ``wordplay-audit annotate`` (:mod:`wordplay_audit.cli.annotate`): the shared
+option types, option parsing, and the lines and counted notes the commands print."""
 
 from __future__ import annotations
 
@@ -7,8 +7,55 @@ import contextlib
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Annotated
 
-from wordplay_audit.errors import ParameterError
+import typer
+
+from wordplay_audit.errors import ParameterError, check_choice
+
+CampaignArg = Annotated[Path, typer.Argument(help="Campaign folder written by `annotate plan`.")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Output folder (written in one step).")]
+RosterOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--roster", help="CSV rater,email (the file `annotate raters` wrote): whose account is which rater."
+    ),
+]
+ForeignOpt = Annotated[
+    str,
+    typer.Option(
+        "--foreign",
+        help="An annotation by an account that is not the project's rater: refuse (exit 2) or leave-out (counted).",
+    ),
+]
+
+
+def split_names(text: str, option: str, *, what: str = "names") -> list[str]:
+    """Comma-separated names; an empty one (``a,,b``, ``a,``, ``,``) is an error, not dropped."""
+    parts = [p.strip() for p in text.split(",")]
+    if not all(parts):
+        raise ParameterError(f"{option}: expected comma-separated {what}, got {text!r}")
+    return parts
+
+
+def pulled_lines(result: dict, out: Path) -> list[str]:
+    """The summary lines; the warning that no roster was given comes first."""
+    from wordplay_audit.annotate.roster import NO_ROSTER
+
+    loud = [f"warning: {w}" for w in result["warnings"] if w == NO_ROSTER]
+    lines = [*loud, f"wrote {out}", f"counts: {result['counts']}"]
+    lines += [f"{r}: {s}" for r, s in result["per_rater"].items()]
+    lines += [f"honeypots {h['rater']}: {h['correct']}/{h['answered']}" for h in result["honeypot_accuracy"]]
+    lines += [f"warning: {w}" for w in result["warnings"] if w != NO_ROSTER]
+    return lines
+
+
+PULL_FLAGS = {"^roster": "--roster", "foreign='leave_out'": "--foreign leave-out"}
+
+
+def foreign_policy(value: str) -> str:
+    """``--foreign``'s value as the library's ``foreign`` (``leave-out`` → ``leave_out``)."""
+    return check_choice("--foreign", value, ("refuse", "leave-out")).replace("-", "_")
 
 
 def export_files(entries: list[str]) -> dict[str, Path]:
@@ -134,6 +181,56 @@ def interrupted_round(folder: Path) -> Iterator[None]:
         print(
             "error: interrupted after the round was written; the server may hold part of it; run "
             "`annotate push` to send the rest (it adds only what is missing)",
+            file=sys.stderr,
+        )
+        raise SystemExit(130) from None
+
+
+@contextlib.contextmanager
+def flag_names(names: dict[str, str]) -> Iterator[None]:
+    """Name the command-line flags in the one-line errors the library raised about its
+    parameters: each key of ``names`` (``foreign='leave_out'``) as its flag where it stands as a
+    word, not inside a path (``roster.csv`` stays); a key starting with ``^`` (``^roster``) only
+    at the start of the message.
+
+    >>> try:
+    ...     with flag_names({"^roster": "--roster", "email_domain": "--email-domain"}):
+    ...         raise ValueError("x")
+    ... except ValueError as exc:
+    ...     print(exc)
+    x
+    """
+    import re
+
+    from wordplay_audit.errors import InputError, ParameterError
+
+    def pattern(key: str) -> str:
+        start = "^" if key.startswith("^") else r"(?<![\w./-])"
+        return start + re.escape(key.removeprefix("^")) + r"(?![\w./-])"
+
+    try:
+        yield
+    except (InputError, ParameterError) as exc:
+        text = str(exc)
+        for key, flag in names.items():
+            text = re.sub(pattern(key), flag, text)
+        if text == str(exc):
+            raise
+        raise type(exc)(text) from None
+
+
+@contextlib.contextmanager
+def interrupted_accounts(out: Path) -> Iterator[None]:
+    """Ctrl-C during ``annotate raters``: the accounts made so far are on the server and in
+    ``out`` (the usual "no output was changed" would be wrong); exit code 130."""
+    import sys
+
+    try:
+        yield
+    except KeyboardInterrupt:
+        print(
+            f"error: interrupted; the accounts made so far (if any) are on the server and written to {out}; "
+            "run `annotate raters` again: it makes only the missing ones",
             file=sys.stderr,
         )
         raise SystemExit(130) from None

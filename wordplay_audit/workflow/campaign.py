@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -162,15 +162,16 @@ class Pushed(Result):
 
     campaign: str
     projects: list[dict]
+    warnings: list[str] = field(default_factory=list)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"projects": pd.DataFrame(self.projects)}
 
     def to_dict(self) -> dict[str, Any]:
-        return plain({"campaign": self.campaign, "projects": self.projects})
+        return plain({"campaign": self.campaign, "projects": self.projects, "warnings": self.warnings})
 
     def summary(self) -> list[str]:
-        lines = [f"{r['owner']}: project {r['project_id']} ({'created' if r['created'] else 'found'}), "
+        lines = [f"warning: {w}" for w in self.warnings] + [f"{r['owner']}: project {r['project_id']} ({'created' if r['created'] else 'found'}), "
                  f"{r['imported']} tasks imported, {r['already_there']} already there" for r in self.projects]  # fmt: skip
         return lines + [
             f"warning: project {r['project_id']} ({r['owner']}) holds {r['duplicate_tasks']} extra copy(ies) "
@@ -180,13 +181,18 @@ class Pushed(Result):
         ]
 
 
-def push_campaign(campaign, *, review: bool = False, server=None) -> Pushed:
+def push_campaign(campaign, *, review: bool = False, roster=None, server=None) -> Pushed:
     """Create (or find again) one project per rater and import the tasks not yet there
-    (idempotent; one push at a time). ``review`` shows the judge's verdicts as predictions."""
+    (idempotent; one push at a time). ``review`` shows the judge's verdicts as predictions;
+    ``roster`` (as in :func:`pull_campaign`) is checked to name every rater with an account on
+    the server, and its absence is said (the first warning)."""
+    from wordplay_audit.annotate.roster import as_roster, roster_notes
     from wordplay_audit.annotate.workflow import push_campaign as push
 
-    c = open_campaign(campaign)
-    return Pushed(c.name, push(c, _server(server), review=review))
+    c, people = open_campaign(campaign), as_roster(roster)  # both checked before any connection
+    connected = _server(server)
+    notes = roster_notes(c.raters, connected, people)
+    return Pushed(c.name, push(c, connected, review=review), notes)
 
 
 @dataclass
@@ -256,8 +262,11 @@ class Pulled(Result):
         return plain(out)
 
     def summary(self) -> list[str]:
+        from wordplay_audit.annotate.roster import NO_ROSTER
+
         d = self.pulled.to_dict()
-        lines = [f"wrote {self.out}: {', '.join(self.files)}"] if self.out else []
+        lines = [f"warning: {w}" for w in d["warnings"] if w == NO_ROSTER]  # said first, loudly
+        lines += [f"wrote {self.out}: {', '.join(self.files)}"] if self.out else []
         lines.append(
             f"assigned items: {counts({k: d['counts'][k] for k in ('labelled', 'skipped', 'missing', 'empty')})}"
         )
@@ -279,7 +288,7 @@ class Pulled(Result):
             ties = settled.get("unresolved", 0) + settled.get("tie", 0)
             if ties:
                 lines.append(f"  {ties} ties without a label: adjudicate them (`annotate adjudicate`)")
-        lines += [f"warning: {w}" for w in d["warnings"]]
+        lines += [f"warning: {w}" for w in d["warnings"] if w != NO_ROSTER]
         return lines
 
     def write(self, out: str | Path, *, title: str | None = None) -> list[str]:
@@ -294,31 +303,26 @@ class Pulled(Result):
         return list(files)
 
 
-def _roster(roster) -> dict[str, str] | None:
-    """A roster as {email: rater}: a table (``rater``, ``email``; e.g. ``read_table("roster.csv")``)
-    or a mapping {rater: email}."""
-    if roster is None:
-        return None
-    if isinstance(roster, pd.DataFrame):
-        from wordplay_audit.annotate.workflow import roster_from_table
-
-        return roster_from_table(roster)
-    if isinstance(roster, Mapping):
-        return {str(email): str(rater) for rater, email in roster.items()}
-    raise ParameterError(
-        f"roster: expected a table (rater, email) or a mapping rater → email, got {type(roster).__name__}"
-    )
+Foreign = Literal["refuse", "leave_out"]
 
 
-def pull_campaign(campaign, *, out: str | Path | None = None, roster=None, server=None) -> Pulled:
+def pull_campaign(
+    campaign, *, out: str | Path | None = None, roster=None, foreign: Foreign = "refuse", server=None
+) -> Pulled:
     """Snapshot-export every rater's project (and the adjudication) and reconcile; with ``out``
-    write the files :meth:`Pulled.write` lists. ``roster``: who may annotate in whose project
-    (rater → email); an annotation by anyone else is left out and counted."""
+    write the files :meth:`Pulled.write` lists. ``roster``: which account (email) is which
+    rater — the credentials file :func:`create_raters` writes, a table (``rater``, ``email``)
+    or a mapping rater → email; an annotation by any other account is refused (``foreign``
+    ``refuse``) or left out and counted (``leave_out``). Without a roster every annotation in a
+    rater's project counts as theirs (the first warning says so)."""
+    from wordplay_audit.annotate.roster import as_roster
     from wordplay_audit.annotate.workflow import pull_campaign as pull
+    from wordplay_audit.errors import check_choice
 
+    check_choice("foreign", foreign, ("refuse", "leave_out"))
     c = open_campaign(campaign)
-    people = _roster(roster)  # checked before any connection
-    result = Pulled(c.name, pull(c, _server(server), roster=people), c.kind)
+    people = as_roster(roster)  # checked before any connection
+    result = Pulled(c.name, pull(c, _server(server), roster=people, foreign=foreign), c.kind)
     if out is not None:
         result.write(out)
     return result
@@ -331,19 +335,25 @@ def import_answers(
     out: str | Path | None = None,
     format: Literal["auto", "json", "json-min", "csv"] = "auto",  # noqa: A002 - the export's format
     roster=None,
+    foreign: Foreign = "refuse",
 ) -> Pulled:
     """File mode: reconcile Label Studio exports downloaded by hand, one per rater
-    (``{rater: file}``; JSON, JSON_MIN or CSV); with ``out`` write the same files as a pull."""
+    (``{rater: file}``; JSON, JSON_MIN or CSV); with ``out`` write the same files as a pull.
+    ``roster`` and ``foreign`` as in :func:`pull_campaign`."""
     from wordplay_audit.annotate.exports import EXPORT_FORMATS
+    from wordplay_audit.annotate.roster import as_roster
     from wordplay_audit.annotate.workflow import import_files
     from wordplay_audit.errors import check_choice
 
     check_choice("format", format, EXPORT_FORMATS)
+    check_choice("foreign", foreign, ("refuse", "leave_out"))
     if not exports:
         raise ParameterError("exports: give one export file per rater ({rater: file})")
     c = open_campaign(campaign)
     files = {unicodedata.normalize("NFC", str(r).strip()): Path(p) for r, p in exports.items()}
-    result = Pulled(c.name, import_files(c, files, fmt=format, roster=_roster(roster)), c.kind)
+    result = Pulled(
+        c.name, import_files(c, files, fmt=format, roster=as_roster(roster), foreign=foreign), c.kind
+    )
     if out is not None:
         result.write(out)
     return result
