@@ -250,9 +250,7 @@ def _frame(verdicts: pd.DataFrame, truth: pd.Series, items: pd.DataFrame | None,
     needed = [*by, *([weight] if weight else [])]
     if needed:
         if items is None:
-            raise InputError(
-                f"--by/--weight {', '.join(needed)}: give the items table (--items) that holds them"
-            )
+            raise InputError(f"by, weight: {', '.join(needed)} need the items table (items) that holds them")
         require_columns(items, needed, "items", items.attrs.get("source"))
         frame = frame.merge(items[["item_id", *needed]], on="item_id", how="left")
         frame[by] = frame[by].fillna("(none)").astype(str)
@@ -278,7 +276,7 @@ def _weights(items: pd.DataFrame, weight: str, item_ids: pd.Series) -> np.ndarra
     absent = sorted(set(item_ids) - set(by_id))
     if absent:
         raise InputError(
-            f"{source or 'items'}: no row for item {absent[0]!r} (audited), whose --weight is needed"
+            f"{source or 'items'}: no row for item {absent[0]!r} (audited), whose weight is needed"
         )
     return item_ids.map(by_id).to_numpy(float)
 
@@ -294,15 +292,15 @@ class AuditOptions:
     min_cell: int = 10
 
     def __post_init__(self) -> None:
-        check_choice("--unparsed", self.unparsed, UNPARSED_POLICIES)
+        check_choice("unparsed", self.unparsed, UNPARSED_POLICIES)
         z_value(self.confidence)  # raises ParameterError outside (0, 1)
         if self.n_boot < 0 or self.n_boot == 1:
             raise ParameterError(
-                f"--bootstrap: expected 0 (no bootstrap) or a whole number ≥ 2; got {self.n_boot}"
+                f"n_boot: expected 0 (no bootstrap) or a whole number ≥ 2; got {self.n_boot}"
             )
 
 
-def judge_audit(
+def judge_audit(  # noqa: PLR0913 - keyword-only options, one per setting
     judge_labels: pd.DataFrame,
     human_labels: pd.DataFrame,
     items: pd.DataFrame | None = None,
@@ -310,14 +308,19 @@ def judge_audit(
     by: Sequence[str] = ("player_model",),
     human_rater: str | None = None,
     weight: str | None = None,
-    **options: Any,
+    unparsed: UnparsedPolicy = "exclude",
+    confidence: float = 0.95,
+    n_boot: int = 1000,
+    seed: int = 0,
+    min_cell: int = 10,
 ) -> JudgeAuditResult:
     """Audit each judge in ``judge_labels`` against ``human_labels``, per ``by`` group and overall.
 
-    ``options`` are :class:`AuditOptions` fields: ``unparsed``, ``confidence``, ``n_boot``,
-    ``seed``, ``min_cell``.
+    ``unparsed``: how a verdict the judge's reply did not give is counted (``exclude``,
+    ``as_false``, ``as_true``); ``n_boot`` resamples for the F1 and κ intervals (0: none);
+    ``min_cell``: groups with fewer human-true or human-false items are flagged ``small``.
     """
-    opts = AuditOptions(**options)
+    opts = AuditOptions(unparsed=unparsed, confidence=confidence, n_boot=n_boot, seed=seed, min_cell=min_cell)
     verdicts = judge_verdicts(judge_labels, source=judge_labels.attrs.get("source"))
     truth, ties = human_truth(human_labels, verdicts["item_id"].unique(), rater=human_rater,
                               source=human_labels.attrs.get("source"))  # fmt: skip

@@ -18,7 +18,6 @@ _EXPORTS = {
     "write_campaign": "campaign",
     "plan_campaign": "plan",
     "read_export_file": "exports",
-    "reconcile": "reconcile",
     "honeypot_accuracy": "reconcile",
     "final_labels": "reconcile",
     "Server": "server",

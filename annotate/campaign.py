@@ -52,13 +52,13 @@ def check_campaign_name(name: str, *, from_out: bool = False) -> str:
     >>> check_campaign_name("a/b")
     Traceback (most recent call last):
     ...
-    wordplay_audit.errors.ParameterError: --name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, digit or '_' first, no space or '.' last, at most 100 characters); got 'a/b'
+    wordplay_audit.errors.ParameterError: name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, digit or '_' first, no space or '.' last, at most 100 characters); got 'a/b'
     """
     text = unicodedata.normalize("NFC", name) if isinstance(name, str) else name
     if not isinstance(text, str) or not NAME_CHARS.fullmatch(text) or text.endswith((" ", ".")):
-        hint = " (the --out folder's name; give --name)" if from_out else ""
+        hint = " (the output folder's name; give a name)" if from_out else ""
         raise ParameterError(
-            "--name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, "
+            "name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, "
             f"digit or '_' first, no space or '.' last, at most 100 characters); got {name!r}{hint}"
         )
     return text
@@ -139,20 +139,21 @@ def honeypot_gold(
     return out
 
 
-def read_honeypots(path: Path, kind: str) -> pd.DataFrame:
-    """A honeypot items CSV: contract items of ``kind`` with at least one answer each."""
-    frame = validate_items(read_table(path), source=str(path))
+def check_honeypots(table: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """Honeypot items: contract items of ``kind`` with at least one answer each."""
+    source = str(table.attrs.get("source") or "honeypots")
+    frame = validate_items(table, source=source)
     wrong = (frame["kind"] != kind).to_numpy().nonzero()[0]
     if len(wrong):
         raise InputError(
-            f"{place(frame, int(wrong[0]), str(path))}kind {frame['kind'].iloc[wrong[0]]!r}, "
+            f"{place(frame, int(wrong[0]), source)}kind {frame['kind'].iloc[wrong[0]]!r}, "
             f"the campaign's is {kind!r}"
         )
-    gold = honeypot_gold(frame, kind, str(path))
+    gold = honeypot_gold(frame, kind, source)
     lacking = [i for i, item in enumerate(frame["item_id"]) if not any(k[0] == item for k in gold)]
     if lacking:
         raise InputError(
-            f"{place(frame, lacking[0], str(path))}honeypot has no answer (column gold or gold_<question>)"
+            f"{place(frame, lacking[0], source)}honeypot has no answer (column gold or gold_<question>)"
         )
     out = frame.reset_index(drop=True)
     out.attrs = {}

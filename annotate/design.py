@@ -103,7 +103,7 @@ def _largest_remainder(shares: np.ndarray, total: int, caps: np.ndarray) -> np.n
 
 def allocate(population: Sequence[int], n: int, allocation: str) -> np.ndarray:
     """Sample size per stratum (see the module docstring)."""
-    check_choice("--allocation", allocation, ALLOCATIONS)
+    check_choice("allocation", allocation, ALLOCATIONS)
     sizes = np.asarray(population, dtype=int)
     if allocation == "proportional":
         shares = n * sizes / sizes.sum()
@@ -187,29 +187,29 @@ def pair_counts(assignments: pd.DataFrame, raters: Sequence[str]) -> dict[str, i
 
 def _check(n: int, raters: Sequence[str], k: int, rate: float, population: int) -> None:
     if n < 1:
-        raise ParameterError(f"--n: expected a positive number of items, got {n}")
+        raise ParameterError(f"n: expected a positive number of items, got {n}")
     if n > population:
-        raise ParameterError(f"--n: {n} is more than the {population} items in the table")
+        raise ParameterError(f"n: {n} is more than the {population} items in the table")
     if len(set(raters)) != len(raters) or not raters or any(not str(r).strip() for r in raters):
-        raise ParameterError(f"--raters: expected distinct non-empty names, got {','.join(raters)!r}")
+        raise ParameterError(f"raters: expected distinct non-empty names, got {','.join(raters)!r}")
     if not 1 <= k <= len(raters):
-        raise ParameterError(f"--overlap: expected 1..{len(raters)} (the number of raters), got {k}")
+        raise ParameterError(f"overlap: expected 1..{len(raters)} (the number of raters), got {k}")
     if not 0 <= rate < 1:
-        raise ParameterError(f"--honeypot-rate: expected a share in [0, 1), got {rate}")
+        raise ParameterError(f"honeypot_rate: expected a share in [0, 1), got {rate}")
 
 
 def _honeypot_rows(loads: dict[str, int], honeypots: pd.DataFrame | None, rate: float, rng) -> list[dict]:
     if rate == 0:
         return []
     if honeypots is None or honeypots.empty:
-        raise ParameterError("--honeypot-rate: is above 0 but no --honeypots file was given")
+        raise ParameterError("honeypot_rate: is above 0 but no honeypots were given")
     pool = honeypots["item_id"].astype(str).to_numpy()
     rows = []
     for rater, m in loads.items():
         h = int(round(m * rate / (1 - rate)))
         if h > len(pool):
             raise ParameterError(
-                f"--honeypot-rate: rater {rater} needs {h} distinct honeypots, the file holds {len(pool)}"
+                f"honeypot_rate: rater {rater} needs {h} distinct honeypots, the file holds {len(pool)}"
             )
         rows += [
             {"rater": rater, "item_id": str(i), "honeypot": True}
@@ -243,18 +243,18 @@ def design_campaign(
     n, strata, allocation, overlap = spec.n, tuple(spec.strata), spec.allocation, spec.overlap
     honeypot_rate, seed = spec.honeypot_rate, spec.seed
     raters = spec.raters
-    check_choice("--allocation", allocation, ALLOCATIONS)
+    check_choice("allocation", allocation, ALLOCATIONS)
     raters = tuple(str(r).strip() for r in raters)
     _check(n, raters, overlap, honeypot_rate, len(items))
     for column in strata:
         if not isinstance(column, str) or not column.strip():
-            raise ParameterError(f"--strata: expected column names, got {column!r} among {list(strata)}")
+            raise ParameterError(f"strata: expected column names, got {column!r} among {list(strata)}")
         if strata.count(column) > 1:
-            raise ParameterError(f"--strata: names column {column!r} twice")
+            raise ParameterError(f"strata: names column {column!r} twice")
     missing = [c for c in strata if c not in items.columns]
     if missing:
         raise ParameterError(
-            f"--strata: column {missing[0]!r} is not in the items table "
+            f"strata: column {missing[0]!r} is not in the items table "
             f"(has {', '.join(map(str, items.columns))})"
         )
     rng = np.random.default_rng(seed)
@@ -275,8 +275,8 @@ def design_campaign(
     uncovered = [p for p, c in pair_counts(assignments[~assignments["honeypot"]], raters).items() if c == 0]
     if overlap >= 2 and uncovered:
         raise ParameterError(
-            f"--n: {n} items at --overlap {overlap} leave rater pair {uncovered[0]} without shared items "
-            "(pairwise agreement needs them); sample more items or raise --overlap"
+            f"n: {n} items at overlap {overlap} leave rater pair {uncovered[0]} without shared items "
+            "(pairwise agreement needs them); sample more items or raise overlap"
         )
     if overlap == 1 and len(raters) > 1:
         design.notes.append(

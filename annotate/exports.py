@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wordplay_audit.annotate.configs import interface
-from wordplay_audit.errors import InputError, at_line, expect_file
+from wordplay_audit.errors import InputError, ParameterError, at_line, expect_file
 
 ExportFormat = Literal["auto", "json", "json-min", "csv"]
 EXPORT_FORMATS: tuple[str, ...] = ("auto", "json", "json-min", "csv")
@@ -223,5 +223,5 @@ def read_export_file(
         header, csv_data = csv_rows(path, text)
         records, counts = records_from_rows(csv_data, kind, str(path), header)
     else:
-        raise InputError(f"--format: expected one of {', '.join(EXPORT_FORMATS)}; got {fmt!r}")
+        raise ParameterError(f"format: expected one of {', '.join(EXPORT_FORMATS)}; got {fmt!r}")
     return records, counts, fmt

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 
-from wordplay_audit.annotate.campaign import check_campaign_name, read_honeypots, write_campaign
+from wordplay_audit.annotate.campaign import check_campaign_name, check_honeypots, write_campaign
 from wordplay_audit.annotate.configs import KINDS
 from wordplay_audit.annotate.design import DesignSpec, design_campaign
-from wordplay_audit.corpora.contract import read_items, read_labels
+from wordplay_audit.corpora.contract import validate_items, validate_labels
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 
@@ -18,9 +19,9 @@ def select_kind(items: pd.DataFrame, kind: str | None, source: str) -> tuple[pd.
     kinds = sorted(items["kind"].unique())
     if kind is None:
         if len(kinds) != 1:
-            raise ParameterError(f"--kind: {source} holds kinds {', '.join(kinds)}; choose one")
+            raise ParameterError(f"kind: {source} holds kinds {', '.join(kinds)}; choose one")
         kind = kinds[0]
-    check_choice("--kind", kind, KINDS)
+    check_choice("kind", kind, KINDS)
     chosen = items[items["kind"] == kind].reset_index(drop=True)
     chosen.attrs = {}
     if chosen.empty:
@@ -29,39 +30,55 @@ def select_kind(items: pd.DataFrame, kind: str | None, source: str) -> tuple[pd.
 
 
 def plan_campaign(
-    items_file: Path,
+    items: pd.DataFrame,
     folder: Path,
     spec: DesignSpec,
     *,
-    honeypots_file: Path | None = None,
+    honeypots: pd.DataFrame | None = None,
     kind: str | None = None,
-    judge_labels_file: Path | None = None,
+    judge_labels: pd.DataFrame | None = None,
     name: str = "campaign",
+    population: Callable[[pd.DataFrame], str] | None = None,
 ) -> dict:
-    """Write a campaign folder's files into ``folder``; return the manifest."""
+    """Write a campaign's files into ``folder`` (a staging folder); return the manifest.
+
+    ``items``: contract items (``attrs["source"]`` names their file in messages); ``honeypots``:
+    items of the campaign's kind with answers (``gold``/``gold_<question>``); ``judge_labels``:
+    labels whose judge rows on sampled items are kept for review; ``population``: given the items
+    of the chosen kind, where ``annotate next`` finds them later (default: their file)."""
     name = check_campaign_name(name)
-    items, kind = select_kind(read_items(items_file), kind, str(items_file))
-    honeypots = read_honeypots(honeypots_file, kind) if honeypots_file is not None else None
+    source = str(items.attrs.get("source") or "items")
+    items = validate_items(items, source=source)
+    chosen, kind = select_kind(items, kind, source)
+    pots = None
     if honeypots is not None:
-        clash = sorted(set(honeypots["item_id"]) & set(items["item_id"]))
+        pots = check_honeypots(honeypots, kind)
+        clash = sorted(set(pots["item_id"]) & set(chosen["item_id"]))
         if clash:
-            raise InputError(
-                f"{honeypots_file}: honeypot {clash[0]!r} is also an item to sample (keep them apart)"
-            )
-    design = design_campaign(items, spec, honeypots=honeypots, campaign=f"{name}:{spec.seed}")
+            where = honeypots.attrs.get("source") or "honeypots"
+            raise InputError(f"{where}: honeypot {clash[0]!r} is also an item to sample (keep them apart)")
+    design = design_campaign(chosen, spec, honeypots=pots, campaign=f"{name}:{spec.seed}")
     judge = None
-    if judge_labels_file is not None:
-        labels = read_labels(judge_labels_file)
+    if judge_labels is not None:
+        labels = validate_labels(judge_labels, source=judge_labels.attrs.get("source"))
         judge = labels[
             (labels["rater_type"] == "judge") & labels["item_id"].isin(set(design.sample["item_id"]))
         ]
         if judge.empty:
-            raise InputError(f"{judge_labels_file}: holds no judge label on a sampled item")
+            raise InputError(
+                f"{judge_labels.attrs.get('source') or 'judge_labels'}: holds no judge label on a sampled item"
+            )
     sources = {  # absolute: `annotate next` may run from another folder (Campaign.source)
-        "items": str(Path(items_file).resolve()),
-        "honeypots": str(Path(honeypots_file).resolve()) if honeypots_file else "",
-        "judge_labels": str(Path(judge_labels_file).resolve()) if judge_labels_file else "",
+        "items": population(items) if population is not None else _file(items),
+        "honeypots": _file(honeypots) if honeypots is not None else "",
+        "judge_labels": _file(judge_labels) if judge_labels is not None else "",
     }
     return write_campaign(
-        folder, name=name, kind=kind, design=design, honeypots=honeypots, judge_labels=judge, sources=sources
+        folder, name=name, kind=kind, design=design, honeypots=pots, judge_labels=judge, sources=sources
     )
+
+
+def _file(table: pd.DataFrame) -> str:
+    """The absolute path of the file ``table`` was read from ("" when built in memory)."""
+    source = table.attrs.get("source")
+    return str(Path(source).resolve()) if source and Path(source).is_file() else ""

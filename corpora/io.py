@@ -51,8 +51,23 @@ _INPUTS: ContextVar[tuple[tuple[str, Path], ...]] = ContextVar("wordplay_audit_i
 _REPLACED: ContextVar[list[str] | None] = ContextVar("wordplay_audit_replaced", default=None)
 
 
+INPLACE = "campaign"
+"""The ``option`` of a folder a command updates in place (``annotate next``'s campaign): not an
+output target named by the user, so neither checked against the inputs nor reported replaced."""
+
+
+def parameter_name(option: str) -> str:
+    """A command-line flag as the Python parameter it sets (``--honeypot-rate`` →
+    ``honeypot_rate``); a parameter name as it is.
+
+    >>> parameter_name("--out"), parameter_name("labels")
+    ('out', 'labels')
+    """
+    return option.lstrip("-").replace("-", "_")
+
+
 def replaced_outputs() -> list[str]:
-    """The ``--…`` targets (folders or files) that held an earlier output and were replaced
+    """The output targets (folders or files) that held an earlier output and were replaced
     since the enclosing :func:`command_inputs` began (the CLI says so: a second run on one folder
     is allowed, but not silent); empty outside it."""
     return list(_REPLACED.get() or ())
@@ -60,7 +75,7 @@ def replaced_outputs() -> list[str]:
 
 def _note_replaced(path: Path, option: str) -> None:
     found = _REPLACED.get()
-    if found is not None and option.startswith("--"):
+    if found is not None and option != INPLACE:
         found.append(str(path))
 
 
@@ -75,7 +90,7 @@ def command_inputs(argv: Sequence[str]) -> Iterator[None]:
         for path in (value, value.partition("=")[2]):  # also RATER=FILE (--export ann=a.json)
             with contextlib.suppress(OSError, ValueError):  # a name too long, a NUL: not a path
                 if path and os.path.exists(path):
-                    found.append((option, Path(path).resolve()))
+                    found.append((parameter_name(option), Path(path).resolve()))
         prev = token
     reset, replaced = _INPUTS.set(tuple(found)), _REPLACED.set([])
     try:
@@ -94,12 +109,13 @@ def _target_path(target: str | os.PathLike, option: str) -> Path:
     cwd = Path.cwd().resolve()
     if resolved == cwd or resolved in cwd.parents:
         raise ParameterError(
-            f"{option} {text}: is the current directory or contains it; name a new or output folder"
+            f"{option}: {text} is the current directory or contains it; name a new or output folder"
         )
-    for given, source in _INPUTS.get() if option.startswith("--") else ():
-        if given != option and (source == resolved or resolved in source.parents):
+    name = parameter_name(option)
+    for given, source in _INPUTS.get() if option != INPLACE else ():
+        if given != name and (source == resolved or resolved in source.parents):
             raise ParameterError(
-                f"{option} {text}: is or holds the input {source}, which the output would replace; "
+                f"{option}: {text} is or holds the input {source}, which the output would replace; "
                 "name another path"
             )
     return path
@@ -124,7 +140,7 @@ class _Lock:
                 if exc.errno in (errno.EAGAIN, errno.EACCES):
                     raise InputError(
                         f"{self.target}: another wordplay-audit run is writing this output "
-                        f"(lock {self.path}); wait for it or choose another {self.option}"
+                        f"(lock {self.path}); wait for it or choose another output"
                     ) from None
                 raise
             try:  # the file we locked must still be the one at the path (not unlinked meanwhile)
@@ -191,18 +207,18 @@ def _check_replaceable(target: Path, option: str) -> None:
     if not target.exists():
         return
     if not target.is_dir():
-        raise InputError(f"{target}: is a file, expected a folder for {option}")
+        raise InputError(f"{target}: is a file, expected an output folder ({option})")
     if (target / MARKER).is_file():
         return
     if any(target.iterdir()):
         raise InputError(
             f"{target}: folder exists and was not written by wordplay-audit; "
-            f"choose a new {option} or empty it (its files would be replaced)"
+            "choose a new output folder or empty it (its files would be replaced)"
         )
 
 
 @contextlib.contextmanager
-def output_folder(target: str | os.PathLike, *, option: str = "--out") -> Iterator[Path]:
+def output_folder(target: str | os.PathLike, *, option: str = "out") -> Iterator[Path]:
     """Yield a private staging folder; on normal exit make it ``target`` in one step.
 
     On any exception (including KeyboardInterrupt and SIGTERM) the staging folder is removed and
@@ -245,14 +261,14 @@ def _commit(staging: Path, target: Path) -> None:
 
 
 @contextlib.contextmanager
-def output_file(target: str | os.PathLike, *, option: str = "--out") -> Iterator[Path]:
+def output_file(target: str | os.PathLike, *, option: str = "out") -> Iterator[Path]:
     """Yield a temporary path beside ``target``; on normal exit rename it onto ``target``.
 
     A second writer on the same file is refused; an exception leaves ``target`` untouched.
     """
     path = _target_path(target, option)
     if path.is_dir():
-        raise InputError(f"{path}: is a folder, expected a file name for {option}")
+        raise InputError(f"{path}: is a folder, expected an output file name ({option})")
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = _Lock(path, option)
     lock.acquire()

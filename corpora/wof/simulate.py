@@ -62,7 +62,7 @@ def simulate_games(
 ) -> list[SimulatedGame]:
     """Play ``n_games`` riddles (columns ``category``, ``sentence``) with one policy."""
     if n_games < 1:
-        raise ParameterError(f"--games: expected a positive number of games, got {n_games}")
+        raise ParameterError(f"n_games: expected a positive number of games, got {n_games}")
     rules = rules or Rules()
     rng = policy_rng(seed, policy)
     player = make_player(policy, rng, vowel_cost=rules.vowel_cost, **player_options)

@@ -77,47 +77,16 @@ def plan_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Draw a seeded stratified sample, assign it to raters with overlap, mix in honeypots."""
-    from wordplay_audit.annotate.campaign import check_campaign_name
-    from wordplay_audit.annotate.design import DesignSpec
-    from wordplay_audit.annotate.plan import plan_campaign
-    from wordplay_audit.cli.annotate_args import keep_other_campaign, rater_names
-    from wordplay_audit.corpora.io import output_folder
+    import wordplay_audit as wa
+    from wordplay_audit.cli.output import names, show
 
-    name = check_campaign_name(Path(out).resolve().name if name is None else name, from_out=name is None)
-    columns = _split(strata, "--strata", what="column names (none: leave --strata out)") if strata else []
-    spec = DesignSpec(
-        n=n,
-        raters=rater_names(raters, _split),
-        strata=columns,
-        allocation=allocation,  # type: ignore[arg-type]  (checked against ALLOCATIONS)
-        overlap=overlap,
-        honeypot_rate=honeypot_rate,
-        seed=seed,
-    )
-    with output_folder(out) as staging:
-        manifest = plan_campaign(
-            items_file,
-            staging,
-            spec,
-            honeypots_file=honeypots,
-            kind=kind,
-            judge_labels_file=judge_labels,
-            name=name,
-        )
-        keep_other_campaign(out, manifest)  # before the folder is replaced
-    design = manifest["design"]
-    lines = [
-        f"campaign {manifest['campaign']} ({manifest['kind']}): {design['n']} items, "
-        f"{len(design['raters'])} raters, overlap {design['overlap']}, seed {design['seed']} -> {out}",
-        f"loads: {design['loads']}",
-        f"pairs sharing items: {design['pairs_sharing']}",
-    ]
-    lines += [f"note: {note}" for note in design["notes"]]
-    emit(
-        {"out": str(out), **{k: v for k, v in manifest.items() if k != "assignments"}},
-        as_json=as_json,
-        lines=lines,
-    )
+    result = wa.plan_campaign(
+        wa.read_items(items_file), out=out, n=n, raters=names(raters, "raters"),
+        strata=names(strata, "strata") if strata else (), allocation=allocation, overlap=overlap,
+        honeypots=wa.read_table(honeypots) if honeypots else None, honeypot_rate=honeypot_rate, seed=seed,
+        kind=kind, judge_labels=wa.read_labels(judge_labels) if judge_labels else None, name=name,
+    )  # fmt: skip
+    show(result, as_json=as_json)
 
 
 @app.command("push")

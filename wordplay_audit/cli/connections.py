@@ -1,4 +1,4 @@
-"""``wordplay-audit connections score``: score the Connections study from its raw answers."""
+"""``wordplay-audit connections …``: score the Connections study from its raw answers."""
 
 from __future__ import annotations
 
@@ -7,35 +7,30 @@ from typing import Annotated
 
 import typer
 
-from wordplay_audit.cli.output import emit
-from wordplay_audit.errors import check_choice
+from wordplay_audit.cli.output import JSON_OPTION, show
 
-NAME = "connections"
 app = typer.Typer(
     rich_markup_mode=None, help="The NYT Connections study: read, score, audit.", no_args_is_help=True
 )
 
+DataOpt = Annotated[
+    Path, typer.Option("--data", help="Folder with the study's files (gold_data.json, model answers …).")
+]
+
 
 @app.command("score")
-def score(
-    data: Annotated[
-        Path, typer.Option("--data", help="Folder with the study's files (gold_data.json, model answers …).")
-    ],
+def score_command(
+    data: DataOpt,
     out: Annotated[
         Path, typer.Option("--out", help="Folder for the score CSVs, tables, plots and report.html.")
     ],
     match: Annotated[
         str, typer.Option("--match", help="exact (case-sensitive, as the study) or casefold.")
     ] = "exact",
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object instead of a summary.")
-    ] = False,
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Score every model and human player, reproduce Tables 1 and 5, audit the files."""
-    from wordplay_audit.analysis.connections import MATCH_MODES
-    from wordplay_audit.pipelines.connections import score_connections, summary_lines
+    import wordplay_audit as wa
 
-    check_choice("--match", match, MATCH_MODES)
-
-    summary = score_connections(data, out, match=match)
-    emit(summary, as_json=as_json, lines=summary_lines(summary))
+    result = wa.connections_score(data, match=match)
+    show(result, as_json=as_json, out=out, report=str(out / "report.html"))

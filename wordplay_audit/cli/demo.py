@@ -7,16 +7,13 @@ from typing import Annotated
 
 import typer
 
-from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, emit
+from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, show
 
 OutOpt = Annotated[Path, typer.Option("--out", help="Folder for the report and tables (replaced whole).")]
 
 
 def command(out: OutOpt = Path("demo-out"), seed: SeedOpt = 0, as_json: bool = JSON_OPTION) -> None:
     """Run every analysis offline on the demo corpus; print a summary and the report's path."""
-    from wordplay_audit.pipelines.demo import run_demo
+    import wordplay_audit as wa
 
-    summary = run_demo(out, seed=seed)
-    lines = [f"{k}: {v}" for k, v in summary.items() if k != "report"]
-    lines.append(f"report written to {summary['report']}")
-    emit(summary, as_json=as_json, lines=lines)
+    show(wa.run_demo(out, seed=seed), as_json=as_json)

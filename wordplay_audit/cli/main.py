@@ -6,6 +6,7 @@ an interrupt (SIGINT/SIGTERM) ends with exit code 130 after the output transacti
 
 from __future__ import annotations
 
+import re
 import sys
 
 import click
@@ -58,10 +59,56 @@ def _os_message(exc: OSError) -> str:
     return f"{where}{what[:1].lower()}{what[1:]}"
 
 
-def _handle(exc: BaseException) -> int:
+def _command_flags(argv: list[str]) -> dict[str, str]:
+    """Python parameter name → how the command ``argv`` invokes names it (``--honeypot-rate``
+    for ``honeypot_rate``, ``LABELS`` for an argument)."""
+    command = typer.main.get_command(build_app())
+    context = click.Context(command)
+    for token in argv:
+        if not hasattr(command, "get_command"):  # not a group (typer bundles its own click)
+            break
+        sub = command.get_command(context, token)
+        if sub is None:
+            break
+        command = sub
+    flags = {}
+    for param in getattr(command, "params", []):
+        if getattr(param, "param_type_name", "") == "option":
+            longs = [o for o in param.opts if o.startswith("--")] or list(param.opts)
+            flags[str(param.name)] = longs[0]
+        else:
+            flags[str(param.name)] = str(param.name).upper()
+    return flags
+
+
+_LEADING_NAMES = re.compile(r"^([a-z_][a-z0-9_]*(?:, [a-z_][a-z0-9_]*)*):")
+
+
+def cli_message(message: str, flags: dict[str, str]) -> str:
+    """A library message that starts with Python parameter names (``overlap: …``,
+    ``assume_se, assume_sp: …``) with each name the command has as a flag replaced by it.
+
+    >>> cli_message("overlap: expected 1..3", {"overlap": "--overlap"})
+    '--overlap: expected 1..3'
+    >>> cli_message("assume_se, assume_sp: give both", {"assume_se": "--assume-se", "assume_sp": "--assume-sp"})
+    '--assume-se, --assume-sp: give both'
+    >>> cli_message("labels.csv line 3: bad", {"labels": "LABELS"})
+    'labels.csv line 3: bad'
+    """
+    found = _LEADING_NAMES.match(message)
+    if not found or not all(name in flags for name in found.group(1).split(", ")):
+        return message
+    names = ", ".join(flags[name] for name in found.group(1).split(", "))
+    return names + message[found.end(1) :]
+
+
+def _handle(exc: BaseException, argv: list[str] | None = None) -> int:
     """The exit code for an exception that ended a command (after printing one line)."""
     if isinstance(exc, InputError | ParameterError):
-        return _error(exc)
+        text = _one_line(exc)
+        if isinstance(exc, ParameterError):  # the library names its parameter; the user typed a flag
+            text = cli_message(text, _command_flags(list(sys.argv[1:] if argv is None else argv)))
+        return _error(text)
     if isinstance(exc, typer.Exit | click.exceptions.Exit):
         return int(exc.exit_code)
     if isinstance(exc, typer.Abort | click.exceptions.Abort | KeyboardInterrupt):
@@ -82,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         with command_inputs(sys.argv[1:] if argv is None else argv):  # no --out onto an input
             result = app(args=argv, standalone_mode=False, prog_name="wordplay-audit")
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - re-raised when not a user error
-        return _handle(exc)
+        return _handle(exc, argv)
     if result == 130:  # typer turns Ctrl-C into Exit(130), which click returns in this mode
         return _error("interrupted; no output was changed", 130)
     return result if isinstance(result, int) else 0

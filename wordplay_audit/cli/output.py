@@ -3,85 +3,17 @@
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from wordplay_audit.corpora.io import replaced_outputs
-
-
-def _scalar(value: Any) -> Any:
-    import numpy as np
-
-    if isinstance(value, np.bool_ | bool):
-        return bool(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating | float):
-        value = float(value)
-        return None if math.isnan(value) or math.isinf(value) else value
-    return value
-
-
-def to_jsonable(value: Any) -> Any:
-    """Turn numpy/pandas scalars and containers into plain JSON values (nan and ±inf become null)."""
-    import numpy as np
-    import pandas as pd
-
-    if isinstance(value, _Records):
-        return value
-    if isinstance(value, dict | pd.Series):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, pd.DataFrame):
-        return records(value)
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, list | tuple):
-        return [to_jsonable(v) for v in value]
-    return _scalar(value)
-
-
-class _Records(list):
-    """Rows already plain JSON values (:func:`records`): :func:`to_jsonable` passes them over."""
-
+from wordplay_audit.workflow.jsonable import _Records, records, to_jsonable  # noqa: F401 (re-exported)
 
 BIG = 10_000
 """A ``--json`` result holding a table longer than this is printed without indentation (the
 C encoder; a million rows of ``balderdash metrics`` in seconds instead of a minute)."""
-
-
-def records(frame) -> list[dict]:
-    """``frame``'s rows as dicts of plain JSON values, column by column (nan, ±inf and missing
-    values → None; numbers and booleans as Python's): the result :func:`to_jsonable` would give
-    value by value, at a fraction of the cost for large tables."""
-    import numpy as np
-    import pandas as pd
-
-    columns = []
-    for name in frame.columns:
-        col = frame[name]
-        if col.dtype.kind == "f":
-            arr = col.to_numpy(dtype=float)
-            out = arr.astype(object)
-            out[~np.isfinite(arr)] = None
-        elif col.dtype.kind in "iub" and isinstance(col.dtype, np.dtype):
-            out = col.to_numpy().astype(object)  # Python ints and bools
-        elif (
-            pd.api.types.is_string_dtype(col)
-            and not pd.api.types.is_object_dtype(col)
-            or (
-                isinstance(col.dtype, pd.CategoricalDtype)
-                and pd.api.types.is_string_dtype(col.cat.categories)
-            )
-        ):  # text: only the missing values change
-            out = col.astype(object).where(col.notna(), None).tolist()
-        else:  # nullable numbers and object columns: value by value
-            out = [None if v is None or v is pd.NA or v is pd.NaT else to_jsonable(v) for v in col.tolist()]
-        columns.append(out)
-    keys = [str(c) for c in frame.columns]
-    return _Records(dict(zip(keys, row, strict=True)) for row in zip(*columns, strict=True))
 
 
 def _largest_table(value: Any) -> int:
@@ -116,3 +48,61 @@ def emit(result: dict[str, Any], *, as_json: bool, lines: list[str] | None = Non
 JSON_OPTION = typer.Option(False, "--json", help="Print one JSON object instead of a summary.")
 
 SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=2**32 - 1, help="Random seed (0 ≤ seed < 2³²).")]
+
+
+def show(result: Any, *, as_json: bool, out: Path | None = None, **extra: Any) -> None:
+    """Print a workflow result: ``--json`` its ``to_dict()`` (with ``extra`` and what was
+    written), else its ``summary()``; with ``out``, :meth:`write` it there first."""
+    files = result.write(out) if out is not None else None
+    payload = {**result.to_dict(), **extra} if as_json else {}
+    lines = list(result.summary())
+    if files is not None:
+        payload.update(out=str(out), files=files)
+        lines.append(f"wrote {out}: {', '.join(files)}")
+    emit(payload, as_json=as_json, lines=lines)
+
+
+def numbers(
+    values: list[str] | str | None, name: str, *, default: tuple[float, ...] = ()
+) -> tuple[float, ...]:
+    """Numbers of a repeatable, comma-separated option (``--eps 0.1,0.2 --eps 0.3``); the
+    default when none is given; a ParameterError naming the parameter otherwise.
+
+    >>> numbers(["0.1,0.2", "0.3"], "eps"), numbers(None, "eps", default=(0.5,))
+    ((0.1, 0.2, 0.3), (0.5,))
+    """
+    from wordplay_audit.errors import ParameterError
+
+    if values is None:
+        return None
+    out = []
+    for value in [values] if isinstance(values, str) else values:
+        for part in str(value).split(","):
+            if not part.strip():
+                continue
+            try:
+                out.append(float(part))
+            except ValueError:
+                raise ParameterError(
+                    f"{name}: {part.strip()!r} is not a number (expected e.g. 0.1 or 0.05,0.1)"
+                ) from None
+    if not out:
+        raise ParameterError(f"{name}: no value in {values!r} (expected e.g. 0.1 or 0.05,0.1)")
+    return tuple(out)
+
+
+def names(text: str | None, name: str) -> tuple[str, ...] | None:
+    """Comma-separated names of one option (``--raters ann,bob``); an empty name (``a,,b``) is an
+    error, not dropped; None stays None.
+
+    >>> names("ann, bob", "raters")
+    ('ann', 'bob')
+    """
+    from wordplay_audit.errors import ParameterError
+
+    if text is None:
+        return None
+    parts = tuple(p.strip() for p in text.split(","))
+    if not all(parts):
+        raise ParameterError(f"{name}: expected comma-separated names, got {text!r}")
+    return parts

@@ -5,7 +5,6 @@ Each pipeline is also callable from Python; names load on first use."""
 from wordplay_audit import lazy_exports
 
 _EXPORTS = {
-    "run_demo": "demo",
     "score_connections": "connections",
     "judge_audit_run": "judge_audit",
     "metrics_run": "wof",

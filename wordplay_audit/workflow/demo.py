@@ -4,14 +4,42 @@ offline. Everything is written into one output transaction (:func:`output_folder
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wordplay_audit.analysis.report import Report, Section
 from wordplay_audit.corpora.io import output_folder
-from wordplay_audit.pipelines.outputs import write_outputs
+from wordplay_audit.workflow.files import write_outputs
+from wordplay_audit.workflow.results import Result, plain
+from wordplay_audit.workflow.text import number
 
 Part = Callable[..., tuple[dict[str, Any], Section, dict]]
+
+
+@dataclass
+class Demo(Result):
+    """What the demo found on its corpus, and where its report is."""
+
+    title = "demo"
+
+    found: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return plain(self.found)
+
+    def summary(self) -> list[str]:
+        lines = [f"{part}: {_text(value)}" for part, value in self.found.items() if part != "report"]
+        return [*lines, f"report written to {self.found['report']}"]
+
+
+def _text(value: Any) -> str:
+    """A summary value as readable text: numbers rounded, mappings as ``key value`` pairs."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_text(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_text(v) for v in value) + "]"
+    return number(value) if isinstance(value, float | int) and not isinstance(value, bool) else str(value)
 
 
 def _connections_part(*, folder: Path, seed: int):
@@ -81,9 +109,9 @@ def _wof_part(*, folder: Path, seed: int):
 PARTS: tuple[Part, ...] = (_connections_part, _judge_part, _agreement_part, _balderdash_part, _wof_part)
 
 
-def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
+def run_demo(out_dir: str | Path, *, seed: int = 0) -> Demo:
     """Run every part on the demo corpus into ``out_dir`` (replaced whole, or left as it was on
-    an error or interrupt); return a summary with the report's path."""
+    an error or interrupt); return its summary with the report's path."""
     report = Report(
         "wordplay-audit demo",
         intro="Original puzzles in the Connections format, two invented models, simulated raters "
@@ -93,7 +121,7 @@ def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
     tables: dict = {}
     figures: dict = {}
     markdown: tuple[str, ...] = ()
-    with output_folder(out_dir) as staging:
+    with output_folder(out_dir, option="out") as staging:
         for part in PARTS:
             part_summary, section, files = part(folder=staging, seed=seed)
             summary.update(part_summary)
@@ -104,7 +132,7 @@ def run_demo(out_dir: str | Path, *, seed: int = 0) -> dict:
         write_outputs(staging, tables=tables, figures=figures, report=report, markdown=markdown)
     summary = _relocated(summary, str(staging), str(Path(out_dir)))  # paths where they ended up
     summary["report"] = str(Path(out_dir) / "report.html")
-    return summary
+    return Demo(summary)
 
 
 def _relocated(value, staging: str, final: str):

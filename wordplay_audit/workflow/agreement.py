@@ -1,0 +1,282 @@
+"""Agreement between raters and the consensus label of each item, from the contract's long
+labels table (``analyze agreement``, ``analyze aggregate``).
+
+>>> import wordplay_audit as wa                                       # doctest: +SKIP
+>>> result = wa.agreement(wa.read_labels("pulled/labels.csv"), question="reference")
+>>> result.to_dict()["fleiss_kappa"]["value"]
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import pandas as pd
+
+from wordplay_audit.errors import InputError, ParameterError, about, check_choice
+from wordplay_audit.workflow.results import Result, plain
+from wordplay_audit.workflow.text import number
+
+__all__ = ["Agreement", "Consensus", "agreement", "consensus", "select_labels"]
+
+RaterTypeChoice = Literal["human", "judge", "all"]
+
+
+def _source(labels: pd.DataFrame) -> str:
+    return str(labels.attrs.get("source") or "labels")
+
+
+def select_labels(
+    labels: pd.DataFrame,
+    *,
+    question: str | None = None,
+    kind: str | None = None,
+    items: pd.DataFrame | None = None,
+    rater_type: RaterTypeChoice = "human",
+) -> tuple[pd.DataFrame, dict[str, int]]:
+    """The rows of ``labels`` an agreement statistic reads: one ``question`` (required when the
+    table answers several, e.g. pull's labels.csv), one ``kind`` (from a ``kind`` column or the
+    ``items`` table), one ``rater_type`` (``all`` keeps every type). Returns the rows and the
+    count of rows left out by each filter."""
+    check_choice("rater_type", rater_type, ("human", "judge", "all"))
+    source = _source(labels)
+    left_out = {"question": 0, "kind": 0, "rater_type": 0}
+    labels, left_out["question"] = _one_question(labels, question, source)
+    if kind is not None:
+        if "kind" in labels.columns:
+            kinds, where = labels["kind"].astype(str).str.strip(), f"column 'kind' of {source}"
+        elif items is not None:
+            kinds, where = labels["item_id"].map(items.set_index("item_id")["kind"]), "the items table"
+        else:
+            raise ParameterError(f"kind: needs a 'kind' column in {source} or an items table (items)")
+        keep = (kinds == kind).to_numpy()
+        if not keep.any():
+            found = ", ".join(sorted(set(kinds.dropna().astype(str)))) or "none"
+            raise InputError(f"{source}: no ratings of kind {kind!r} (kinds in {where}: {found})")
+        left_out["kind"] = int((~keep).sum())
+        labels = labels[keep]
+    if rater_type != "all":
+        left_out["rater_type"] = int((labels["rater_type"] != rater_type).to_numpy().sum())
+    labels.attrs["source"] = source
+    return labels, left_out
+
+
+def _one_question(labels: pd.DataFrame, question: str | None, source: str) -> tuple[pd.DataFrame, int]:
+    """The rows about ``question`` and how many were left out; an error when the table answers
+    several questions and none is chosen."""
+    if "question" not in labels.columns:
+        if question is not None:
+            raise ParameterError(f"question: {source} has no 'question' column (one question only)")
+        return labels, 0
+    asked = labels["question"].astype(str).str.strip()
+    found = sorted(set(asked) - {"", "nan"})
+    if question is None:
+        if len(found) > 1:
+            raise ParameterError(
+                f"question: {source} holds answers to {len(found)} questions ({', '.join(found)}); "
+                "give the one to measure"
+            )
+        return labels, 0
+    if question not in found:
+        raise ParameterError(
+            f"question: {question!r} is not in {source} (it holds {', '.join(found) or 'none'})"
+        )
+    keep = (asked == question).to_numpy()
+    return labels[keep], int((~keep).sum())
+
+
+@dataclass
+class Agreement(Result):
+    """Percent agreement, Fleiss' κ, Krippendorff's α and Gwet's AC1 with intervals, per-category
+    κ, PABAK, pairwise Cohen's κ and rater quality (:class:`~wordplay_audit.analysis.agreement.AgreementResult`)."""
+
+    title = "Agreement between raters"
+    main_table = "summary"
+
+    result: Any
+    left_out: dict[str, int]
+    selection: dict[str, Any] = field(default_factory=dict)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {"per_category": self.result.per_category.reset_index(),
+                "rater_quality": self.result.rater_quality.reset_index(), "consensus": self.result.consensus}  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.result.to_dict()
+        out["rows_left_out"] = self.left_out
+        out.update({k: v for k, v in self.selection.items() if v is not None})
+        return plain(out)
+
+    def summary(self) -> list[str]:
+        out = self.to_dict()
+
+        def line(name: str, est: dict) -> str:
+            if est["value"] is None:
+                return f"{name}: {number(None, est['reason'])}"
+            if est["ci_reason"] is not None:
+                return f"{name}: {est['value']:.3f} (no interval: {est['ci_reason'].removesuffix(' (bootstrap 0)')})"
+            return f"{name}: {est['value']:.3f} [{est['ci_low']:.3f}, {est['ci_high']:.3f}]"
+
+        level = out["level"]
+        single = out["items_single_rating"]
+        lines = [
+            f"items: {out['items']} ({single} rated only once, left out of κ, α and AC1)",
+            f"raters: {out['raters']} ({', '.join(out['rater_names'])}), ratings: {out['ratings']}",
+            f"percent agreement: {number(out['percent_agreement'])}",
+            line("Fleiss' kappa", out["fleiss_kappa"]),
+            line(f"Krippendorff's alpha ({level})", out["krippendorff_alpha"]),
+            line("Gwet's AC1", out["gwet_ac1"]),
+            f"PABAK: {number(out['pabak'], out['pabak_reason'])}, "
+            f"prevalence index: {number(out['prevalence_index'], out['prevalence_index_reason'])}",
+        ]
+        lines += [f"  {cat}: kappa {number(v['kappa'], v['reason'])}, prevalence {number(v['prevalence'])}"
+                  for cat, v in out["per_category"].items()]  # fmt: skip
+        for name, spellings in out["labels_equal_as_numbers"].items():
+            what = (f"merged into {name!r} (level {level})" if out["labels_equal_as_numbers_merged"]
+                    else "kept apart at level nominal (a numeric level merges them)")  # fmt: skip
+            lines.append(f"labels equal as numbers: {', '.join(map(repr, spellings))} {what}")
+        lo = self.left_out
+        lines.append(f"rows left out: {lo.get('question', 0)} of another question, {lo.get('kind', 0)} of another "
+                     f"kind, {lo.get('rater_type', 0)} of another rater type (adjudicators are not raters)")  # fmt: skip
+        if out.get("gold_rows") is not None:
+            lines.append(
+                f"gold: {out['gold_rows']} items, {out['gold_unmatched']} naming no rated item (left out)"
+            )
+        return lines
+
+    def section(self):
+        from wordplay_audit.analysis.agreement.section import agreement_section
+
+        return agreement_section(self.result)
+
+
+def agreement(
+    labels: pd.DataFrame,
+    *,
+    question: str | None = None,
+    kind: str | None = None,
+    items: pd.DataFrame | None = None,
+    rater_type: RaterTypeChoice = "human",
+    level: Literal["nominal", "ordinal", "interval", "ratio"] = "nominal",
+    categories: Sequence[str] | None = None,
+    bootstrap: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    ci: Literal["bca", "percentile"] = "bca",
+    gold: pd.DataFrame | None = None,
+    max_memory_gb: float = 4.0,
+) -> Agreement:
+    """Agreement of the raters in the long ``labels`` table (``item_id``, ``rater``,
+    ``rater_type``, ``label``); ``question``/``kind``/``rater_type`` choose the rows
+    (:func:`select_labels`); ``bootstrap`` item resamples for the intervals (0: none);
+    ``gold``: honeypot answers (``item_id``, ``label``) for rater quality."""
+    from typing import get_args
+
+    from wordplay_audit.analysis.agreement import BootstrapOptions, CIMethod, Level, UndefinedStatisticWarning
+    from wordplay_audit.analysis.agreement import agreement as measure
+    from wordplay_audit.corpora.contract import validate_labels
+
+    check_choice("level", level, get_args(Level))
+    check_choice("ci", ci, get_args(CIMethod))
+    if categories is not None and not [c for c in categories if str(c).strip()]:
+        raise ParameterError("categories: empty; give the declared labels in order")
+    options = BootstrapOptions(n_boot=bootstrap, seed=seed, confidence=confidence, method=ci,
+                               max_memory_gb=max_memory_gb)  # fmt: skip
+    rows, left_out = select_labels(labels, question=question, kind=kind, items=items, rater_type=rater_type)
+    if categories is not None:
+        validate_labels(rows, allowed=list(categories), source=_source(labels))
+    who = None if rater_type == "all" else rater_type
+    with about(_source(labels)), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedStatisticWarning)  # null with its reason instead
+        result = measure(
+            rows, categories=categories, rater_type=who, level=level, bootstrap=options, gold=gold
+        )
+    return Agreement(result, left_out, {"question": question, "kind": kind})
+
+
+@dataclass
+class Consensus(Result):
+    """One label per item (majority vote with a tie policy, or Dawid–Skene) with how it was
+    settled: the final labels table."""
+
+    title = "Consensus labels"
+    main_table = "consensus"
+
+    method: str
+    table: pd.DataFrame
+    details: dict[str, Any]
+    left_out: dict[str, int]
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {"consensus": self.table}
+
+    def to_dict(self) -> dict[str, Any]:
+        counts = self.table["label"].value_counts().to_dict()
+        return plain({"method": self.method, "items": len(self.table), **self.details,
+                      "label_counts": {str(k): int(v) for k, v in counts.items()},
+                      "unlabelled": int(self.table["label"].isna().sum()), "rows_left_out": self.left_out})  # fmt: skip
+
+    def summary(self) -> list[str]:
+        out = self.to_dict()
+        lines = [
+            f"{self.method}: {out['items']} items, labels "
+            + ", ".join(f"{k} {v}" for k, v in out["label_counts"].items())
+        ]
+        if "ties" in out:
+            advice = (
+                " – adjudicate them (`annotate adjudicate`) or choose another tie policy"
+                if out["ties"] and out["tie_policy"] == "adjudicate"
+                else ""
+            )
+            lines.append(
+                f"ties: {out['ties']} (tie policy {out['tie_policy']}; {out['unlabelled']} items without a label){advice}"
+            )
+        lo = self.left_out
+        lines.append(f"rows left out: {lo.get('question', 0)} of another question, {lo.get('kind', 0)} of another "
+                     f"kind, {lo.get('rater_type', 0)} of another rater type")  # fmt: skip
+        return lines
+
+    def write(self, out, *, title: str | None = None) -> list[str]:
+        """The consensus table as one CSV file ``out`` (written in one step)."""
+        from wordplay_audit.corpora.io import output_file
+
+        del title
+        with output_file(out, option="out") as tmp:
+            self.table.to_csv(tmp, index=False)
+        return [str(out)]
+
+
+def consensus(
+    labels: pd.DataFrame,
+    *,
+    method: Literal["majority", "dawid-skene"] = "majority",
+    tie: Literal["adjudicate", "first", "random"] = "adjudicate",
+    seed: int = 0,
+    n_iter: int = 100,
+    question: str | None = None,
+    kind: str | None = None,
+    items: pd.DataFrame | None = None,
+    rater_type: RaterTypeChoice = "human",
+) -> Consensus:
+    """The consensus label of every item: majority vote (``tie``: ``adjudicate`` leaves a tie
+    without a label, ``first`` takes the first tied category, ``random`` draws one with
+    ``seed``) or Dawid–Skene (EM, at most ``n_iter`` iterations)."""
+    from typing import get_args
+
+    from wordplay_audit.analysis.agreement import DawidSkene, MajorityVote, TiePolicy
+
+    check_choice("method", method, ("majority", "dawid-skene"))
+    check_choice("tie", tie, get_args(TiePolicy))
+    rows, left_out = select_labels(labels, question=question, kind=kind, items=items, rater_type=rater_type)
+    who = None if rater_type == "all" else rater_type
+    with about(_source(labels)):
+        if method == "majority":
+            table = MajorityVote(tie, rater_type=who, seed=seed).fit(rows).consensus()
+            details = {"ties": int(table["tie"].sum()), "tie_policy": tie}
+        else:
+            model = DawidSkene(n_iter=n_iter, rater_type=who).fit(rows)
+            table = model.consensus()
+            details = {"iterations": model.n_iter_, "priors": model.priors_.to_dict()}
+    return Consensus(method, table, details, left_out)

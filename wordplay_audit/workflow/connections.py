@@ -1,0 +1,129 @@
+"""The Connections study from Python: read the released files, score every model and human
+player (Tables 1 and 5 reproduced, the data-quality audit), and the scored groups as contract
+items (category names with the study's decisions, knowledge types).
+
+>>> import wordplay_audit as wa                                       # doctest: +SKIP
+>>> data = wa.read_connections("../shared/corpora/connections")
+>>> wa.connections_score(data).models["gpt4o"]["unweighted_hist"]
+[112, 140, 111, 10, 65]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+
+from wordplay_audit.workflow.items import Items
+from wordplay_audit.workflow.results import Result, plain
+from wordplay_audit.workflow.text import number
+
+__all__ = ["ConnectionsScore", "connections_items", "connections_score", "read_connections"]
+
+Match = Literal["exact", "casefold"]
+
+
+def read_connections(data: str | Path):
+    """Read the study's folder (gold, taxonomy, model answers, human players) into
+    :class:`~wordplay_audit.corpora.connections.ConnectionsData`; quirks are counted."""
+    from wordplay_audit.corpora.connections import read_connections as read
+
+    return read(data)
+
+
+@dataclass
+class ConnectionsScore(Result):
+    """Every model's and human level's scores, Tables 1 and 5 reproduced, the audit."""
+
+    title = "Connections"
+    main_table = "table5_unweighted"
+
+    source: str
+    result: Any  # analysis.connections.ConnectionsResult
+
+    @property
+    def models(self) -> dict[str, dict]:
+        return self.result.models
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        from wordplay_audit.analysis.connections import result_tables
+
+        return result_tables(self.result)
+
+    def figures(self) -> dict[str, bytes]:
+        return dict(self.result.figures)
+
+    def to_dict(self) -> dict[str, Any]:
+        return plain(self.result.to_dict())
+
+    def summary(self) -> list[str]:
+        summary = self.to_dict()
+        lines = [f"{summary['games']} games scored ({summary['match']} matching)"]
+        for model, info in summary["models"].items():
+            if info["reason"] is not None:  # a model file without answers: unknown, not 0
+                lines.append(f"  {model:18s} n/a ({info['reason']})")
+                continue
+            ratio = number(info["reasoning_ratio"], "no game with a group")
+            lines.append(f"  {model:18s} unweighted {info['unweighted_hist']}  reasoning ratio {ratio}")
+        if summary["taxonomy_reason"] is not None:
+            lines.append(f"  Table 1: n/a ({summary['taxonomy_reason']})")
+        else:
+            lines.append("  Table 1: " + ", ".join(f"{k} {v}" for k, v in summary["taxonomy_counts"].items()))
+        for row in summary["table5"]:
+            if row["reason"] is not None:
+                lines.append(f"  Table 5 {row['model']}: n/a ({row['reason']})")
+                continue
+            verdict = "agrees" if row["agrees"] else "DIFFERS"
+            lines.append(f"  Table 5 {row['model']}: {verdict} (explained games {row['explained_games']})")
+        for level, info in summary["humans"].items():
+            lines.append(
+                f"  {level}: {info['answers']} answers to {info['games']} games; "
+                f"{info['games_without_raw_answer']} games of {level}.json without a raw answer (left out)"
+            )
+        return lines
+
+    def section(self):
+        from wordplay_audit.analysis.connections import connections_section
+
+        return connections_section(self.result)
+
+    def write(self, out: str | Path, *, title: str | None = None) -> list[str]:
+        """Score CSVs, Markdown tables, plots and ``report.html`` into ``out`` in one step."""
+        from wordplay_audit.analysis.connections import MARKDOWN_TABLES
+        from wordplay_audit.analysis.report import Report
+        from wordplay_audit.corpora.io import output_folder
+        from wordplay_audit.workflow.files import write_outputs
+
+        report = Report(title or "wordplay-audit: Connections", intro=f"Data: {self.source}")
+        report.add(self.section())
+        with output_folder(out, option="out") as staging:
+            written = write_outputs(staging, tables=self.tables(), figures=self.figures(), report=report,
+                                    markdown=MARKDOWN_TABLES)  # fmt: skip
+        return sorted(str(p) for p in written.values())
+
+
+def connections_score(data, *, match: Match = "exact") -> ConnectionsScore:
+    """Score every model and human player of the study (``data`` from
+    :func:`read_connections`, or its folder), reproduce Tables 1 and 5, audit the files.
+    ``match``: ``exact`` (case-sensitive, the study's rule) or ``casefold``."""
+    from wordplay_audit.analysis.connections import MATCH_MODES, analyze_connections
+    from wordplay_audit.errors import check_choice
+
+    check_choice("match", match, MATCH_MODES)  # before the files are read
+    if isinstance(data, str | Path):
+        source, data = str(data), read_connections(data)
+    else:
+        source = str(getattr(data, "folder", "connections data"))
+    return ConnectionsScore(source, analyze_connections(data, match=match))
+
+
+def connections_items(data, *, match: Match = "exact") -> Items:
+    """The scored groups as contract items: ``category_name`` items (a model's name for a group
+    it reproduced, against the gold name; the study's human decision as a label of rater
+    ``study-judge``) and ``knowledge_type`` items (each gold category, the linguists' majority
+    label as rater ``study-linguists``)."""
+    score = connections_score(data, match=match)
+    strata = ("player_model", "difficulty", "knowledge_type")
+    return Items(score.source, score.result.items, score.result.labels, {}, strata)
