@@ -18,7 +18,10 @@ Labels (one row per rating)
     ``rater``      str, who rated (a person's pseudonym or a judge's name)
     ``rater_type`` ``human`` or ``judge``
     ``label``      str, the decision; equivalence kinds use ``true``/``false``
-    optional ``comment``, ``question`` (which question was asked of the item)
+    optional ``comment``, ``question`` (which question was asked of the item), ``score`` (a
+                   judge's number for the item, higher = more likely ``true``: P(yes), a
+                   similarity; empty where unknown, never 0 for unknown; read it with
+                   :func:`label_scores`)
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.corpora.tables import read_table  # the one table reader, re-exported here
+from wordplay_audit.corpora.values import parse_number
 from wordplay_audit.errors import InputError, at_line
 
 GAMES = ("connections", "balderdash", "wof", "demo")
@@ -44,7 +48,7 @@ RATER_TYPES = ("human", "judge")
 ITEM_COLUMNS = ("item_id", "game", "kind")
 TEXT_COLUMNS = ("context", "reference", "candidate")
 LABEL_COLUMNS = ("item_id", "rater", "rater_type", "label")
-OPTIONAL_LABEL_COLUMNS = ("comment", "question")
+OPTIONAL_LABEL_COLUMNS = ("comment", "question", "score")
 
 _TRUE = {"true", "yes", "y", "1", "t"}
 _FALSE = {"false", "no", "n", "0", "f"}
@@ -293,3 +297,26 @@ def read_labels(
 def read_items(path: str | Path) -> pd.DataFrame:
     """Read and validate an items CSV; messages name the file and its line."""
     return validate_items(read_table(path), source=str(path))
+
+
+def label_scores(labels: pd.DataFrame, column: str = "score", *, source: str | None = None) -> pd.Series:
+    """The ``score`` column as floats, NaN where empty (unknown); all NaN when there is no such
+    column. A value that is not a finite number is an :class:`InputError` naming its row.
+
+    >>> label_scores(pd.DataFrame({"score": ["0.25", "", None, "0"]})).tolist()
+    [0.25, nan, nan, 0.0]
+    """
+    if column not in labels.columns:
+        return pd.Series(np.nan, index=labels.index, name=column)
+    raw = labels[column]
+    empty = raw.isna() | (raw.astype(str).str.strip() == "")
+    values = raw.map(
+        lambda v: parse_number(v) if not (v is None or (isinstance(v, float) and v != v)) else None
+    )
+    bad = values.isna() & ~empty
+    if bad.any():
+        pos = _first_bad_row(bad)
+        raise InputError(
+            f"{place(labels, pos, source)}{column} {raw.iloc[pos]!r}: expected a finite number or empty"
+        )
+    return values.astype(float).rename(column)

@@ -1,13 +1,26 @@
-"""OpenAI Batch API mode: write the request file, read the result file into the verdict cache.
+"""Batch mode: write the request file, read the result file into the verdict cache.
 
-Request file (JSON lines, one per query not yet cached)::
+One file format serves OpenAI's Batch API and vLLM's offline runner (``vllm run-batch``, module
+``vllm/entrypoints/openai/run_batch.py``: ``BatchRequestInput`` / ``BatchRequestOutput``).
 
-    {"custom_id": <cache key>, "method": "POST", "url": "/v1/chat/completions", "body": {...}}
+Request file (JSON lines, one per query not yet cached; OpenAI takes up to 50,000 a file)::
 
-Result file (as the Batch API returns it)::
+    {"custom_id": <cache key>, "method": "POST", "url": "/v1/chat/completions",
+     "body": {"model": ..., "messages": [...], "temperature": ..., "max_tokens": ...,
+              "logprobs": true, "top_logprobs": k}}
 
-    {"id": ..., "custom_id": <cache key>, "response": {"status_code": 200, "body": <chat completion>},
-     "error": null}
+One line per sample (no ``n``): each sample is its own query with its own key.
+
+Result file, one line per request, in any order::
+
+    {"id": ..., "custom_id": <cache key>,
+     "response": {"status_code": 200, "request_id": ..., "body": <chat completion>}, "error": null}
+
+A failed request has ``error`` set – an object ``{"code", "message"}`` (OpenAI's error file; vLLM's
+``{"error": {"message", "type", "code"}}``) or a string (vLLM's message for a request it could
+not run) – and/or a ``status_code`` other than 200; it is counted by its code (or the status, or
+the start of the message) and not stored. A body's choice carrying ``logprobs`` gives the
+verdict its P(yes) score, as in ``judge run``.
 
 The ``custom_id`` is the query's cache key, so reading the results stores each verdict exactly
 where a later ``judge run`` with the same judge looks for it, and that run calls nothing.
@@ -29,6 +42,8 @@ from wordplay_audit.judges.cache import VerdictCache
 from wordplay_audit.judges.llm import OpenAIJudge, redact, scrub, verdict_from_completion
 
 ENDPOINT = "/v1/chat/completions"
+OPENAI_MAX_REQUESTS = 50_000
+"""The most requests one OpenAI Batch API input file may hold."""
 
 
 def batch_requests(
@@ -68,12 +83,14 @@ class BatchReadResult:
     stored: int = 0
     errors: int = 0
     lines: int = 0
+    scored: int = 0  # stored verdicts with a P(yes) from log-probabilities
     error_kinds: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "lines": self.lines,
             "stored": self.stored,
+            "scored": self.scored,
             "errors": self.errors,
             "error_kinds": self.error_kinds,
         }
@@ -91,17 +108,41 @@ def _record(line: str, where: str) -> dict:
             f"{where}custom_id {record['custom_id'][:40]!r}: expected a query key as batch-write "
             "writes it (64 hex digits)"
         )
-    for name in ("response", "error"):
-        if record.get(name) is not None and not isinstance(record[name], dict):
-            raise InputError(f"{where}{name}: expected an object or null, got {type(record[name]).__name__}")
+    if record.get("response") is not None and not isinstance(record["response"], dict):
+        raise InputError(
+            f"{where}response: expected an object or null, got {type(record['response']).__name__}"
+        )
+    if record.get("error") is not None and not isinstance(record["error"], dict | str):
+        raise InputError(
+            f"{where}error: expected an object, a message or null, got {type(record['error']).__name__}"
+        )
     return record
+
+
+def _error_kind(record: dict, status: Any, body: Any) -> str:
+    """How a failed line is counted: the error's code (OpenAI ``error.code``, vLLM
+    ``error.error.code`` – an HTTP status, shown ``http <status>`` –, a body's ``error.code``),
+    else ``http <status>``, else the message (vLLM's error string)."""
+    error = record.get("error")
+    if isinstance(error, str):
+        return error.strip() or "error"
+    inner = [error, (error or {}).get("error"), (body or {}).get("error") if isinstance(body, dict) else None]
+    for part in inner:
+        if isinstance(part, dict) and part.get("code") not in (None, ""):
+            code = part["code"]  # vLLM's is the HTTP status
+            return f"http {code}" if isinstance(code, int) and not isinstance(code, bool) else str(code)
+    if status != 200:
+        return f"http {status}"
+    message = next((p.get("message") for p in inner if isinstance(p, dict) and p.get("message")), None)
+    return str(message) if message else "no response body"
 
 
 KEY = re.compile(r"[0-9a-f]{64}")
 
 
 def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> BatchReadResult:
-    """Store every successful result of a Batch API result file in ``cache``; count the rest.
+    """Store every successful result of a batch result file (OpenAI or vLLM) in ``cache``;
+    count the rest.
 
     The whole file is checked before anything is stored; two successful results for one
     ``custom_id`` (one query answered twice, which should the cache keep?) are refused."""
@@ -116,7 +157,7 @@ def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> Bat
         status = response.get("status_code")
         body = response.get("body")
         if record.get("error") or status != 200 or not isinstance(body, dict):
-            kind = redact(str((record.get("error") or {}).get("code") or f"http {status}"), secret)[:80]
+            kind = redact(_error_kind(record, status, body), secret)[:80]
             result.error_kinds[kind] = result.error_kinds.get(kind, 0) + 1
             result.errors += 1
             continue
@@ -138,6 +179,7 @@ def read_results(path: str | Path, cache: VerdictCache, *, judge_id: str) -> Bat
     for key, (_, verdict) in answers.items():
         cache.put(key, judge_id, verdict)
         result.stored += 1
+        result.scored += verdict.score is not None
     return result
 
 

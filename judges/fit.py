@@ -1,11 +1,22 @@
 """Fit a similarity judge's threshold on human labels, and say how well it does out of sample.
 
-The threshold ``t`` (verdict ``true`` when score ≥ t) maximises F1 = 2TP / (2TP + FP + FN) on
-the labelled items; it is placed half-way between the chosen score and the next lower one. Its
-honest performance is measured by stratified K-fold cross-validation (Stone 1974, JRSS B 36:111):
-the threshold is fitted on K−1 folds and applied to the held-out fold, and precision, recall and
-F1 are computed over the pooled out-of-fold verdicts. The in-sample F1 is optimistic by
-construction (the threshold saw the labels); the cross-validated F1 is the one to report.
+The threshold ``t`` (verdict ``true`` when score ≥ t) maximises the objective on the labelled
+items: by default Youden's J = sensitivity + specificity − 1 (Youden 1950, Cancer 3:32), which
+weighs both classes (balanced accuracy = (1 + J)/2 picks the same cut); or F1 = 2TP / (2TP +
+FP + FN), which with most pairs true rewards calling every pair true. The cut is placed half-way
+between the chosen score and the next lower one. A best cut that gives every labelled item the
+same verdict is refused (:class:`ParameterError` naming ``objective``): such a "judge" is a
+constant. Honest performance comes from stratified K-fold cross-validation (Stone 1974, JRSS B
+36:111): the threshold is fitted on K−1 folds and applied to the held-out fold, and sensitivity
+(recall), specificity, precision, F1 and J are computed over the pooled out-of-fold verdicts; a
+fold whose own cut was constant is counted (``constant_folds``). The in-sample figures are
+optimistic by construction (the threshold saw the labels); the cross-validated ones are to report.
+
+*Calibration*: Platt scaling (Platt 1999, "Probabilistic outputs for support vector machines")
+maps a score s to P(true) = 1 / (1 + exp(−(slope·s + intercept))), fitted by maximum likelihood
+on Platt's smoothed targets (true → (N₊ + 1)/(N₊ + 2), false → 1/(N₋ + 2), which keeps the fit
+finite when the scores separate the classes). It is fitted on all labelled items for the judge
+to use, and per fold for the out-of-fold probabilities whose Brier score the fit reports.
 
 Human labels: the contract's rows with ``rater_type`` = ``human``, read as true/false; several
 people on one item vote by majority, and ties are left out and counted.
@@ -26,28 +37,29 @@ from wordplay_audit.corpora.contract import bool_labels, place, validate_labels
 from wordplay_audit.corpora.values import parse_number
 from wordplay_audit.errors import InputError, ParameterError, at_field, check_choice, expect_file
 
-Objective = Literal["f1", "youden"]
-OBJECTIVES: tuple[str, ...] = ("f1", "youden")
+Objective = Literal["youden", "f1"]
+OBJECTIVES: tuple[str, ...] = ("youden", "f1")
+DEFAULT_OBJECTIVE = "youden"
 SCORE_RANGES = {"tfidf": (0.0, 1.0), "embed": (-1.0, 1.0)}
 """The cosine scores' range: TF-IDF vectors are non-negative, embeddings are not."""
 _SLACK = 1e-6  # a fitted cut lies up to 0.5e-6 below the lowest score (best_threshold)
 
 
 def best_threshold(
-    scores: np.ndarray, truth: np.ndarray, *, objective: Objective = "f1"
+    scores: np.ndarray, truth: np.ndarray, *, objective: Objective = DEFAULT_OBJECTIVE
 ) -> tuple[float, float]:
     """``(threshold, value)`` of the cut that maximises ``objective`` (ties: the highest cut).
 
-    ``f1`` = 2TP / (2TP + FP + FN); ``youden`` = TP/P − FP/N (Youden 1950, Cancer 3:32), which
-    does not reward calling everything true when most pairs are true.
+    ``youden`` = TP/P − FP/N (Youden 1950, Cancer 3:32), which does not reward calling
+    everything true when most pairs are true; ``f1`` = 2TP / (2TP + FP + FN).
 
     >>> best_threshold(np.array([0.9, 0.8, 0.3, 0.1]), np.array([1, 1, 0, 0]))
     (0.55, 1.0)
     """
-    check_choice("--objective", objective, OBJECTIVES)
+    check_choice("objective", objective, OBJECTIVES)
     scores, truth = np.asarray(scores, float), np.asarray(truth, bool)
     if len(scores) == 0:
-        raise ParameterError("threshold fit: no labelled items to fit on")
+        raise ParameterError("scores: no labelled items to fit a threshold on")
     order = np.argsort(-scores, kind="mergesort")
     s, y = scores[order], truth[order]
     last = np.r_[s[1:] != s[:-1], True]  # last index of each run of equal scores
@@ -62,25 +74,66 @@ def best_threshold(
     return float((cut[k] + lower) / 2), float(value[k])
 
 
-def _prf(pred: np.ndarray, truth: np.ndarray) -> dict[str, float]:
-    """Precision, recall, F1 and Youden's J of boolean predictions (nan where undefined)."""
+def _rates(pred: np.ndarray, truth: np.ndarray) -> dict[str, float]:
+    """The four counts, sensitivity (= recall), specificity, precision, F1 and Youden's J of
+    boolean predictions (nan where undefined)."""
     tp = int(np.sum(pred & truth))
     fp = int(np.sum(pred & ~truth))
     fn = int(np.sum(~pred & truth))
     tn = int(np.sum(~pred & ~truth))
     nan = float("nan")
-    recall = tp / (tp + fn) if tp + fn else nan
+    sensitivity = tp / (tp + fn) if tp + fn else nan
+    specificity = tn / (tn + fp) if tn + fp else nan
     return {
+        "tp": tp, "fp": fp, "fn": fn, "tn": tn,
         "precision": tp / (tp + fp) if tp + fp else nan,
-        "recall": recall,
+        "recall": sensitivity,
+        "sensitivity": sensitivity,
+        "specificity": specificity,
         "f1": 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else nan,
-        "youden": recall - fp / (fp + tn) if fp + tn and tp + fn else nan,
-    }
+        "youden": sensitivity + specificity - 1 if tp + fn and tn + fp else nan,
+    }  # fmt: skip
+
+
+def fit_platt(scores: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
+    """``(slope, intercept)`` of Platt scaling on Platt's smoothed targets (module docstring).
+
+    >>> slope, intercept = fit_platt(np.array([0.1, 0.4, 0.6, 0.9]), np.array([0, 1, 0, 1]))
+    >>> bool(slope > 0)
+    True
+    """
+    from scipy.optimize import minimize
+
+    s, y = np.asarray(scores, float), np.asarray(truth, bool)
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    target = np.where(y, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
+
+    def loss(params: np.ndarray) -> tuple[float, np.ndarray]:
+        z = params[0] * s + params[1]
+        # −[t log σ(z) + (1 − t) log(1 − σ(z))] = log(1 + e^z) − t·z, stably
+        value = float(np.sum(np.logaddexp(0.0, z) - target * z))
+        residual = 0.5 * (1 + np.tanh(z / 2)) - target  # σ(z) − t
+        return value, np.array([residual @ s, residual.sum()])
+
+    start = np.array([0.0, np.log((n_pos + 1) / (n_neg + 1))])
+    found = minimize(loss, start, jac=True, method="L-BFGS-B")
+    return float(found.x[0]), float(found.x[1])
+
+
+def platt_probability(scores: Any, slope: float, intercept: float) -> np.ndarray:
+    """P(true) = 1 / (1 + exp(−(slope·s + intercept))) for each score.
+
+    >>> platt_probability([0.0], 2.0, 0.0).tolist()
+    [0.5]
+    """
+    z = slope * np.asarray(scores, float) + intercept
+    return 0.5 * (1 + np.tanh(z / 2))
 
 
 @dataclass
 class ThresholdFit:
-    """A fitted threshold with its in-sample and cross-validated performance."""
+    """A fitted threshold with its in-sample and cross-validated performance, and the Platt
+    calibration of the score (``calibration``: method, slope, intercept; None when unknown)."""
 
     judge: str
     threshold: float
@@ -92,26 +145,39 @@ class ThresholdFit:
     ties_left_out: int = 0
     labels_unmatched: int = 0
     items_unlabelled: int = 0
-    objective: str = "f1"
+    objective: str = DEFAULT_OBJECTIVE
+    calibration: dict[str, Any] | None = None
     oof_pred: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    oof_prob: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    scores: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
     item_ids: list[str] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out.pop("oof_pred")
-        out.pop("item_ids")
+        for name in ("oof_pred", "oof_prob", "scores", "item_ids"):
+            out.pop(name)
         return out
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
 
+    def calibrate(self, scores: Any) -> np.ndarray | None:
+        """The calibrated P(true) of ``scores`` (None without a calibration)."""
+        if not self.calibration:
+            return None
+        return platt_probability(scores, self.calibration["slope"], self.calibration["intercept"])
+
     def oof_labels(self) -> pd.DataFrame:
-        """Out-of-fold verdicts as contract labels (rater = judge id + ``,cv``)."""
+        """Out-of-fold verdicts as contract labels (rater = judge id + ``,cv``), with the
+        similarity as ``score`` and the out-of-fold Platt probability as ``calibrated``."""
         return pd.DataFrame({
             "item_id": self.item_ids,
             "rater": f"{self.judge_id},cv",
             "rater_type": "judge",
             "label": np.where(self.oof_pred, "true", "false"),
+            "score": self.scores,
+            "score_source": "similarity",
+            "calibrated": self.oof_prob,
         })  # fmt: skip
 
 
@@ -134,11 +200,33 @@ def load_fit(path: str | Path, *, judge: str) -> ThresholdFit:
             f"{at_field(path, 'threshold')}expected a finite number in [{low:g}, {high:g}] "
             f"(the {judge} score range), got {json.dumps(value)[:40]}"
         )
+    in_sample = data.get("in_sample") if isinstance(data.get("in_sample"), dict) else {}
+    if in_sample.get("degenerate") is True:
+        raise InputError(
+            f"{at_field(path, 'in_sample.degenerate')}the fit judges every labelled item the same "
+            "(a constant, not a judge); fit again with `judge fit` (its default objective, youden)"
+        )
     # the figures besides the threshold only describe the fit; a file without them still runs
     return ThresholdFit(
-        judge, threshold, data.get("n", 0), data.get("positives", 0), data.get("in_sample", {}),
+        judge, threshold, data.get("n", 0), data.get("positives", 0), in_sample,
         data.get("cv", {}), judge_id=data.get("judge_id", ""), ties_left_out=data.get("ties_left_out", 0),
+        objective=str(data.get("objective", "")), calibration=_calibration(path, data.get("calibration")),
     )  # fmt: skip
+
+
+def _calibration(path: Path, value: Any) -> dict[str, Any] | None:
+    """A fit file's ``calibration`` (absent or null: none); one-line errors for anything else."""
+    if value is None:
+        return None
+    ok = isinstance(value, dict) and value.get("method") == "platt"
+    numbers = {k: parse_number(value.get(k)) if ok and not isinstance(value.get(k), str) else None
+               for k in ("slope", "intercept")}  # fmt: skip
+    if not ok or None in numbers.values():
+        raise InputError(
+            f'{at_field(path, "calibration")}expected {{"method": "platt", "slope": <number>, '
+            f'"intercept": <number>}} or null, got {json.dumps(value)[:60]}'
+        )
+    return {"method": "platt", **numbers}
 
 
 def human_truth(
@@ -181,9 +269,10 @@ def fit_threshold(
     judge: str,
     folds: int = 5,
     seed: int = 0,
-    objective: Objective = "f1",
+    objective: Objective = DEFAULT_OBJECTIVE,
 ) -> ThresholdFit:
-    """Fit the F1-best threshold on all pairs and cross-validate it (see the module docstring).
+    """Fit the ``objective``-best threshold and the Platt calibration on all pairs and
+    cross-validate both (see the module docstring); a constant best cut is refused.
 
     ``scores`` and ``truth`` are indexed by ``item_id``; items in only one are left out.
     """
@@ -193,21 +282,43 @@ def fit_threshold(
     s = scores.loc[common].to_numpy(float)
     y = truth.loc[common].to_numpy(bool)
     if y.sum() < folds or (~y).sum() < folds:
-        raise ParameterError(f"--folds {folds}: need at least {folds} true and {folds} false human labels")
+        raise ParameterError(f"folds {folds}: need at least {folds} true and {folds} false human labels")
     threshold, _ = best_threshold(s, y, objective=objective)
-    oof = np.zeros(len(y), bool)
-    cuts = []
+    _refuse_constant(s >= threshold, y, threshold, objective)
+    oof, oof_prob = np.zeros(len(y), bool), np.zeros(len(y))
+    cuts, constant = [], 0
     for train, test in StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed).split(s, y):
         cut, _ = best_threshold(s[train], y[train], objective=objective)
         cuts.append(cut)
+        constant += int(len(set((s[train] >= cut).tolist())) == 1)
         oof[test] = s[test] >= cut
-    cv = {"folds": folds, "seed": seed, "thresholds": cuts, **_prf(oof, y)}
-    in_sample = _prf(s >= threshold, y)
-    in_sample["degenerate"] = bool(threshold <= s.min() or threshold > s.max())
+        oof_prob[test] = platt_probability(s[test], *fit_platt(s[train], y[train]))
+    cv = {"folds": folds, "seed": seed, "thresholds": cuts, "constant_folds": constant, **_rates(oof, y),
+          "brier": float(np.mean((oof_prob - y) ** 2))}  # fmt: skip
+    slope, intercept = fit_platt(s, y)
+    in_sample = {**_rates(s >= threshold, y),
+                 "brier": float(np.mean((platt_probability(s, slope, intercept) - y) ** 2))}  # fmt: skip
     return ThresholdFit(
         judge, threshold, int(len(y)), int(y.sum()), in_sample, cv, objective=objective,
-        oof_pred=oof, item_ids=[str(i) for i in common],
+        calibration={"method": "platt", "slope": slope, "intercept": intercept},
+        oof_pred=oof, oof_prob=oof_prob, scores=s, item_ids=[str(i) for i in common],
     )  # fmt: skip
+
+
+def _refuse_constant(pred: np.ndarray, truth: np.ndarray, threshold: float, objective: str) -> None:
+    """ParameterError naming ``objective`` when the fitted cut gives every item one verdict."""
+    if len(set(pred.tolist())) > 1:
+        return
+    why = (
+        "with most items of one class F1 rewards a constant; objective 'youden' weighs both classes"
+        if objective == "f1"
+        else "the scores do not separate the human labels (Youden's J ≤ 0 at every cut)"
+    )
+    raise ParameterError(
+        f"objective {objective!r}: its best threshold ({threshold:.4f}) judges all {len(pred)} labelled "
+        f"items {'true' if pred[0] else 'false'} ({int(truth.sum())} of them true by the human labels): "
+        f"a constant, not a judge; {why}"
+    )
 
 
 def fit_judge(
@@ -218,7 +329,7 @@ def fit_judge(
     kind: str | None = None,
     folds: int = 5,
     seed: int = 0,
-    objective: Objective = "f1",
+    objective: Objective = DEFAULT_OBJECTIVE,
     labels_source: str | None = None,
 ) -> ThresholdFit:
     """Score the human-labelled items (of ``kind``) with the unfitted ``spec`` judge and fit it."""

@@ -17,7 +17,7 @@ from wordplay_audit.corpora.io import output_file
 from wordplay_audit.errors import InputError, ParameterError
 from wordplay_audit.judges.base import queries_from_items
 from wordplay_audit.judges.cache import FILE_NAME, VerdictCache
-from wordplay_audit.judges.make import check_judge_name, make_judge, threshold_from
+from wordplay_audit.judges.make import check_judge_name, fit_from, make_judge
 from wordplay_audit.judges.runner import RunResult, run_judge
 
 
@@ -61,13 +61,19 @@ def run_file(
     only when ``cache_dir`` is given.
     """
     check_judge_name(spec)
-    threshold = threshold_from(spec, fit)
+    fitted = fit_from(spec, fit)
     items = _items(items_path, kind)
     queries = queries_from_items(items, source=str(items_path))
     corpus = [*items["reference"], *items["candidate"]] if spec == "tfidf" else None
     if not spec.startswith("openai:"):
         judge_options = {k: v for k, v in judge_options.items() if k == "max_edits"}
-    judge = make_judge(spec, threshold=threshold, corpus=corpus, **judge_options)
+    judge = make_judge(
+        spec,
+        threshold=None if fitted is None else fitted.threshold,
+        calibration=None if fitted is None else fitted.calibration,
+        corpus=corpus,
+        **judge_options,
+    )
     folder = (
         cache_dir if cache_dir is not None else (default_cache_dir() if spec.startswith("openai:") else None)
     )

@@ -13,11 +13,25 @@ flight the aiohttp transport costs about half the client CPU per call (measured 
 ``benchmarks/bench_judges.py``). Setting ``judge.transport = "httpx"`` forces the default.
 
 The judge id reads ``openai:<model>@prompts-<version>,t=<temperature>,k=<samples>[,swap]``.
+
+**Scores.** Each request asks for token log-probabilities (``logprobs: true``,
+``top_logprobs: k``, ``top_logprobs=10`` by default; 0 asks for none, for a server or model that
+refuses them) and each parsed reply stores P(yes) as its score
+(:func:`~wordplay_audit.judges.prompts.yes_probability`); a reply without log-probabilities,
+or one the strict parser cannot read, has none. The runner then gives an item the mean P(yes)
+of its votes, or, where none carries one, the share of yes among its parsed samples.
+
+**Samples.** ``samples=k`` asks k samples per order. With ``sampling="n"`` (the default) they
+are one request with ``n=k`` – the prompt is sent and counted once –, and a server that returns
+fewer choices than asked is asked again for the rest; ``sampling="calls"`` makes k requests.
+Either way each sample is its own query, cached and counted on its own, with the same cache key.
+At temperature 0 the samples of a deterministic model agree, so their share is no score.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import email.utils
 import json
 import os
@@ -25,7 +39,7 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from wordplay_audit.judges.base import (
     REFUSED,
@@ -42,10 +56,14 @@ from wordplay_audit.judges.prompts import (
     load_template,
     parse_verdict,
     template_for,
+    yes_probability,
 )
 from wordplay_audit.judges.runner import FatalJudgeError
 
 TRANSIENT_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+MAX_TOP_LOGPROBS = 20
+"""The most alternatives per token OpenAI's chat API returns (and vLLM's default ``max_logprobs``)."""
+SAMPLING = ("n", "calls")
 
 
 def retry_after_seconds(headers: Any) -> float | None:
@@ -100,12 +118,13 @@ REFUSAL_CODES = frozenset({"content_filter", "content_policy_violation", "contex
 
 
 class OpenAIJudge:
-    """``OpenAIJudge(model, base_url=..., temperature=0, samples=1, swap=False, prompt=None)``."""
+    """``OpenAIJudge(model, base_url=..., temperature=0, samples=1, swap=False, prompt=None,
+    top_logprobs=10, sampling="n")`` (see the module docstring)."""
 
-    batch_size = 1
     transport = "auto"  # "aiohttp" (required), "httpx" (the SDK's default client) or "auto"
+    score_kind = "logprobs"  # what a verdict's score is (the runner writes it as score_source)
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - one keyword-only parameter per request option
         self,
         model: str,
         *,
@@ -116,13 +135,31 @@ class OpenAIJudge:
         max_tokens: int = 5,
         timeout: float = 60.0,
         prompt: str | Path | None = None,
+        top_logprobs: int = 10,
+        sampling: Literal["n", "calls"] = "n",
     ) -> None:
         if samples < 1:
             raise FatalJudgeError(f"--samples: expected a whole number ≥ 1; got {samples}")
+        if (
+            isinstance(top_logprobs, bool)
+            or not isinstance(top_logprobs, int)
+            or not 0 <= top_logprobs <= MAX_TOP_LOGPROBS
+        ):
+            raise FatalJudgeError(
+                f"top_logprobs: expected a whole number in [0, {MAX_TOP_LOGPROBS}] (0: ask for no "
+                f"log-probabilities); got {top_logprobs!r}"
+            )
+        if sampling not in SAMPLING:
+            raise FatalJudgeError(f"sampling: expected one of {', '.join(SAMPLING)}; got {sampling!r}")
         self.model = model
         self.base_url = base_url
         self.samples, self.swap, self.timeout = samples, swap, timeout
-        self.params = {"temperature": float(temperature), "max_tokens": int(max_tokens)}
+        self.top_logprobs, self.sampling = top_logprobs, sampling
+        self.params: dict[str, Any] = {"temperature": float(temperature), "max_tokens": int(max_tokens)}
+        if top_logprobs:  # the stored P(yes) depends on how many alternatives were listed
+            self.params.update(logprobs=True, top_logprobs=int(top_logprobs))
+        # with n-sampling, the runner hands one item's queries to one judge() call
+        self.batch_size = samples * (2 if swap else 1) if sampling == "n" else 1
         self._prompt_path = Path(prompt) if prompt is not None else None
         version = load_template(prompt, kind="any").version if prompt is not None else SET_VERSION
         self.prompt_version = version
@@ -185,44 +222,78 @@ class OpenAIJudge:
         self._client, self._loop = None, None
 
     async def judge(self, batch: Sequence[Query]) -> list[Verdict]:
-        return [await self._ask(q) for q in batch]
+        """Answer ``batch``: the samples of one text pair in one order are one request (``n``)."""
+        groups: dict[tuple, list[int]] = {}
+        for position, query in enumerate(batch):
+            same = (query.kind, query.context, query.reference, query.candidate, query.swapped)
+            groups.setdefault(same if self.sampling == "n" else (position,), []).append(position)
+        answers: list[Verdict | None] = [None] * len(batch)
+        for positions in groups.values():
+            for position, verdict in zip(
+                positions, await self._ask([batch[p] for p in positions]), strict=True
+            ):
+                answers[position] = verdict
+        return [a for a in answers if a is not None]
 
-    async def _ask(self, query: Query) -> Verdict:
+    async def _ask(self, queries: list[Query]) -> list[Verdict]:
+        """Verdicts for ``queries`` (samples of one pair and order): requests with ``n`` = the
+        number still missing until each has one (a server may return fewer choices than asked)."""
+        verdicts: list[Verdict] = []
+        while len(verdicts) < len(queries):
+            missing = len(queries) - len(verdicts)
+            verdicts += (await self._post(queries[len(verdicts)], n=missing))[:missing]
+        return verdicts
+
+    async def _post(self, query: Query, *, n: int) -> list[Verdict]:
+        """One request (``n`` choices asked); at least one verdict, the usage on the first."""
         import httpx
         import openai
 
         client = self._client_for_loop()
+        body = self.request_body(query)
+        if n > 1:
+            body["n"] = n
         started = time.perf_counter()
         try:
             # the SDK's documented raw request (``client.post(..., cast_to=httpx.Response)``): same
             # auth, timeouts and error mapping, without building pydantic models (≈ 40 % less CPU)
-            response = await client.post(
-                "/chat/completions", cast_to=httpx.Response, body=self.request_body(query)
-            )
+            response = await client.post("/chat/completions", cast_to=httpx.Response, body=body)
         except (openai.APITimeoutError, openai.APIConnectionError) as exc:
             raise TransientJudgeError(_fault_name(exc)) from None
         except openai.APIStatusError as exc:
-            status = exc.status_code
-            if status in TRANSIENT_STATUS or status >= 500:
-                after = retry_after_seconds(exc.response.headers)
-                raise TransientJudgeError(f"http {status}", retry_after=after, status=status) from None
-            key = os.environ.get("OPENAI_API_KEY")
-            message = redact(exc.message, key)[:200]
-            if status == 400 and getattr(exc, "code", None) in REFUSAL_CODES:
-                return Verdict(UNPARSED, f"{REFUSED}http 400 {exc.code}: {message}")
-            raise FatalJudgeError(
-                f"{self.judge_id}: item {query.item_id}: http {status}: {message}"
-            ) from None
+            refused = self._status_fault(query, exc)
+            return [dataclasses.replace(refused) for _ in range(n)]
         try:
             data = json.loads(response.content)
         except ValueError:
             raise TransientJudgeError("reply is not JSON") from None
         try:
-            verdict = verdict_from_completion(data, latency=time.perf_counter() - started)
+            verdicts = verdicts_from_completion(data, latency=time.perf_counter() - started)
         except ValueError:
             raise TransientJudgeError("reply is not a chat completion") from None
-        verdict.raw = scrub(verdict.raw, os.environ.get("OPENAI_API_KEY"))  # never stored with the key
-        return verdict
+        for verdict in verdicts:
+            verdict.raw = scrub(verdict.raw, os.environ.get("OPENAI_API_KEY"))  # never stored with the key
+        return verdicts
+
+    def _status_fault(self, query: Query, exc: Any) -> Verdict:
+        """The verdict of a query the server refused (a 400 about its text); else raise: a
+        transient fault to retry, or a fatal one naming the item (and the option to change)."""
+        status = exc.status_code
+        if status in TRANSIENT_STATUS or status >= 500:
+            after = retry_after_seconds(exc.response.headers)
+            raise TransientJudgeError(f"http {status}", retry_after=after, status=status) from None
+        key = os.environ.get("OPENAI_API_KEY")
+        message = redact(exc.message, key)[:200]
+        if status == 400 and getattr(exc, "code", None) in REFUSAL_CODES:
+            return Verdict(UNPARSED, f"{REFUSED}http 400 {exc.code}: {message}")
+        hint = ""
+        if status == 400 and "logprob" in message.lower() and self.top_logprobs:
+            hint = " (a server or model without log-probabilities: set top_logprobs=0)"
+        elif status == 400 and re.search(r"\bn\b", message) and self.sampling == "n" and self.samples > 1:
+            hint = " (a server without n: set sampling='calls')"
+        raise FatalJudgeError(
+            f"{self.judge_id}: item {query.item_id}: http {status}: {message}{hint}"
+        ) from None
 
 
 def _fault_name(exc: BaseException) -> str:
@@ -255,26 +326,45 @@ def _http_client(transport: str, timeout: float) -> Any:
 
 
 def verdict_from_completion(response: Any, *, latency: float = 0.0) -> Verdict:
-    """A verdict from a chat completion (an SDK object or its JSON as a dict); ``ValueError``
-    for anything else (``[]``, ``null``, ``"choices": ["yes"]``). Content given as a list of
-    parts (``[{"type": "text", "text": …}]``) is joined; no content at all is an unparsed reply.
-    Token counts that are not numbers count 0 (they feed the cost line only)."""
+    """The verdict of a chat completion's first choice (see :func:`verdicts_from_completion`)."""
+    return verdicts_from_completion(response, latency=latency)[0]
+
+
+def verdicts_from_completion(response: Any, *, latency: float = 0.0) -> list[Verdict]:
+    """One verdict per choice of a chat completion (an SDK object or its JSON as a dict), in the
+    order of their ``index``; ``ValueError`` for anything else (``[]``, ``null``, ``"choices":
+    ["yes"]``). Content given as a list of parts (``[{"type": "text", "text": …}]``) is joined;
+    no choice or no content is an unparsed reply. A parsed reply's score is its P(yes) from the
+    choice's ``logprobs`` (None without them). Token counts (on the first verdict: they are the
+    request's) that are not numbers count 0 (they feed the cost line only)."""
     data = response if isinstance(response, dict) else getattr(response, "model_dump", lambda: None)()
     if not isinstance(data, dict):
         raise ValueError("not a chat completion")
     choices = data.get("choices") or []
-    if not isinstance(choices, list) or (choices and not isinstance(choices[0], dict)):
+    if not isinstance(choices, list) or not all(isinstance(c, dict) for c in choices):
         raise ValueError("choices: expected a list of objects")
-    message = (choices[0].get("message") if choices else None) or {}
+    if all(isinstance(c.get("index"), int) for c in choices):
+        choices = sorted(choices, key=lambda c: c["index"])
+    verdicts = [_choice_verdict(choice, latency) for choice in choices] or [
+        Verdict(UNPARSED, "", latency=latency)
+    ]
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    verdicts[0].tokens_in = _count(usage.get("prompt_tokens"))
+    verdicts[0].tokens_out = _count(usage.get("completion_tokens"))
+    return verdicts
+
+
+def _choice_verdict(choice: dict, latency: float) -> Verdict:
+    message = choice.get("message") or {}
     if not isinstance(message, dict):
         raise ValueError("message: expected an object")
     content = message.get("content")
     if isinstance(content, list):  # content parts
         content = "".join(p.get("text") or "" for p in content if isinstance(p, dict))
     text = content if isinstance(content, str) else ""
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-    return Verdict(parse_verdict(text), text, _count(usage.get("prompt_tokens")),
-                   _count(usage.get("completion_tokens")), latency)  # fmt: skip
+    label = parse_verdict(text)
+    score = yes_probability(choice.get("logprobs")) if label != UNPARSED else None
+    return Verdict(label, text, latency=latency, score=score)
 
 
 def _count(value: Any) -> int:

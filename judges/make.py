@@ -27,11 +27,13 @@ def make_judge(
     *,
     threshold: float | None = None,
     corpus: Iterable[str] | None = None,
+    calibration: dict[str, Any] | None = None,
     max_edits: int = 1,
     **llm_options: Any,
 ) -> Any:
     """The judge named ``spec``; ``llm_options`` go to :class:`OpenAIJudge` (base_url, temperature,
-    samples, swap, prompt, timeout), ``threshold``/``corpus`` to the similarity judges."""
+    samples, swap, prompt, timeout, top_logprobs, sampling), ``threshold``/``corpus``/``calibration``
+    to the similarity judges."""
     check_judge_name(spec)
     if spec.startswith("openai:"):
         from wordplay_audit.judges.llm import OpenAIJudge
@@ -40,18 +42,19 @@ def make_judge(
     if spec == "tfidf":
         from wordplay_audit.judges.offline import TfidfJudge
 
-        return TfidfJudge(threshold, corpus=corpus)
+        return TfidfJudge(threshold, corpus=corpus, calibration=calibration)
     if spec == "embed":
         from wordplay_audit.judges.offline import EmbedJudge
 
-        return EmbedJudge(threshold)
+        return EmbedJudge(threshold, calibration=calibration)
     from wordplay_audit.judges.match import ExactJudge, NormalizedJudge
 
     return ExactJudge() if spec == "exact" else NormalizedJudge(max_edits=max_edits)
 
 
-def threshold_from(spec: str, fit: str | Path | None) -> float | None:
-    """The fitted threshold of a similarity judge from ``--fit FILE`` (required for those)."""
+def fit_from(spec: str, fit: str | Path | None) -> Any:
+    """The :class:`~wordplay_audit.judges.fit.ThresholdFit` of a similarity judge from ``--fit
+    FILE`` (required for those); None for other judges."""
     if spec not in SIMILARITY:
         return None
     if fit is None:
@@ -60,4 +63,4 @@ def threshold_from(spec: str, fit: str | Path | None) -> float | None:
         )
     from wordplay_audit.judges.fit import load_fit
 
-    return load_fit(fit, judge=spec).threshold
+    return load_fit(fit, judge=spec)

@@ -60,6 +60,7 @@ class ExactJudge:
 
     batch_size = 100_000
     judge_id = "exact@v1"
+    score_kind = "match"  # 1 equal, 0 not
 
     def queries(self, item: Query) -> list[Query]:
         return [item]
@@ -79,6 +80,7 @@ class NormalizedJudge:
     """Normalised match with at most ``max_edits`` edits for texts of ``min_length`` or more."""
 
     batch_size = 100_000
+    score_kind = "similarity"  # 1 − distance / longer length
 
     def __init__(self, *, max_edits: int = 1, min_length: int = 5) -> None:
         self.max_edits, self.min_length = int(max_edits), int(min_length)

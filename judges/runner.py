@@ -12,6 +12,13 @@ labels (a rerun asks it again); :class:`FatalJudgeError` (bad key, unknown model
 
 Per item, the label is the majority of its parsed votes (samples × orders); no parsed vote or a
 tie gives ``unparsed``. With order swap, a sample whose two orders disagree is a position flip.
+
+Per item, the score is the mean score of its votes that carry one (``score_source`` = the
+judge's ``score_kind``: ``logprobs`` for the LLM judge's P(yes), ``similarity`` or ``match`` for
+the offline judges); where none carries one and the item had two or more votes, the share of
+``true`` among its parsed votes (``share``); else it is empty (never 0). A judge with a
+``calibrate(score)`` method (a similarity judge fitted with a calibration) also gives the
+item's ``calibrated`` probability of ``true``.
 """
 
 from __future__ import annotations
@@ -43,9 +50,11 @@ from wordplay_audit.judges.base import (
 from wordplay_audit.judges.cache import VerdictCache
 
 LABEL_COLUMNS = (
-    "item_id", "rater", "rater_type", "label", "comment", "score", "raw",
-    "votes_true", "votes_false", "votes_unparsed", "position_flips",
+    "item_id", "rater", "rater_type", "label", "comment", "score", "score_source", "calibrated",
+    "raw", "votes_true", "votes_false", "votes_unparsed", "position_flips",
 )  # fmt: skip
+SHARE = "share"
+"""``score_source`` of an item scored by the share of ``true`` among its parsed votes."""
 
 
 class FatalJudgeError(ParameterError):
@@ -115,6 +124,11 @@ class RunResult:
             return None
         return (self.stats.tokens_in * self.prices[0] + self.stats.tokens_out * self.prices[1]) / 1e6
 
+    def score_counts(self) -> dict[str, int]:
+        """Items by ``score_source`` (``none``: no score)."""
+        sources = self.labels["score_source"].fillna("none") if len(self.labels) else pd.Series(dtype=str)
+        return {str(k): int(v) for k, v in sources.value_counts().sort_index().items()}
+
     def to_dict(self) -> dict[str, Any]:
         counts = self.labels["label"].value_counts() if len(self.labels) else pd.Series(dtype=int)
         s = self.stats
@@ -123,6 +137,7 @@ class RunResult:
             "items": s.items,
             "judged": int(len(self.labels)),
             "labels": {v: int(counts.get(v, 0)) for v in (TRUE, FALSE, UNPARSED)},
+            "scores": self.score_counts(),
             "failed_items": len(self.failed_items),
             "queries": s.queries,
             "cached": s.cached,
@@ -224,7 +239,20 @@ async def _answer_missing(
     return answers
 
 
-def _combine(item: Query, votes: list[tuple[Query, Verdict]], judge_id: str) -> dict[str, Any]:
+def _item_score(votes: list[tuple[Query, Verdict]], n_true: int, n_false: int, judge: Judge):
+    """(score, score_source, calibrated) of one item (see the module docstring)."""
+    scores = [v.score for _, v in votes if v.score is not None]
+    if scores:
+        score, source = sum(scores) / len(scores), getattr(judge, "score_kind", "score")
+    elif len(votes) >= 2 and n_true + n_false:
+        score, source = n_true / (n_true + n_false), SHARE
+    else:
+        return None, None, None
+    calibrate = getattr(judge, "calibrate", None)
+    return score, source, (calibrate(score) if calibrate is not None else None)
+
+
+def _combine(item: Query, votes: list[tuple[Query, Verdict]], judge: Judge) -> dict[str, Any]:
     """One label row from an item's votes: majority of parsed votes, position flips counted."""
     n_true = sum(v.label == TRUE for _, v in votes)
     n_false = sum(v.label == FALSE for _, v in votes)
@@ -246,11 +274,11 @@ def _combine(item: Query, votes: list[tuple[Query, Verdict]], judge_id: str) -> 
         1 for d in by_sample.values()
         if len(d) == 2 and UNPARSED not in d.values() and d[False] != d[True]
     )  # fmt: skip
-    scores = [v.score for _, v in votes if v.score is not None]
+    score, source, calibrated = _item_score(votes, n_true, n_false, judge)
     raws = [v.raw for _, v in votes]
     return {
-        "item_id": item.item_id, "rater": judge_id, "rater_type": "judge", "label": label,
-        "comment": comment, "score": sum(scores) / len(scores) if scores else None,
+        "item_id": item.item_id, "rater": judge.judge_id, "rater_type": "judge", "label": label,
+        "comment": comment, "score": score, "score_source": source, "calibrated": calibrated,
         "raw": raws[0] if len(raws) == 1 else json.dumps(raws, ensure_ascii=False),
         "votes_true": n_true, "votes_false": n_false, "votes_unparsed": n_unparsed,
         "position_flips": flips,
@@ -302,7 +330,7 @@ async def run_judge_async(
     rows, failed = [], []
     for item, qs in plan:
         if all(k in answers for k, _ in qs):
-            rows.append(_combine(item, [(q, answers[k]) for k, q in qs], judge.judge_id))
+            rows.append(_combine(item, [(q, answers[k]) for k, q in qs], judge))
         else:
             failed.append(item.item_id)
     stats.elapsed = time.perf_counter() - started

@@ -9,6 +9,17 @@ generator: 429 with ``Retry-After``, 500, a hang longer than the client's timeou
 text (also for every prompt containing :attr:`Script.garbage_marker`). It counts every request
 and every answered (200) request per pair of texts, so tests can check who was asked what.
 
+Log-probabilities: a request with ``logprobs: true`` gets, per choice, ``logprobs.content`` in
+the OpenAI shape (``{token, logprob, bytes, top_logprobs: [{token, logprob, bytes}]}``, the
+request's ``top_logprobs`` alternatives at most, most likely first) unless ``logprobs=False``
+(a server without them: ``"logprobs": null``). The answer token's alternatives are the pair's
+entry in :attr:`Script.alternatives` when given (the reply is then the most likely of them),
+else ``yes``, ``Yes``, ``no``, ``No``, ``Maybe`` and ``The`` with P(yes-class) =
+``confidence`` for a yes and 1 − ``confidence`` for a no, so that the softmax over the yes/no
+tokens gives exactly that number back. ``n`` gives that many choices (``honour_n=False``: one,
+as a server without ``n``); :attr:`Script.sequence` scripts a pair's successive replies (one
+per choice, cycling), e.g. ``["yes", "no", "maybe"]``.
+
 ``freeze_after=N`` lets N chat requests through, then holds every later one unanswered until
 :meth:`release`
 (a test kills its client there, with calls in flight). Run it from Python as a context manager
@@ -22,6 +33,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import random
 import re
 import socket
@@ -51,6 +63,11 @@ class Script:
     garbage_marker: str = "GARBAGE"
     seed: int = 0
     freeze_after: int | None = None
+    logprobs: bool = True
+    confidence: float = 0.9
+    alternatives: dict[tuple[str, str], list[tuple[str, float]]] | None = None
+    sequence: dict[tuple[str, str], list[str]] | None = None
+    honour_n: bool = True
 
 
 def pair_of(messages: list[dict]) -> tuple[str, str]:
@@ -82,6 +99,8 @@ class LocalServer:
         self.requests = 0
         self.by_status: Counter[str] = Counter()
         self.answered_by_pair: Counter[tuple[str, str]] = Counter()
+        self.choices = 0  # choices answered (a request with n asks several)
+        self._turn: Counter[tuple[str, str]] = Counter()  # position in each pair's sequence
         self.log: list[tuple[float, tuple[str, str] | None, int]] = []
         self._rng = random.Random(self.script.seed)
         self._admitted = 0  # chat requests let through the freeze gate
@@ -193,22 +212,88 @@ class LocalServer:
         if s.latency:
             await asyncio.sleep(s.latency)
         garbage = draw >= 1 - s.p_garbage or s.garbage_marker in json.dumps(messages)
-        text = "The answer depends on context ¯\\_(ツ)_/¯" if garbage else rule_verdict(s.rule, *pair)
-        return 200, {}, json.dumps(_completion(payload, text, messages)).encode(), pair
+        n = int(payload.get("n") or 1) if s.honour_n else 1
+        choices = [self._choice(i, pair, garbage, payload) for i in range(max(1, n))]
+        self.choices += len(choices)
+        return 200, {}, json.dumps(_completion(payload, choices, messages)).encode(), pair
+
+    def _choice(self, index: int, pair: tuple[str, str], garbage: bool, payload: dict) -> dict:
+        """One scripted choice: its reply and, when asked for and scripted, its log-probabilities."""
+        s = self.script
+        alternatives = (s.alternatives or {}).get(pair)
+        if garbage:
+            text, alternatives = GARBAGE, None
+        elif s.sequence and pair in s.sequence:
+            replies = s.sequence[pair]
+            text = replies[self._turn[pair] % len(replies)]
+            self._turn[pair] += 1
+        elif alternatives:
+            text = max(alternatives, key=lambda a: a[1])[0]
+        else:
+            text = rule_verdict(s.rule, *pair)
+        choice = {"index": index, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
+        if payload.get("logprobs") and s.logprobs:
+            top = int(payload.get("top_logprobs") or 0)
+            choice["logprobs"] = {"content": _token_logprobs(text, alternatives, s.confidence, top)}
+        else:
+            choice["logprobs"] = None
+        return choice
 
 
-def _completion(payload: dict, text: str, messages: list[dict]) -> dict:
+GARBAGE = "The answer depends on context ¯\\_(ツ)_/¯"
+
+
+def _tokens(text: str) -> list[str]:
+    """A crude tokenisation of a reply: words with their leading space, and single marks."""
+    return re.findall(r"\s*\w+|\s*[^\w\s]", text) or [text]
+
+
+def _answer_alternatives(word: str, confidence: float) -> list[tuple[str, float]]:
+    """yes/Yes/no/No share 0.95 of the probability (P(yes-class) = ``confidence`` for a yes,
+    1 − ``confidence`` for a no, split 4:1 between the lower- and upper-case form); Maybe
+    0.03, The 0.02. Tokens of probability 0 are left out."""
+    p_yes = confidence if word.casefold() == "yes" else 1 - confidence
+    shares = [("yes", 0.95 * p_yes * 0.8), ("Yes", 0.95 * p_yes * 0.2), ("no", 0.95 * (1 - p_yes) * 0.8),
+              ("No", 0.95 * (1 - p_yes) * 0.2), ("Maybe", 0.03), ("The", 0.02)]  # fmt: skip
+    return [(token, math.log(p)) for token, p in shares if p > 0]
+
+
+def _token_logprobs(
+    text: str, alternatives: list[tuple[str, float]] | None, confidence: float, top: int
+) -> list[dict]:
+    """``logprobs.content`` for a reply: the answer token (the first that is a word) carries the
+    scripted alternatives, every other token only itself at log-probability −0.01."""
+    content, answered = [], False
+    for token in _tokens(text):
+        own = [(token, -0.01)]
+        if not answered and re.search(r"\w", token):
+            answered = True
+            word = token.strip()
+            own = alternatives or (
+                _answer_alternatives(word, confidence) if word.casefold() in ("yes", "no") else own
+            )
+        ranked = sorted(own, key=lambda a: -a[1])
+        chosen = next((lp for t, lp in ranked if t == token), ranked[0][1])
+        content.append({
+            "token": token, "logprob": chosen, "bytes": list(token.encode()),
+            "top_logprobs": [{"token": t, "logprob": lp, "bytes": list(t.encode())} for t, lp in ranked[:top]],
+        })  # fmt: skip
+    return content
+
+
+def _completion(payload: dict, choices: list[dict], messages: list[dict]) -> dict:
     prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+    completion_tokens = sum(len(c["message"]["content"].split()) for c in choices)
     return {
         "id": f"chatcmpl-local-{time.monotonic_ns()}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": payload.get("model", "local"),
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+        "choices": choices,
         "usage": {
             "prompt_tokens": prompt_tokens,
-            "completion_tokens": len(text.split()),
-            "total_tokens": prompt_tokens + len(text.split()),
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
         },
     }
 
@@ -255,8 +340,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--p-500", type=float, default=0.0)
     parser.add_argument("--p-garbage", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-logprobs", action="store_true", help="answer no log-probabilities")
     args = parser.parse_args(argv)
-    script = Script(args.rule, args.latency, args.p_429, args.p_500, 0.0, args.p_garbage, seed=args.seed)
+    script = Script(args.rule, args.latency, args.p_429, args.p_500, 0.0, args.p_garbage, seed=args.seed,
+                    logprobs=not args.no_logprobs)  # fmt: skip
     server = LocalServer(script, port=args.port)
     try:
         asyncio.run(server.serve(announce=True))

@@ -172,7 +172,8 @@ def test_order_swap_counts_position_flips():
     # b: equal lengths → "no" in both orders: no flip, false by 6–0
     assert labels.loc["b", "position_flips"] == 0 and labels.loc["b", "label"] == "false"
     assert (labels.loc["b", "votes_false"], labels.loc["b", "votes_true"]) == (6, 0)
-    assert server.requests == 3 * 3 * 2
+    # the 3 samples of one pair in one order are one request with n=3 (judges/llm.py, "Samples")
+    assert server.requests == 3 * 2 and server.choices == 3 * 3 * 2
     assert result.to_dict()["position_flips"] == 6
 
 

@@ -77,12 +77,12 @@ def test_best_threshold_by_hand():
     # = .4; ≥.7: tp2 fp1 fn1 → 4/6 = .667; ≥.2: tp2 fp2 fn1 → 4/7; ≥.1: tp3 fp2 → 6/8 = .75.
     s = np.array([0.9, 0.8, 0.7, 0.2, 0.1])
     y = np.array([1, 0, 1, 0, 1], bool)
-    t, f1 = best_threshold(s, y)
+    t, f1 = best_threshold(s, y, objective="f1")
     assert f1 == pytest.approx(0.75) and t < 0.1
     # Youden: J = TPR − FPR: ≥.9: 1/3; ≥.7: 2/3 − 1/2 = 1/6; ≥.1: 1 − 1 = 0 → cut between .9 and .8
     t, j = best_threshold(s, y, objective="youden")
     assert j == pytest.approx(1 / 3) and t == pytest.approx(0.85)
-    with pytest.raises(ParameterError, match="--objective"):
+    with pytest.raises(ParameterError, match="objective: expected one of youden, f1"):
         best_threshold(s, y, objective="auc")
 
 
@@ -100,7 +100,16 @@ def test_cross_validated_fit_matches_sklearn_on_oof():
     assert fit.in_sample["f1"] == pytest.approx(f1_score(y, s >= fit.threshold))
     assert fit.cv["f1"] <= fit.in_sample["f1"]  # the in-sample cut saw the labels
     labels = fit.oof_labels()
-    assert list(labels.columns) == ["item_id", "rater", "rater_type", "label"] and len(labels) == n
+    assert list(labels.columns) == [
+        "item_id",
+        "rater",
+        "rater_type",
+        "label",
+        "score",
+        "score_source",
+        "calibrated",
+    ]
+    assert len(labels) == n
 
 
 def test_fit_file_round_trip(tmp_path):

@@ -7,6 +7,9 @@ Each command parses its options and calls :mod:`wordplay_audit.judges.jobs`. The
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -42,6 +45,40 @@ SwapOpt = Annotated[
 PromptOpt = Annotated[
     Path | None, typer.Option("--prompt", help="Prompt template file overriding the built-in ones.")
 ]
+TopLogprobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--top-logprobs",
+        help="Alternatives per token asked with log-probabilities (P(yes) is the score); 0 asks for none.",
+    ),
+]
+SamplingOpt = Annotated[
+    str,
+    typer.Option(
+        "--sampling",
+        help="How --samples k are asked: n (one request, n=k: the prompt sent once) or calls (k requests).",
+    ),
+]
+
+_FLAGS = {
+    "objective": "--objective",
+    "folds": "--folds",
+    "top_logprobs": "--top-logprobs",
+    "sampling": "--sampling",
+}
+
+
+@contextmanager
+def _flags() -> Iterator[None]:
+    """Name the command-line flag in a ParameterError the library raised about its parameter."""
+    try:
+        yield
+    except ParameterError as exc:
+        pattern = r"(?<![\w-])(" + "|".join(_FLAGS) + r")\b(=)?"
+        text = re.sub(pattern, lambda m: _FLAGS[m.group(1)] + (" " if m.group(2) else ""), str(exc))
+        if text == str(exc):
+            raise
+        raise ParameterError(text) from None
 
 
 MAX_SAMPLES = 1000
@@ -55,7 +92,7 @@ def _at_least(option: str, value: float, low: float, *, strict: bool = False) ->
         )
 
 
-def _llm_options(base_url, temperature, samples, swap, prompt, timeout=60.0) -> dict:
+def _llm_options(base_url, temperature, samples, swap, prompt, top_logprobs, sampling, timeout=60.0) -> dict:
     if not 1 <= samples <= MAX_SAMPLES:  # the queries are listed up front: 10¹² never started
         raise ParameterError(f"--samples: expected a whole number in [1, {MAX_SAMPLES}]; got {samples}")
     if base_url is not None and not base_url.strip().lower().startswith(("http://", "https://")):
@@ -64,9 +101,16 @@ def _llm_options(base_url, temperature, samples, swap, prompt, timeout=60.0) -> 
         )
     _at_least("--temperature", temperature, 0)
     _at_least("--timeout", timeout, 0, strict=True)
+    from wordplay_audit.judges.llm import MAX_TOP_LOGPROBS, SAMPLING
+
+    if not 0 <= top_logprobs <= MAX_TOP_LOGPROBS:
+        raise ParameterError(
+            f"--top-logprobs: expected a whole number in [0, {MAX_TOP_LOGPROBS}]; got {top_logprobs}"
+        )
+    check_choice("--sampling", sampling, SAMPLING)
     return {
-        "base_url": base_url, "temperature": temperature, "samples": samples,
-        "swap": swap, "prompt": prompt, "timeout": timeout,
+        "base_url": base_url, "temperature": temperature, "samples": samples, "swap": swap,
+        "prompt": prompt, "timeout": timeout, "top_logprobs": top_logprobs, "sampling": sampling,
     }  # fmt: skip
 
 
@@ -76,13 +120,22 @@ def _first_error(errors: dict[str, int]) -> str:
     return f" after {names[0]}" if names else ""
 
 
-def _run_lines(payload: dict) -> list[str]:
+def _score_line(scores: dict[str, int], samples: int, temperature: float) -> str:
+    """``  scores: 12 logprobs, 3 none`` (and a note where sample shares at temperature 0 say little)."""
+    line = "  scores: " + (", ".join(f"{n} {source}" for source, n in scores.items()) or "none")
+    if scores.get("share") and samples > 1 and temperature == 0:
+        line += " (note: samples at --temperature 0 mostly agree, so their share says little)"
+    return line
+
+
+def _run_lines(payload: dict, *, samples: int = 1, temperature: float = 0.0) -> list[str]:
     lab = payload["labels"]
     target = payload["out"] or "not written (some items not judged)"
     return [
         f"{payload['judge']}: {payload['judged']} of {payload['items']} items judged → {target}",
         f"  true {lab['true']}, false {lab['false']}, unparsed {lab['unparsed']}; "
         f"position flips {payload['position_flips']}",
+        _score_line(payload["scores"], samples, temperature),
         f"  queries {payload['queries']}: cached {payload['cached']}, called {payload['called']}, "
         f"retries {payload['retries']}, failed {payload['failed_queries']}",
         f"  tokens in {payload['tokens']['input']}, out {payload['tokens']['output']}"
@@ -109,6 +162,8 @@ def run_command(
     samples: SamplesOpt = 1,
     swap: SwapOpt = False,
     prompt: PromptOpt = None,
+    top_logprobs: TopLogprobsOpt = 10,
+    sampling: SamplingOpt = "n",
     max_edits: Annotated[int, typer.Option("--max-edits", help="normalized: edits allowed.")] = 1,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per LLM call before a retry.")] = 60.0,
     attempts: Annotated[int, typer.Option("--attempts", help="Tries per call (429/5xx/timeouts).")] = 8,
@@ -121,7 +176,7 @@ def run_command(
     ] = True,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Judge every item; write contract labels (true / false / unparsed) with raw replies."""
+    """Judge every item; write contract labels (true / false / unparsed) with scores and raw replies."""
     from wordplay_audit.judges.jobs import run_file
     from wordplay_audit.judges.runner import RetryPolicy
 
@@ -141,12 +196,14 @@ def run_command(
         "prices": prices,
         "progress": progress,
     }
-    result = run_file(
-        items, judge, out, kind=kind, cache_dir=cache, fit=fit, runner=runner, max_edits=max_edits,
-        **_llm_options(base_url, temperature, samples, swap, prompt, timeout),
-    )  # fmt: skip
+    options = _llm_options(base_url, temperature, samples, swap, prompt, top_logprobs, sampling, timeout)
+    with _flags():
+        result = run_file(
+            items, judge, out, kind=kind, cache_dir=cache, fit=fit, runner=runner, max_edits=max_edits,
+            **options,
+        )  # fmt: skip
     payload = {**result.to_dict(), "out": None if result.failed_items else str(out)}
-    emit(payload, as_json=as_json, lines=_run_lines(payload))
+    emit(payload, as_json=as_json, lines=_run_lines(payload, samples=samples, temperature=temperature))
     if result.failed_items:  # exit 1 (docs/JUDGES.md): a rerun may succeed; --out not written
         typer.echo(
             f"error: {len(result.failed_items)} items not judged (retries exhausted"
@@ -167,14 +224,22 @@ def batch_write_command(
     samples: SamplesOpt = 1,
     swap: SwapOpt = False,
     prompt: PromptOpt = None,
+    top_logprobs: TopLogprobsOpt = 10,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Write an OpenAI Batch API request file for the queries not yet in the cache."""
+    """Write a batch request file (OpenAI Batch API, vLLM run-batch) for the queries not yet cached."""
+    from wordplay_audit.judges.batch import OPENAI_MAX_REQUESTS
     from wordplay_audit.judges.jobs import batch_write_file
 
-    options = _llm_options(None, temperature, samples, swap, prompt)
-    payload = batch_write_file(items, judge, out, kind=kind, cache_dir=cache, **options)
+    options = _llm_options(None, temperature, samples, swap, prompt, top_logprobs, "calls")
+    with _flags():
+        payload = batch_write_file(items, judge, out, kind=kind, cache_dir=cache, **options)
     lines = [f"{payload['requests']} requests written to {out} ({payload['cached']} queries already cached)"]
+    if payload["requests"] > OPENAI_MAX_REQUESTS:
+        lines.append(
+            f"  note: OpenAI's Batch API takes at most {OPENAI_MAX_REQUESTS:,} requests per file: "
+            "split it (vLLM run-batch has no such limit)"
+        )
     emit(payload, as_json=as_json, lines=lines)
 
 
@@ -187,15 +252,35 @@ def batch_read_command(
     samples: SamplesOpt = 1,
     swap: SwapOpt = False,
     prompt: PromptOpt = None,
+    top_logprobs: TopLogprobsOpt = 10,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Read a Batch API result file into the cache (then `judge run` calls nothing for them)."""
+    """Read a batch result file (OpenAI Batch API or vLLM run-batch) into the cache; a later
+    `judge run` with the same options then calls nothing for them."""
     from wordplay_audit.judges.jobs import batch_read_file
 
-    options = _llm_options(None, temperature, samples, swap, prompt)
-    payload = batch_read_file(results, judge, cache_dir=cache, **options)
-    lines = [f"{payload['stored']} verdicts stored in {payload['cache']}, {payload['errors']} errors"]
+    options = _llm_options(None, temperature, samples, swap, prompt, top_logprobs, "calls")
+    with _flags():
+        payload = batch_read_file(results, judge, cache_dir=cache, **options)
+    kinds = ", ".join(f"{n} {kind}" for kind, n in payload["error_kinds"].items())
+    lines = [
+        f"{payload['stored']} verdicts stored in {payload['cache']}, {payload['errors']} errors"
+        + (f" ({kinds})" if kinds else ""),
+        f"  scores (P(yes) from log-probabilities): {payload['scored']} of {payload['stored']}",
+    ]
     emit(payload, as_json=as_json, lines=lines)
+
+
+def _fit_figures(rates: dict) -> str:
+    """``sensitivity …, specificity …, F1 … (precision …)`` of a fit (``n/a`` where undefined)."""
+
+    def show(value: float) -> str:
+        return "n/a" if value is None or value != value else f"{value:.3f}"
+
+    return (
+        f"sensitivity {show(rates['sensitivity'])}, specificity {show(rates['specificity'])}, "
+        f"F1 {show(rates['f1'])} (precision {show(rates['precision'])}, J {show(rates['youden'])})"
+    )
 
 
 @app.command("fit")
@@ -207,14 +292,17 @@ def fit_command(
     kind: KindOpt = None,
     folds: Annotated[int, typer.Option("--folds", help="Cross-validation folds.")] = 5,
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**32 - 1, help="Seed of the fold split.")] = 0,
-    objective: Annotated[str, typer.Option("--objective", help="f1 or youden.")] = "f1",
+    objective: Annotated[
+        str, typer.Option("--objective", help="youden (sensitivity + specificity − 1) or f1.")
+    ] = "youden",
     labels: Annotated[
         Path | None,
         typer.Option("--labels", help="Also write the out-of-fold verdicts as a labels CSV."),
     ] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Fit a similarity judge's threshold on human labels, with cross-validated F1."""
+    """Fit a similarity judge's threshold (and Platt calibration) on human labels, with
+    cross-validated sensitivity, specificity and F1."""
     from wordplay_audit.judges.fit import OBJECTIVES
     from wordplay_audit.judges.jobs import fit_file
 
@@ -227,26 +315,23 @@ def fit_command(
             raise ParameterError(f"{path}: is a folder, expected a file name for {option}")
     if labels is not None and labels.resolve() == out.resolve():
         raise ParameterError(f"--labels {labels}: is also the --out file; name two files")
-    result = fit_file(
-        items,
-        human,
-        judge,
-        out,
-        kind=kind,
-        folds=folds,
-        seed=seed,
-        objective=objective,
-        labels_out=labels,
-    )
+    with _flags():
+        result = fit_file(
+            items, human, judge, out, kind=kind, folds=folds, seed=seed, objective=objective, labels_out=labels
+        )  # fmt: skip
     payload = {**result.to_dict(), "out": str(out)}
     ins, cv = payload["in_sample"], payload["cv"]
     lines = [
         f"{payload['judge_id']}: threshold {payload['threshold']:.4f} ({objective}) on {payload['n']} items",
-        f"  in-sample F1 {ins['f1']:.3f} (precision {ins['precision']:.3f}, recall {ins['recall']:.3f})",
-        f"  {cv['folds']}-fold CV F1 {cv['f1']:.3f} (precision {cv['precision']:.3f}, recall {cv['recall']:.3f})",
+        f"  in-sample {_fit_figures(ins)}",
+        f"  {cv['folds']}-fold CV {_fit_figures(cv)}",
+        f"  calibrated (Platt): CV Brier score {cv['brier']:.3f}",
     ]
-    if ins.get("degenerate"):
-        lines.append("  note: the best cut calls every pair the same; the judge adds nothing over a constant")
+    if cv["constant_folds"]:
+        lines.append(
+            f"  warning: in {cv['constant_folds']} of {cv['folds']} folds the fitted cut gave every "
+            "training item one verdict (a constant); the CV figures include those folds"
+        )
     left = [f"{payload['ties_left_out']} tied item(s)", f"{payload['items_unlabelled']} item(s) without a human label",
             f"{payload['labels_unmatched']} human label row(s) naming no item of {items}"]  # fmt: skip
     if any(not part.startswith("0 ") for part in left):

@@ -291,7 +291,7 @@ class BalderdashRecompute(Result):
 def reason_lines(corrected: pd.DataFrame) -> list[str]:
     """One line per distinct reason a corrected value or interval is missing, and one per cell
     whose interval counts definitions as unknown."""
-    from wordplay_audit.analysis.balderdash.corrected_parts import UNKNOWN_PART
+    from wordplay_audit.analysis.correction.cells import UNKNOWN_PART
 
     lines = []
     for column in ("rg_reason", "ppi_reason"):
