@@ -39,7 +39,13 @@ from wordplay_audit.corpora.connections import ConnectionsData, category_item_id
 from wordplay_audit.corpora.contract import bool_labels, validate_labels
 from wordplay_audit.errors import InputError
 
-__all__ = ["PAPER_KAPPA", "CategoricalRecompute", "category_frame", "recompute_categorical", "relabelled_taxonomy"]
+__all__ = [
+    "PAPER_KAPPA",
+    "CategoricalRecompute",
+    "category_frame",
+    "recompute_categorical",
+    "relabelled_taxonomy",
+]
 
 STUDY_JUDGE = "study-judge"
 PAPER_KAPPA = 0.78
@@ -78,11 +84,15 @@ def _verdicts(judge: pd.DataFrame, items: set[str]) -> tuple[pd.DataFrame, dict]
         raise InputError(f"{source}: holds no judge rows (rater_type 'judge')")
     raters = sorted(rows["rater"].astype(str).unique())
     if len(raters) > 1:
-        raise InputError(f"{source}: holds verdicts of {len(raters)} judges ({', '.join(raters)}); give one judge's")
+        raise InputError(
+            f"{source}: holds verdicts of {len(raters)} judges ({', '.join(raters)}); give one judge's"
+        )
     rows = rows[rows["item_id"].isin(items)]
     twice = rows["item_id"].duplicated()
     if twice.any():
-        raise InputError(f"{source}: item {rows.loc[twice, 'item_id'].iloc[0]!r} has two verdicts of {raters[0]!r}")
+        raise InputError(
+            f"{source}: item {rows.loc[twice, 'item_id'].iloc[0]!r} has two verdicts of {raters[0]!r}"
+        )
     label = rows["label"].astype(str).str.strip().str.lower()
     bad = ~label.isin(("true", "false", "unparsed")).to_numpy()
     if bad.any():
@@ -98,7 +108,9 @@ def _scored_groups(data: ConnectionsData, matched: pd.DataFrame, types: pd.Serie
     groups = matched[matched["game_key"].isin(scored)].copy()
     keys = list(zip(groups["game_key"], groups["gold_index"], strict=True))
     groups["column"] = [types.get(taxonomy_item_id(k, int(i))) for k, i in keys]
-    groups["item_id"] = [category_item_id(k, m, int(i)) for (k, i), m in zip(keys, groups["model"], strict=True)]
+    groups["item_id"] = [
+        category_item_id(k, m, int(i)) for (k, i), m in zip(keys, groups["model"], strict=True)
+    ]
     groups["named"] = groups["reproduced"] & (groups["decision"] == "Yes")
     return groups
 
@@ -209,7 +221,9 @@ def recompute_categorical(
     if len(cells):
         shares = corrected_shares(cells, cells=["player_model", "column"], post_strata=["unparsed"],
                                   confidence=confidence, seed=seed, stream="connections-table2")  # fmt: skip
-        shares = _scaled(shares, categories, ["player_model", "column"]).rename(columns={"player_model": "model"})
+        shares = _scaled(shares, categories, ["player_model", "column"]).rename(
+            columns={"player_model": "model"}
+        )
         table2 = table2.merge(shares, on=["model", "column"], how="left")
     order = {name: i for i, name in enumerate(TAXONOMY_COLUMNS)}
     table2 = table2.rename(columns={"column": "knowledge_type"}).sort_values(
