@@ -60,6 +60,8 @@ API: dict[str, str] = {
     "connections_score": f"{W}.connections",
     "connections_items": f"{W}.connections",
     "ConnectionsScore": f"{W}.connections",
+    "connections_recompute": f"{W}.connections",
+    "ConnectionsRecompute": f"{W}.connections",
     # Balderdash
     "read_balderdash": f"{W}.balderdash",
     "BalderdashData": f"{W}.balderdash",

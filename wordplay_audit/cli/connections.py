@@ -34,3 +34,41 @@ def score_command(
 
     result = wa.connections_score(data, match=match)
     show(result, as_json=as_json, write=out, report=str(out / "report.html"))
+
+
+@app.command("recompute")
+def recompute_command(
+    data: DataOpt,
+    judge_labels: Annotated[
+        Path | None,
+        typer.Option(
+            "--judge-labels",
+            help="A judge's verdicts on the category names (default: the study's decisions).",
+        ),
+    ] = None,
+    human: Annotated[
+        Path | None, typer.Option("--human", help="People's labels on (a sample of) the category names.")
+    ] = None,
+    taxonomy: Annotated[
+        Path | None,
+        typer.Option("--taxonomy", help="Knowledge-type labels of several linguists on the categories."),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for the tables and report.html.")] = None,
+    match: Annotated[
+        str, typer.Option("--match", help="exact (case-sensitive, as the study) or casefold.")
+    ] = "exact",
+    confidence: Annotated[float, typer.Option("--confidence", help="Interval level.")] = 0.95,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the randomised intervals.")] = 0,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Categorical-reasoning scores and Table 2 under a judge corrected by a human sample, under
+    a panel's consensus, or (--taxonomy) Tables 1 and 2 under new knowledge-type labels."""
+    import wordplay_audit as wa
+
+    def read(path: Path | None):
+        return wa.read_labels(path) if path is not None else None
+
+    result = wa.connections_recompute(data, judge_labels=read(judge_labels), human=read(human), taxonomy=read(taxonomy),
+                                      match=match, confidence=confidence, seed=seed)  # fmt: skip
+    show(result, as_json=as_json, write=out)
+

@@ -20,7 +20,14 @@ from wordplay_audit.workflow.items import Items
 from wordplay_audit.workflow.results import Result, plain
 from wordplay_audit.workflow.text import number
 
-__all__ = ["ConnectionsScore", "connections_items", "connections_score", "read_connections"]
+__all__ = [
+    "ConnectionsRecompute",
+    "ConnectionsScore",
+    "connections_items",
+    "connections_recompute",
+    "connections_score",
+    "read_connections",
+]
 
 Match = Literal["exact", "casefold"]
 
@@ -127,3 +134,101 @@ def connections_items(data, *, match: Match = "exact") -> Items:
     score = connections_score(data, match=match)
     strata = ("player_model", "difficulty", "knowledge_type")
     return Items(score.source, score.result.items, score.result.labels, {}, strata)
+
+
+@dataclass
+class ConnectionsRecompute(Result):
+    """Per model the categorical-reasoning (CR) score under the study's decisions, under the
+    judge, and corrected by the human sample with its interval; Table 2's reasoned share per
+    knowledge type likewise; Table 1 and the linguists' agreement under a relabelled taxonomy."""
+
+    title = "Connections: categorical reasoning recomputed"
+    main_table = "models"
+
+    source: str
+    result: Any  # analysis.connections.recompute.CategoricalRecompute
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        table1 = pd.DataFrame(
+            {"knowledge_type": list(self.result.table1), "categories": list(self.result.table1.values())}
+        )
+        return {"models": self.result.models, "table2": self.result.table2, "table1": table1}
+
+    def to_dict(self) -> dict[str, Any]:
+        models = [
+            {
+                "model": r["model"],
+                "games": r["games"],
+                "cr_study_mean": r["cr_study"],
+                "cr_judge_mean": r["judge"],
+                "cr_corrected_mean": {"value": r["estimate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                                      "reason": r["reason"], "unknown": r["unknown"]},
+                "n_items": r["n"],
+                "n_human_labelled": r["n_labelled"],
+            }
+            for r in self.result.models.to_dict(orient="records")
+        ]  # fmt: skip
+        return plain({"data": self.source, "confidence": self.result.confidence, "models": models,
+                      "table2": self.result.table2, "table1": self.result.table1, "counts": self.result.counts})  # fmt: skip
+
+    def summary(self) -> list[str]:
+        from wordplay_audit.workflow.text import aligned, interval
+
+        level = round(100 * self.result.confidence)
+        rows = [["model", "games", "CR study", "CR judge", f"CR corrected [{level} %]", "labelled"]]
+        for r in self.result.models.to_dict(orient="records"):
+            rows.append([r["model"], r["games"], number(r["cr_study"]), number(r["judge"]),
+                         interval(r["estimate"], r["ci_low"], r["ci_high"], r["reason"] if r["n_labelled"] else "no human labels"),
+                         f"{number(r['n_labelled'])} of {number(r['n'])}"])  # fmt: skip
+        c = self.result.counts
+        lines = [
+            f"categorical reasoning per game (judge {c.get('judge')!r}; taxonomy: {c.get('taxonomy')}):",
+            *aligned(rows, indent="  "),
+        ]
+        left = {
+            k: c[k]
+            for k in ("items_without_verdict", "unparsed_verdicts", "human_ties", "human_rows_on_other_items")
+            if c.get(k)
+        }
+        if left:
+            lines.append("counted: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in left.items()))
+        agreement = c.get("taxonomy_agreement")
+        if agreement:
+            lines.append(f"taxonomy: {agreement['raters']} raters on {agreement['categories_labelled']} categories, "
+                         f"Fleiss' kappa {number(agreement['fleiss_kappa'])} (paper: {agreement['paper_kappa']}), "
+                         f"ties {agreement['human_ties']}")  # fmt: skip
+            lines.append("Table 1: " + ", ".join(f"{k} {v}" for k, v in self.result.table1.items()))
+        return lines
+
+
+def connections_recompute(
+    data,
+    *,
+    judge_labels: pd.DataFrame | None = None,
+    human: pd.DataFrame | None = None,
+    taxonomy: pd.DataFrame | None = None,
+    match: Match = "exact",
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> ConnectionsRecompute:
+    """The categorical-reasoning score per model and Table 2 recomputed: under ``judge_labels``
+    (any judge's verdicts on the ``category_name`` items of :func:`connections_items`; default:
+    the study's own decisions) corrected by ``human`` (people's labels on a sample of the items,
+    or a panel's on all: one label per item by majority); with ``taxonomy`` (knowledge-type
+    labels of several linguists on the ``knowledge_type`` items) Tables 1 and 2 under their
+    consensus and their Fleiss' κ beside the paper's 0.78."""
+    from wordplay_audit.analysis.connections import MATCH_MODES, analyze_connections, match_groups
+    from wordplay_audit.analysis.connections.recompute import recompute_categorical
+    from wordplay_audit.errors import ParameterError, check_choice
+
+    check_choice("match", match, MATCH_MODES)
+    if not 0 < confidence < 1:
+        raise ParameterError(f"confidence: expected a level strictly between 0 and 1, got {confidence!r}")
+    source = str(data) if isinstance(data, str | Path) else str(getattr(data, "folder", "connections data"))
+    if isinstance(data, str | Path):
+        data = read_connections(data)
+    if judge_labels is None:  # the study's single human judge as the judge
+        judge_labels = analyze_connections(data, match=match, plots=False).labels
+    result = recompute_categorical(data, match_groups(data, match=match), judge_labels, human, taxonomy=taxonomy,
+                                   confidence=confidence, seed=seed)  # fmt: skip
+    return ConnectionsRecompute(source, result)
