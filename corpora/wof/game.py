@@ -28,11 +28,10 @@ from typing import Protocol
 
 import numpy as np
 
-from wordplay_audit.corpora.wof.reader import NOT_APPLICABLE, OPENING
+from wordplay_audit.corpora.wof.reader import NOT_APPLICABLE, OPENING, PASS
 
 VOWELS = frozenset("AEIOU")
 CONSONANTS = frozenset("BCDFGHJKLMNPQRSTVWXYZ")
-PASS = "PASS"
 
 
 @dataclass(frozen=True)
