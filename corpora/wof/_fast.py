@@ -58,7 +58,7 @@ def _columns(texts: list[str]) -> tuple | None:
         records = json.loads(block)
         if block.count(":") != sum(map(len, records)):  # ':' in a string, or a key given twice
             records = json.loads(block, object_pairs_hook=json_object)  # a repeated key: ValueError
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return None
     if len(records) != len(texts) or set(map(type, records)) != {dict}:
         return None

@@ -161,6 +161,10 @@ def parse_move(text: str) -> tuple:
         record = json.loads(text, object_pairs_hook=json_object)
     except json.JSONDecodeError as exc:
         raise _BadLine(f"expected a JSON object (one move), got {text.strip()[:40]!r} ({exc.msg})") from None
+    except RecursionError:
+        raise _BadLine(
+            f"expected a JSON object (one move), got {text.strip()[:40]!r} (nested too deeply)"
+        ) from None
     if not isinstance(record, dict):
         raise _BadLine(
             f"expected a JSON object (one move), got a JSON {_JSON_KINDS.get(type(record), 'value')}"

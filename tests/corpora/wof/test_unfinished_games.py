@@ -21,6 +21,7 @@ import json
 
 import pandas as pd
 import pytest
+from cli_checks import one_line_error
 from wof_logs import ALPHA, move, report_text
 
 from wordplay_audit.analysis.wof.metrics import wof_metrics
@@ -259,3 +260,17 @@ def test_a_broken_line_drops_only_its_own_game_of_the_block(tmp_path):
     log = read_report(path, on_error="skip")
     assert (log.skipped["games_dropped"], log.skipped["lines_dropped"]) == (1, 2)
     assert sorted(set(log.moves["game"])) == [0, 1, 2, 3, 5]  # the dead game 3 stays (unfinished)
+
+
+def test_a_line_nested_too_deeply_is_named_by_its_line(run_cli, tmp_path):
+    # every line of a block is parsed now (to find the games in it): 100,000 '[' on line 2 must
+    # be a broken line like any other, not a RecursionError (it was one on line 1 already)
+    for at in (1, 2):
+        path = tmp_path / f"deep{at}.jsonl"
+        text = lines(ALPHA[0]).splitlines(keepends=True)
+        text[at - 1] = "[" * 100_000 + "\n"
+        path.write_text("".join(text), encoding="utf-8")
+        code, out, err = run_cli("wof", "metrics", str(path))
+        one_line_error(
+            code, out, err, f"{path} line {at}: expected a JSON object (one move)", "nested too deeply"
+        )
