@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.wof.reader import JUDGE_NAME, LETTERS, PASS, SPECIAL_LETTERS
+from wordplay_audit.corpora.wof.reader import JUDGE_NAME, LETTERS, PASS, ROUND_LIMIT, SPECIAL_LETTERS
 
 UNFINISHED = "unfinished"
 """The outcome of a game whose last move is not one that ends a game (a run cut off in it)."""
@@ -20,11 +20,15 @@ UNFINISHED = "unfinished"
 
 def _plays_on_after_a_miss(moves: pd.DataFrame, last: np.ndarray) -> list[str]:
     """The models in whose file some game goes on after a letter not in the riddle (LLMike's
-    ``no_letter_loss``: the miss sets the budget to 0 and play goes on)."""
+    ``no_letter_loss``: the miss sets the budget to 0 and play goes on). With letter loss the
+    only move after a miss is the round limit's ``ERROR`` (a miss on the 20th round), so that
+    one is no sign. ``moves`` hold each game's rows together, in move order."""
     missed = (
         moves["letter"].isin(LETTERS).to_numpy() & (moves["letter_occurences"].fillna(-1) == 0).to_numpy()
     )
-    return [str(m) for m in moves.loc[missed & ~last, "model"].unique()]
+    letters = moves["letter"].to_numpy(dtype=object)
+    next_is_limit = np.r_[letters[1:] == ROUND_LIMIT, False]
+    return [str(m) for m in moves.loc[missed & ~last & ~next_is_limit, "model"].unique()]
 
 
 def game_table(moves: pd.DataFrame) -> pd.DataFrame:
@@ -36,7 +40,8 @@ def game_table(moves: pd.DataFrame) -> pd.DataFrame:
     a right guess (``guess`` = ``solution``, then ``won``); a special letter
     (:data:`SPECIAL_LETTERS`); a letter A–Z followed by a guess other than ``PASS`` (a wrong
     guess); a letter whose ``letter_occurences`` is 0 (absent, or already shown) — unless the
-    model's file shows the rule without letter loss (a game going on after such a letter). The
+    model's file shows the rule without letter loss (a game going on after such a letter, with a
+    move other than ``ERROR``). The
     game master plays on after a wrong opening guess and after ``PASS``, so a game whose last
     move is the opening ``_`` without the right guess, or a shown letter followed by ``PASS``, was
     cut off: its outcome is ``unfinished`` — neither won nor lost (``won`` and ``finished``

@@ -57,6 +57,8 @@ SPECIAL_LETTERS = {
     "ERROR": "round_limit",
 }
 """Special ``letter`` values of a game-ending move → the loss class they name."""
+ROUND_LIMIT = "ERROR"
+"""The ``letter`` of the move logged after the 20th round (also after a right guess on it)."""
 LOSS_CLASSES = (
     "insufficient_budget",
     "action_na",

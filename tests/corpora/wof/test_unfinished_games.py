@@ -205,6 +205,22 @@ def test_a_miss_at_the_cut_is_unfinished_when_the_run_plays_on_after_misses(tmp_
     assert game_table(read_report(path).moves)["outcome"].tolist() == ["missing_letter", "missing_letter"]
 
 
+def test_a_miss_on_the_20th_round_then_error_is_no_sign_of_playing_on(tmp_path):
+    # with the letter-loss rule a miss ends the game, and on the 20th round LLMike still logs ERROR
+    # after it: a miss followed by ERROR says nothing about the rule, so the cut game below (its
+    # last move a miss) is a missing_letter loss, as in any letter-loss file
+    twentieth = [
+        move("_", "___ ___", "PASS", "SUN HAT", 0),
+        *[move("T", "___ __T", "PASS", "SUN HAT", 200, 200, 1)] * 19,
+        move("Z", "___ __T", "PASS", "SUN HAT", 200, 300, 0),
+        move("ERROR", "___ __T", "PASS", "SUN HAT", 200),
+    ]
+    missed = [move("_", "___ ___", "PASS", "SUN HAT", 0), move("Z", "___ ___", "PASS", "SUN HAT", 0, 300, 0)]
+    path = tmp_path / "m.jsonl"
+    path.write_text(report_text([twentieth, missed]), encoding="utf-8")
+    assert game_table(read_report(path).moves)["outcome"].tolist() == ["round_limit", "missing_letter"]
+
+
 # --------------------------------------------------------------------------- a continued run
 
 
