@@ -9,7 +9,9 @@ writer on the same target is refused (advisory ``flock`` on a lock file beside t
 
 Refused targets: ``''``/``.``/the current directory or any folder containing it, a path that is
 a file, an existing non-empty folder that this toolkit did not write (it holds no
-:data:`MARKER` file) — replacing it would delete someone's files — and, inside
+:data:`MARKER` file) — replacing it would delete someone's files —, a folder that the user
+cannot write into (or that holds such a folder: mode 555, say) and a file the user cannot write
+— the rename would replace it although the user made it read-only —, and, inside
 :func:`command_inputs` (every command of the CLI), a ``--…`` target that is, or holds, a path the
 command was given as input (``balderdash items sim --out sim`` would replace its own input).
 
@@ -26,6 +28,7 @@ import fcntl
 import os
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
@@ -203,11 +206,36 @@ def _remove_stale(parent: Path, name: str) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
+def _writable(path: Path, mode: int) -> bool:
+    return os.access(path, mode, effective_ids=os.access in os.supports_effective_ids)
+
+
+def _read_only(path: Path, option: str, what: str) -> InputError:
+    mode = stat.S_IMODE(path.stat().st_mode)
+    return InputError(
+        f"{path}: {what} is read-only (mode {mode:o}) and the output ({option}) would replace it; make it "
+        "writable or choose another output"
+    )
+
+
+def _check_writable_folder(target: Path, option: str) -> None:
+    """Refuse a folder the user cannot write into, or one holding such a folder: the exchange
+    needs only the parent, but the user made it read-only (and could not remove it)."""
+    if not _writable(target, os.W_OK | os.X_OK):
+        raise _read_only(target, option, "the folder")
+    for root, folders, _ in os.walk(target):
+        for name in folders:
+            inner = Path(root) / name
+            if not inner.is_symlink() and not _writable(inner, os.W_OK | os.X_OK):
+                raise _read_only(inner, option, f"a folder inside {target}")
+
+
 def _check_replaceable(target: Path, option: str) -> None:
     if not target.exists():
         return
     if not target.is_dir():
         raise InputError(f"{target}: is a file, expected an output folder ({option})")
+    _check_writable_folder(target, option)
     if (target / MARKER).is_file():
         return
     if any(target.iterdir()):
@@ -264,9 +292,10 @@ def _commit(staging: Path, target: Path) -> None:
 def output_file(target: str | os.PathLike, *, option: str = "out", mode: int | None = None) -> Iterator[Path]:
     """Yield a temporary path beside ``target``; on normal exit rename it onto ``target``.
 
-    A second writer on the same file is refused; an exception leaves ``target`` untouched.
-    ``mode`` (e.g. ``0o600`` for a file of secrets) replaces the umask's permissions; the
-    temporary file has mode 0600 from its creation, so a secret is never readable by others.
+    A second writer on the same file is refused, and so is a file the user cannot write (the
+    rename needs only the folder); an exception leaves ``target`` untouched. ``mode`` (e.g.
+    ``0o600`` for a file of secrets) replaces the umask's permissions; the temporary file has
+    mode 0600 from its creation, so a secret is never readable by others.
     """
     path = _target_path(target, option)
     if path.is_dir():
@@ -275,6 +304,8 @@ def output_file(target: str | os.PathLike, *, option: str = "out", mode: int | N
     lock = _Lock(path, option)
     lock.acquire()
     try:
+        if path.exists() and not _writable(path, os.W_OK):
+            raise _read_only(path, option, "the file")
         for stale in path.parent.glob(f".{path.name}.staging-*"):
             stale.unlink(missing_ok=True)
         with _terminate_as_interrupt():

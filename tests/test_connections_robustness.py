@@ -116,58 +116,6 @@ def test_stored_score_out_of_range_is_counted(folder):
 # --- duplicate keys -----------------------------------------------------------------------
 
 
-def test_judgement_yes_then_no_is_dropped_and_counted(folder):
-    _, before = scores_of(folder)
-    assert before.loc[0, "categorical"] == 3  # citrus, shoe, chess named (test_demo_scores_by_hand)
-    rewrite(
-        folder / "model-a.json",
-        {
-            0: [
-                (
-                    '"CHESS_#_CHESS PIECES": "Yes"',
-                    '"CHESS_#_CHESS PIECES": "Yes", "CHESS_#_CHESS PIECES": "No"',
-                )
-            ]
-        },
-    )
-    result, a = scores_of(folder)
-    assert a.loc[0, "categorical"] == 2  # the conflicting pair counts neither way
-    by_file = result.to_dict()["quality_by_file"]
-    assert by_file["model-a.json: judgement written twice with different decisions (dropped)"] == 1
-    assert by_file["model-a.json: correct group without a name judgement"] == 1
-
-
-def test_judgement_written_twice_alike_counts_once(folder):
-    rewrite(
-        folder / "model-a.json",
-        {
-            0: [
-                (
-                    '"CHESS_#_CHESS PIECES": "Yes"',
-                    '"CHESS_#_CHESS PIECES": "Yes", "CHESS_#_CHESS PIECES": "Yes"',
-                )
-            ]
-        },
-    )
-    result, a = scores_of(folder)
-    assert a.loc[0, "categorical"] == 3
-    assert result.to_dict()["quality_by_file"]["model-a.json: judgement written twice (counted once)"] == 1
-
-
-def test_category_name_twice_keeps_both_groups(folder):
-    # last-one-wins would replace the correct chess group by a wrong one and score 3
-    rewrite(
-        folder / "model-a.json",
-        {0: [('"Chess": [', '"Chess": ["SWORD", "KING", "LIME", "SOLE"], "Chess": [')]},
-    )
-    result, a = scores_of(folder)
-    assert a.loc[0, "unweighted"] == 4
-    assert (
-        result.to_dict()["quality_by_file"]["model-a.json: answer repeats a category name (both groups kept)"]
-        == 1
-    )
-
-
 def test_field_written_twice_in_a_record_is_an_error(folder, run_cli, tmp_path):
     rewrite(folder / "model-a.json", {2: [('"score": ', '"score": 1, "score": ')]})
     with pytest.raises(InputError, match=r"model-a.json: \[2\]: field 'score' written twice"):
@@ -181,27 +129,6 @@ def test_gold_category_written_twice_is_an_error(folder):
         InputError, match=r"gold_data.json: \[1\].categories: category 'PLANETS' written twice"
     ):
         read_connections(folder)
-
-
-# --- gold groups that are not 4 distinct words ----------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "edit",
-    [
-        ('"PLANETS": ["MARS", ', '"PLANETS": ['),  # 3 words
-        ('"PLANETS": ["MARS", ', '"PLANETS": ["MARS", "PLUTO", '),  # 5 words
-        ('"PLANETS": ["MARS", "VENUS", ', '"PLANETS": ["MARS", "MARS", '),  # a word twice
-    ],
-)
-def test_gold_group_not_four_distinct_words_is_counted_and_not_scored(folder, edit):
-    result, before = scores_of(folder)
-    assert result.games == 6 and 1 in before.index
-    rewrite(folder / "gold_data.json", {1: [edit]})
-    result, after = scores_of(folder)
-    assert result.games == 5 and 1 not in after.index
-    issue = "gold_data.json: gold group not of 4 distinct words (game not scored)"
-    assert result.to_dict()["quality_by_file"][issue] == 1
 
 
 # --- novice_raw.csv ----------------------------------------------------------------------------
@@ -326,23 +253,6 @@ def test_failed_run_leaves_an_earlier_output_as_it_was(folder, run_cli, tmp_path
     one_line_error(run_cli, "connections", "score", "--data", str(folder), "--out", str(out))
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cx", "o"]  # no staging debris, no lock
-
-
-def test_python_literal_strings_keep_duplicate_judgements_visible(folder):
-    # an earlier copy of gpt_strawberry.json held every field as a Python-literal string
-    records = json.loads((folder / "model-a.json").read_text(encoding="utf-8"))
-    records[0]["categorical_score"] = repr(records[0]["categorical_score"]).replace(
-        "'CHESS_#_CHESS PIECES': 'Yes'", "'CHESS_#_CHESS PIECES': 'Yes', 'CHESS_#_CHESS PIECES': 'No'"
-    )
-    (folder / "model-a.json").write_text(json.dumps(records), encoding="utf-8")
-    result, a = scores_of(folder)
-    assert a.loc[0, "categorical"] == 2
-    assert (
-        result.to_dict()["quality_by_file"][
-            "model-a.json: judgement written twice with different decisions (dropped)"
-        ]
-        == 1
-    )
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,12 @@
 """LLMike's metrics per model, from the moves table of :mod:`wordplay_audit.corpora.wof.reader`.
 
-Per model (one report file), with *letter moves* the moves whose ``letter`` is one of A–Z
-(not the opening ``_`` nor a special error value):
+Per model (one report file), over its *finished* games (an unfinished game — the run was cut
+off in it, :func:`~wordplay_audit.corpora.wof.items.game_table` — is neither played, won nor
+lost: it is counted in ``unfinished`` and enters no other figure), with *letter moves* the
+moves whose ``letter`` is one of A–Z (not the opening ``_`` nor a special error value):
 
-* ``games``, ``wins`` (last guess = solution), ``win_rate`` = wins / games;
+* ``games``, ``wins`` (last guess = solution), ``losses``, ``win_rate`` = wins / games;
+  ``unfinished``;
 * ``final_budget_total`` = Σ over won games of the last move's budget (a lost game takes home
   nothing — its logged budget may even be negative, ``budget − 250`` on a refused purchase),
   ``final_budget_mean_won`` = that total / wins;
@@ -52,7 +55,13 @@ class WofMetrics:
     models: pd.DataFrame  # one row per model
     errors: pd.DataFrame  # model, outcome, count, percent_of_losses
     first_consonants: pd.DataFrame  # model, letter, games, percent, english_percent
-    games: pd.DataFrame  # one row per game (game_table plus per-game counts)
+    games: pd.DataFrame  # one row per game, unfinished ones too (game_table plus per-game counts)
+
+    @property
+    def unfinished(self) -> pd.DataFrame:
+        """The unfinished games: ``item_id``, ``model``, ``game``, ``first_line``."""
+        left = self.games[~self.games["finished"]]
+        return left[["item_id", "model", "game", "first_line"]].reset_index(drop=True)
 
     def to_dict(self) -> dict:
         return {
@@ -142,7 +151,29 @@ def _ratio(num: pd.Series, den: pd.Series, scale: float = 1.0) -> pd.Series:
     return (scale * num / den.where(den > 0)).astype(float)
 
 
+def _models(games: pd.DataFrame) -> list[str]:
+    return sorted(games["model"].astype(str).unique())
+
+
 def _model_rows(games: pd.DataFrame) -> pd.DataFrame:
+    """The per-model figures over the finished games; every model has a row (one whose games are
+    all unfinished has 0 games and null shares)."""
+    models = _model_rows_finished(games[games["finished"]]).reindex(_models(games))
+    counts = [c for c in models.columns if c not in ("completion_at_win",)]
+    models[counts] = models[counts].fillna(0).astype(np.int64)
+    unfinished = (~games["finished"]).groupby(games["model"].astype(str)).sum()
+    models.insert(2, "unfinished", unfinished.reindex(models.index).astype(np.int64))
+    out = models.rename_axis("model").reset_index()
+    out["losses"] = out["games"] - out["wins"]
+    out["win_rate"] = _ratio(out["wins"], out["games"])
+    out["final_budget_mean_won"] = _ratio(out["final_budget_total"], out["wins"])
+    out["pct_correct_letters"] = _ratio(out["correct_letters"], out["letters_chosen"], 100.0)
+    out["letters_per_game"] = _ratio(out["letters_chosen"], out["games"])
+    out["vowels_per_game"] = _ratio(out["vowels_bought"], out["games"])
+    return out
+
+
+def _model_rows_finished(games: pd.DataFrame) -> pd.DataFrame:
     g = games.assign(
         final_budget_won=np.where(games["won"], games["budget"], 0),
         completion_won=games["completion"].where(games["won"]),
@@ -156,39 +187,28 @@ def _model_rows(games: pd.DataFrame) -> pd.DataFrame:
     firsts = g["first_letters"].astype(str)
     g["pair"] = firsts.str[:2].where(firsts.str.len() >= 2)
     g["triplet"] = firsts.str[:3].where(firsts.str.len() >= 3)
-    out = (
-        g.groupby("model", observed=True, sort=True)
-        .agg(
-            games=("game", "size"),
-            wins=("won", "sum"),
-            final_budget_total=("final_budget_won", "sum"),
-            letters_chosen=("letters", "sum"),
-            correct_letters=("correct_letters", "sum"),
-            completion_at_win=("completion_won", "mean"),
-            vowels_bought=("vowels", "sum"),
-            wrong_guesses=("wrong", "sum"),
-            wrong_guess_words=("wrong_words", "sum"),
-            wrong_guess_letters=("wrong_letters", "sum"),
-            games_with_pair=("pair", "count"),
-            distinct_first_pairs=("pair", "nunique"),
-            games_with_triplet=("triplet", "count"),
-            distinct_first_triplets=("triplet", "nunique"),
-        )
-        .reset_index()
+    return g.groupby(g["model"].astype(str), sort=True).agg(
+        games=("game", "size"),
+        wins=("won", "sum"),
+        final_budget_total=("final_budget_won", "sum"),
+        letters_chosen=("letters", "sum"),
+        correct_letters=("correct_letters", "sum"),
+        completion_at_win=("completion_won", "mean"),
+        vowels_bought=("vowels", "sum"),
+        wrong_guesses=("wrong", "sum"),
+        wrong_guess_words=("wrong_words", "sum"),
+        wrong_guess_letters=("wrong_letters", "sum"),
+        games_with_pair=("pair", "count"),
+        distinct_first_pairs=("pair", "nunique"),
+        games_with_triplet=("triplet", "count"),
+        distinct_first_triplets=("triplet", "nunique"),
     )
-    out["model"] = out["model"].astype(str)
-    out["losses"] = out["games"] - out["wins"]
-    out["win_rate"] = _ratio(out["wins"], out["games"])
-    out["final_budget_mean_won"] = _ratio(out["final_budget_total"], out["wins"])
-    out["pct_correct_letters"] = _ratio(out["correct_letters"], out["letters_chosen"], 100.0)
-    out["letters_per_game"] = _ratio(out["letters_chosen"], out["games"])
-    out["vowels_per_game"] = _ratio(out["vowels_bought"], out["games"])
-    return out
 
 
 def _errors(games: pd.DataFrame) -> pd.DataFrame:
-    models = sorted(games["model"].astype(str).unique())
-    counts = pd.crosstab(games["model"].astype(str), games["outcome"]).reindex(
+    models = _models(games)
+    done = games[games["finished"]]
+    counts = pd.crosstab(done["model"].astype(str), done["outcome"]).reindex(
         index=models, columns=list(LOSS_CLASSES), fill_value=0
     )
     long = counts.stack().rename("count").reset_index()
@@ -199,12 +219,12 @@ def _errors(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def _first_consonants(games: pd.DataFrame) -> pd.DataFrame:
-    named = games.dropna(subset=["first_consonant"])
+    named = games[games["finished"]].dropna(subset=["first_consonant"])
     counts = (
         named.groupby([named["model"].astype(str), "first_consonant"]).size().rename("games").reset_index()
     )
     counts.columns = ["model", "letter", "games"]
-    models = sorted(games["model"].astype(str).unique())
+    models = _models(games)
     english = pd.DataFrame(
         [(m, c) for m in models for c in ENGLISH_CONSONANT_PERCENT], columns=["model", "letter"]
     )

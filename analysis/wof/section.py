@@ -9,7 +9,7 @@ from wordplay_audit.analysis.wof.plots import first_consonant_figure, outcome_fi
 from wordplay_audit.analysis.wof.recompute import WinRecompute
 
 MODEL_COLUMNS = [
-    "model", "games", "wins", "win_rate", "final_budget_total", "letters_chosen", "pct_correct_letters",
+    "model", "games", "wins", "unfinished", "win_rate", "final_budget_total", "letters_chosen", "pct_correct_letters",
     "completion_at_win", "vowels_bought", "wrong_guesses", "wrong_guess_words", "wrong_guess_letters",
     "distinct_first_pairs", "distinct_first_triplets",
 ]  # fmt: skip
@@ -57,7 +57,8 @@ def wof_section(
     blocks = [
         Paragraph(
             "The game master's metrics recomputed from its report files: a game is won when the last "
-            "guess equals the solution; a loss is classed by the last move."
+            "guess equals the solution; a loss is classed by the last move. A game cut off before its "
+            "ending move is unfinished: counted, and neither played, won nor lost."
         ),
         Table(metrics.models[MODEL_COLUMNS], caption="Per model"),
         Table(errors, caption="Losses by error, percent of the model's losses"),

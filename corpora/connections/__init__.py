@@ -3,8 +3,9 @@
 ``read_connections(folder)`` turns a folder laid out like ``shared/corpora/connections`` into
 tidy DataFrames (:class:`ConnectionsData`). Every quirk of the real files is handled and counted
 in ``data.quirks`` (file, quirk → count); nothing is dropped silently. JSON is read with a size
-and depth guard, numbers are checked, duplicated keys are never last-one-wins, CSV is UTF-8 with
-a BOM accepted, and every text is NFC-normalised (see docs/CONNECTIONS.md).
+and depth guard, numbers are checked, a key written twice in any object is an error (never
+last-one-wins), every gold game whose words are text is 4 groups of 4 distinct words of its
+16, CSV is UTF-8 with a BOM accepted, and every text is NFC-normalised (see docs/CONNECTIONS.md).
 
 Words are compared after stripping outer white space, case-sensitively, as the study's own
 scorer did; words are kept as written and scoring in ``wordplay_audit.analysis.connections``

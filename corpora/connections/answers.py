@@ -2,9 +2,9 @@
 stored clustering ``score`` and the human judge's ``categorical_score`` decisions.
 
 Records may hold native JSON or strings holding Python literals (an earlier copy of
-``gpt_strawberry.json``); both are read. Nothing is last-one-wins: a category name written twice
-keeps both groups (counted), a judgement written twice counts once when both say the same and is
-dropped (counted) when they disagree. A stored score that is not a whole number 0–4 (``NaN``,
+``gpt_strawberry.json``); both are read. Nothing is last-one-wins: a category name or a
+judgement written twice is an error (:func:`~wordplay_audit.corpora.connections.gold.game_records`
+refuses a key written twice anywhere in a record). A stored score that is not a whole number 0–4 (``NaN``,
 ``Infinity``, ``1e400``, a 5,001-digit integer, ``"x"``) is counted and left empty; the game is
 still scored from its groups.
 """
@@ -19,7 +19,7 @@ import pandas as pd
 from wordplay_audit.corpora.connections.data import ConnectionsData, allwords_key, group_words
 from wordplay_audit.corpora.connections.gold import game_records
 from wordplay_audit.corpora.connections.jsonfile import load_json
-from wordplay_audit.corpora.literal import duplicate_keys, maybe_literal, nfc
+from wordplay_audit.corpora.literal import maybe_literal, nfc
 from wordplay_audit.corpora.values import check_number
 from wordplay_audit.errors import InputError
 
@@ -37,20 +37,14 @@ def stored_score(data: ConnectionsData, file: str, where: str, value: Any, key: 
         return None
 
 
-def _pairs(value: dict) -> tuple:
-    return value.pairs if duplicate_keys(value) else tuple(value.items())
-
-
 def _answer_rows(
     data: ConnectionsData, model: str, file: str, index: int, key: str, categories: Any
 ) -> tuple[str, list[dict]]:
     if not isinstance(categories, dict):
         data.note(file, "answer categories is not a dict", f"record {index}: {str(categories)[:30]!r}", key)
         return "categories is not a dict", []
-    for name in duplicate_keys(categories):
-        data.note(file, "answer repeats a category name (both groups kept)", f"record {index}: {name}", key)
     rows = []
-    for group_index, (name, value) in enumerate(_pairs(categories)):
+    for group_index, (name, value) in enumerate(categories.items()):
         words, _ = group_words(value)
         if words is None:
             data.note(file, "model group is not a word list", f"record {index}: {name}", key)
@@ -70,15 +64,14 @@ def _answer_rows(
 def _judgement_rows(
     data: ConnectionsData, model: str, file: str, index: int, key: str, judged: Any
 ) -> list[dict]:
-    """One row per judged (model name, gold name) pair, in file order; a pair written twice is
-    counted once when both decisions agree and dropped (counted) when they disagree."""
+    """One row per judged (model name, gold name) pair, in file order."""
     if judged is None:
         return []
     if not isinstance(judged, dict):
         data.note(file, "categorical_score is not a dict", f"record {index}", key)
         return []
-    by_pair: dict[str, list[str]] = {}
-    for pair, decision in _pairs(judged):
+    rows = []
+    for pair, decision in judged.items():
         pair = nfc(pair)
         if "_#_" not in pair:
             data.note(file, "judgement key without _#_", f"record {index}: {pair}", key)
@@ -87,19 +80,6 @@ def _judgement_rows(
         if decision_text not in ("Yes", "No"):
             data.note(file, "judgement neither Yes nor No", f"record {index}: {decision!r}", key)
             continue
-        by_pair.setdefault(pair, []).append(decision_text)
-    rows = []
-    for pair, decisions in by_pair.items():
-        if len(set(decisions)) > 1:
-            data.note(
-                file,
-                "judgement written twice with different decisions (dropped)",
-                f"record {index}: {pair}",
-                key,
-            )
-            continue
-        if len(decisions) > 1:
-            data.note(file, "judgement written twice (counted once)", f"record {index}: {pair}", key)
         model_name, _, gold_name = pair.partition("_#_")
         rows.append(
             {
@@ -107,7 +87,7 @@ def _judgement_rows(
                 "game_key": key,
                 "model_name": model_name,
                 "gold_name": gold_name,
-                "decision": decisions[0],
+                "decision": decision_text,
             }
         )
     return rows

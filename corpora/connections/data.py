@@ -50,7 +50,7 @@ class ConnectionsData:
 
     games        one row per game: ``game_index`` (position in gold_data.json), ``game_key``,
                  ``allwords``, ``excluded`` (few-shot example), ``text_words`` (False when the
-                 words are not text, e.g. all ``?``), ``scored`` (neither, and 4 valid groups).
+                 words are not text, e.g. all ``?``), ``scored`` (neither).
     gold         one row per gold group: ``game_key``, ``gold_index`` 0–3 (yellow→purple),
                  ``difficulty``, ``gold_name``, ``words`` (tuple), ``words_from_dict`` (stored as
                  ``{"Words": [...]}``), and the taxonomy labels ``knowledge_type``,

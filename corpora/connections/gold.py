@@ -19,8 +19,8 @@ from wordplay_audit.corpora.connections.data import (
     group_words,
     split_allwords,
 )
-from wordplay_audit.corpora.connections.jsonfile import load_json
-from wordplay_audit.corpora.literal import duplicate_keys, maybe_literal, nfc, parse_groups
+from wordplay_audit.corpora.connections.jsonfile import load_json, refuse_duplicate_keys
+from wordplay_audit.corpora.literal import maybe_literal, nfc, parse_groups
 from wordplay_audit.errors import InputError, at_field
 
 
@@ -39,14 +39,14 @@ def json_type(value: Any) -> str:
 
 def game_records(path: Path, data: Any, required: tuple[str, ...]) -> list[dict]:
     """Check that ``data`` is a list of objects with the ``required`` fields and a string
-    ``allwords``; a field written twice in a record is an error (which one would count?)."""
+    ``allwords``; a key written twice in any object of a record is an error (which one would
+    count?), :func:`~wordplay_audit.corpora.connections.jsonfile.refuse_duplicate_keys`."""
     if not isinstance(data, list):
         raise InputError(f"{path}: expected a JSON list of game records, got {json_type(data)}")
     for index, record in enumerate(data):
         if not isinstance(record, dict):
             raise InputError(f"{at_field(path, f'[{index}]')}expected an object, got {json_type(record)}")
-        for name in duplicate_keys(record):
-            raise InputError(f"{at_field(path, f'[{index}]')}field {name!r} written twice")
+        refuse_duplicate_keys(path, record, f"[{index}]")
         for name in required:
             if name not in record:
                 raise InputError(f"{at_field(path, f'[{index}]')}missing field {name!r}")
@@ -67,8 +67,6 @@ def _gold_groups(path: Path, index: int, record: dict, key: str) -> list[dict]:
     where = at_field(path, f"[{index}].categories")
     if not isinstance(categories, dict):
         raise InputError(f"{where}expected an object of 4 named groups")
-    for name in duplicate_keys(categories):
-        raise InputError(f"{where}category {name!r} written twice")
     if len(categories) != 4:
         raise InputError(f"{where}expected 4 named groups, got {len(categories)}")
     rows = []
@@ -89,18 +87,45 @@ def _gold_groups(path: Path, index: int, record: dict, key: str) -> list[dict]:
     return rows
 
 
-def _note_gold_quirks(data: ConnectionsData, index: int, key: str, rows: list[dict]) -> bool:
-    """Count the game's quirks; return whether its four groups are each 4 distinct words."""
+def _note_gold_quirks(data: ConnectionsData, index: int, key: str, rows: list[dict]) -> None:
     for row in rows:
         if row["words_from_dict"]:
             data.note(
                 GOLD_FILE, 'gold group stored as {"Words": [...]}', f"record {index}: {row['gold_name']}", key
             )
-    valid = True
+
+
+def check_gold_game(path: Path, index: int, words: list[str], rows: list[dict]) -> None:
+    """A game whose words are text is 16 distinct words in 4 gold groups of 4 distinct words
+    each; anything else is an :class:`InputError` naming the record and the category (a group of
+    3 and one of 5 would score as if both were groups, and a word in two groups twice)."""
+    if len(words) != 16 or len(set(words)) != 16:
+        distinct = f" ({len(set(words))} distinct)" if len(set(words)) != len(words) else ""
+        raise InputError(
+            f"{at_field(path, f'[{index}].allwords')}{len(words)} words{distinct}; expected the game's 16 "
+            "distinct words"
+        )
+    where, game_words, holder = at_field(path, f"[{index}].categories"), set(words), {}
     for row in rows:
-        if len(row["words"]) != 4 or len(set(row["words"])) != 4:
-            valid = False
-    return valid
+        name, group = row["gold_name"], row["words"]
+        if len(group) != 4:
+            raise InputError(
+                f"{where}category {name!r} has {len(group)} words; a gold group is 4 distinct words of "
+                "the game's 16"
+            )
+        for word in group:
+            if word not in game_words:
+                raise InputError(
+                    f"{where}category {name!r} holds {word!r}, which is not one of the game's 16 words (allwords)"
+                )
+            if word in holder:
+                other = holder[word]
+                raise InputError(
+                    f"{where}category {name!r} holds {word!r} twice"
+                    if other == name
+                    else f"{where}category {name!r} holds {word!r}, which category {other!r} holds too"
+                )
+            holder[word] = name
 
 
 def read_gold(folder: Path, data: ConnectionsData) -> dict[str, int]:
@@ -127,11 +152,9 @@ def read_gold(folder: Path, data: ConnectionsData) -> dict[str, int]:
                 GOLD_FILE, "game whose words are not text", f"record {index}: {record['allwords'][:40]}", key
             )
         rows = _gold_groups(path, index, record, key)
-        valid = _note_gold_quirks(data, index, key, rows)
-        if text_words and not valid:
-            data.note(
-                GOLD_FILE, "gold group not of 4 distinct words (game not scored)", f"record {index}", key
-            )
+        if text_words:
+            check_gold_game(path, index, words, rows)
+        _note_gold_quirks(data, index, key, rows)
         game_rows.append(
             {
                 "game_index": index,
@@ -139,16 +162,12 @@ def read_gold(folder: Path, data: ConnectionsData) -> dict[str, int]:
                 "allwords": record["allwords"],
                 "excluded": excluded,
                 "text_words": text_words,
-                "scored": (not excluded) and text_words and valid,
+                "scored": (not excluded) and text_words,
             }
         )
         gold_rows += rows
-        if sorted(w for r in rows for w in r["words"]) != sorted(words):
-            data.note(GOLD_FILE, "allwords differ from the words of the categories", f"record {index}", key)
     if not any(row["scored"] for row in game_rows):
-        raise InputError(
-            f"{path}: no game to score (all {len(game_rows)} are excluded, not text or not 4 groups of 4)"
-        )
+        raise InputError(f"{path}: no game to score (all {len(game_rows)} are excluded or not text)")
     data.games = pd.DataFrame(game_rows)
     data.gold = pd.DataFrame(gold_rows)
     return index_of
@@ -232,6 +251,7 @@ def check_flat_gold(folder: Path, data: ConnectionsData) -> None:
     records = load_json(path)
     if not isinstance(records, list):
         raise InputError(f"{path}: expected a JSON list")
+    refuse_duplicate_keys(path, records, "")
     by_name = Counter((row.gold_name, tuple(sorted(row.words))) for row in data.gold.itertuples(index=False))
     seen = Counter()
     for index, record in enumerate(records):

@@ -8,7 +8,8 @@
   :data:`~wordplay_audit.corpora.values.MAX_INT_DIGITS` digits is not turned into a number: it
   is kept as a :class:`RawNumber` (its text), so the reader's number check counts it;
 * objects: a key written twice is kept visible (:class:`~wordplay_audit.corpora.literal.PairsDict`),
-  never silently last-one-wins; keys are NFC-normalised.
+  never silently last-one-wins; keys are NFC-normalised. :func:`refuse_duplicate_keys` makes
+  one an error, also inside the Python-literal strings some files hold.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from wordplay_audit.corpora.literal import PairsDict
+from wordplay_audit.corpora.literal import PairsDict, duplicate_keys, maybe_literal
 from wordplay_audit.corpora.values import (
     MAX_INT_DIGITS,
     SURROGATE_ESCAPE,
     lone_surrogate,
     lone_surrogate_message,
 )
-from wordplay_audit.errors import InputError, at_line, expect_file
+from wordplay_audit.errors import InputError, at_field, at_line, expect_file
 
 MAX_JSON_BYTES = 512 * 2**20
 """The largest JSON file read (512 MiB; the study's largest file is about 1 MiB)."""
@@ -104,3 +105,49 @@ def load_json(path: Path) -> Any:
         line = text.count("\n", 0, where) + 1 if where >= 0 else None
         raise InputError(f"{at_line(path, line)}{lone_surrogate_message(code)}")
     return document
+
+
+_KEY_KINDS = {"categories": "category", "categorical_score": "judgement"}
+"""What a key of an object under these fields is called in an error (else a ``field``)."""
+
+
+def _child(field: str, key: object) -> str:
+    key = str(key)
+    return f"{field}.{key}" if key.isidentifier() else f"{field}[{key!r}]"
+
+
+def _container(value: Any) -> Any:
+    """``value`` if it is an object or array, the parsed value of a string holding a
+    Python-literal list or dict, else None."""
+    if isinstance(value, dict | list | tuple):
+        return value
+    if isinstance(value, str) and value:
+        head = value[0] if not value[0].isspace() else value.lstrip()[:1]
+        if head in ("[", "{"):
+            parsed = maybe_literal(value)
+            return parsed if isinstance(parsed, dict | list | tuple) else None
+    return None
+
+
+def refuse_duplicate_keys(path: Path, value: Any, field: str, *, kind: str = "field") -> None:
+    """:class:`InputError` at the first object in ``value`` (at ``field`` of ``path``) that holds
+    a key twice — JSON would keep the last: a group lost, a decision reversed without a word.
+
+    The walk goes into arrays, objects and strings that hold a Python-literal list or dict (the
+    reader reads those as such; an earlier ``gpt_strawberry.json`` wrote every field so). The
+    error names the key as a ``category`` under ``categories``, a ``judgement`` under
+    ``categorical_score``, else a ``field``:
+    ``<file>: [0].categorical_score: judgement 'CHESS_#_CHESS PIECES' written twice``.
+    """
+    todo = [(_container(value), field, kind)]
+    while todo:
+        value, field, kind = todo.pop()
+        if isinstance(value, dict):
+            for name in duplicate_keys(value):
+                raise InputError(f"{at_field(path, field)}{kind} {name!r} written twice")
+            found = [
+                (_container(v), _child(field, k), _KEY_KINDS.get(str(k), "field")) for k, v in value.items()
+            ]
+        else:
+            found = [(_container(v), f"{field}[{k}]", "field") for k, v in enumerate(value)]
+        todo += reversed([child for child in found if child[0] is not None])  # depth first, file order

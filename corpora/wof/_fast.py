@@ -5,7 +5,8 @@ and parsed a block at a time in one ``json.loads`` call over ``[line, line, …]
 checked column by column. Whenever anything is off — a line that is not one JSON object, a
 key missing, repeated or of another type than the game master writes, a value out of range
 (an unknown ``letter``, an integer beyond 18 digits, a negative count), a game not opening
-with ``_``, a solution changing inside a game, undecodable bytes — :func:`fast_columns`
+with ``_``, a ``_`` move inside a game (a block holding two games, which the careful path
+splits), a solution changing inside a game, undecodable bytes — :func:`fast_columns`
 returns ``None`` and the caller re-reads the file line by line, which names the file and line
 or skips and counts.
 It accepts nothing the line-by-line path would refuse.
@@ -57,7 +58,7 @@ def _columns(texts: list[str]) -> tuple | None:
         records = json.loads(block)
         if block.count(":") != sum(map(len, records)):  # ':' in a string, or a key given twice
             records = json.loads(block, object_pairs_hook=json_object)  # a repeated key: ValueError
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return None
     if len(records) != len(texts) or set(map(type, records)) != {dict}:
         return None
@@ -128,8 +129,8 @@ def _games_ok(data: dict[str, list]) -> bool:
         return True
     move = np.asarray(data["move"])
     letter = np.asarray(data["letter"], dtype=object)
-    if (letter[move == 0] != OPENING).any():
-        return False
+    if (letter[move == 0] != OPENING).any() or (letter[move > 0] == OPENING).any():
+        return False  # a game not opening with '_', or a block holding more than one game
     game = np.asarray(data["game"])
     same = game[1:] == game[:-1]
     solution = np.asarray(data["solution"], dtype=object)

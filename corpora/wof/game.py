@@ -28,11 +28,10 @@ from typing import Protocol
 
 import numpy as np
 
-from wordplay_audit.corpora.wof.reader import NOT_APPLICABLE, OPENING
+from wordplay_audit.corpora.wof.reader import NOT_APPLICABLE, OPENING, PASS, ROUND_LIMIT
 
 VOWELS = frozenset("AEIOU")
 CONSONANTS = frozenset("BCDFGHJKLMNPQRSTVWXYZ")
-PASS = "PASS"
 
 
 @dataclass(frozen=True)
@@ -167,7 +166,7 @@ class _Game:
             if not going:
                 break
         if rounds >= self.rules.max_rounds:
-            self.log("ERROR")
+            self.log(ROUND_LIMIT)
         return self.moves
 
 

@@ -25,7 +25,8 @@ from typing import Literal
 
 import numpy as np
 
-from wordplay_audit.corpora.wof.game import PASS, View
+from wordplay_audit.corpora.wof.game import View
+from wordplay_audit.corpora.wof.reader import PASS
 from wordplay_audit.errors import check_choice
 
 CONSONANT_ORDER = "TNSHRDLCMWFGYPBVKJXQZ"

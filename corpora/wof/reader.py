@@ -6,7 +6,13 @@ a game's first move (the opening guess), a single letter on a letter move, or on
 special values of :data:`SPECIAL_LETTERS` on a move that ended the game with an error.
 ``wheel_reward`` and ``letter_occurences`` (sic) are integers or ``"/"`` (not applicable);
 ``budget`` is an integer (the game master logs ``budget − 250`` on a refused vowel purchase,
-so it can be negative). A game is won when its last move's ``guess`` equals ``solution``.
+so it can be negative). A game is won when its last move's ``guess`` equals ``solution``; a
+game whose last move is not one that ends a game is unfinished
+(:func:`~wordplay_audit.corpora.wof.items.game_table`).
+
+Every ``"_"`` move opens a game: a block of lines (between blank lines) holding a second one —
+the lines of a game a run died in, then the games of the run continuing it, with no blank line
+between — is split there into its games (counted in ``WofLog.skipped["games_split_off"]``).
 
 :func:`read_report` reads one file and :func:`read_reports` a folder of them (``<model>.jsonl``
 or ``<model>/report.jsonl``). A missing trailing blank line is accepted; runs of blank lines
@@ -16,8 +22,9 @@ value, an integer beyond 18 digits, a negative ``wheel_reward`` or ``letter_occu
 game not opening with ``"_"``, a solution that changes inside a game) raises a one-line
 :class:`~wordplay_audit.errors.InputError` ``<file> line <N>: …`` with ``on_error="raise"``
 (the default); with ``on_error="skip"`` the game holding it is left out, counted in
-``WofLog.skipped`` and named in ``WofLog.problems``. Game indices count every game in the
-file, kept or not, so an item id never shifts.
+``WofLog.skipped`` and named in ``WofLog.problems`` (a broken line is in the game of the last
+``"_"`` move above it in its block). Game indices count every game in the file, kept or not,
+so an item id never shifts.
 """
 
 from __future__ import annotations
@@ -40,6 +47,8 @@ from wordplay_audit.errors import InputError, at_line, check_choice
 MOVE_KEYS = ("letter", "masked", "guess", "solution", "budget", "wheel_reward", "letter_occurences")
 NOT_APPLICABLE = "/"
 OPENING = "_"
+PASS = "PASS"
+"""The ``guess`` of a player who does not guess."""
 SPECIAL_LETTERS = {
     "INSUFFICENT BUDGET": "insufficient_budget",  # sic, as the game master writes it
     "INSTRUCTION ERROR": "action_na",
@@ -48,6 +57,8 @@ SPECIAL_LETTERS = {
     "ERROR": "round_limit",
 }
 """Special ``letter`` values of a game-ending move → the loss class they name."""
+ROUND_LIMIT = "ERROR"
+"""The ``letter`` of the move logged after the 20th round (also after a right guess on it)."""
 LOSS_CLASSES = (
     "insufficient_budget",
     "action_na",
@@ -85,7 +96,9 @@ class WofLog:
     (0-based within the game), ``line`` (the file's line number, from 1), the seven keys of a
     move (``wheel_reward`` and ``letter_occurences`` as nullable integers, ``"/"`` → NA).
     ``skipped``: counts (``broken_lines``, ``games_dropped``, ``lines_dropped`` — every line of
-    a dropped game —, ``extra_blank_lines``, ``unterminated_last_game``, ``empty_files``).
+    a dropped game —, ``extra_blank_lines``, ``unterminated_last_game`` — the file's last lines
+    have no blank line after them —, ``games_split_off`` — games opening inside a block, right
+    after another game's lines —, ``empty_files``).
     ``problems``: the first messages of what was skipped.
     """
 
@@ -150,6 +163,10 @@ def parse_move(text: str) -> tuple:
         record = json.loads(text, object_pairs_hook=json_object)
     except json.JSONDecodeError as exc:
         raise _BadLine(f"expected a JSON object (one move), got {text.strip()[:40]!r} ({exc.msg})") from None
+    except RecursionError:
+        raise _BadLine(
+            f"expected a JSON object (one move), got {text.strip()[:40]!r} (nested too deeply)"
+        ) from None
     if not isinstance(record, dict):
         raise _BadLine(
             f"expected a JSON object (one move), got a JSON {_JSON_KINDS.get(type(record), 'value')}"
@@ -247,16 +264,35 @@ def _text_lines(handle: BinaryIO) -> Iterator[str]:
             yield pieces[-1]
 
 
-def _parse_game(game: list[tuple[int, str]]) -> list[tuple[int, tuple]] | tuple[int, str]:
-    """Parse a game's lines; return the parsed moves, or ``(line number, problem)``."""
-    parsed = []
-    for number, text in game:
+def _parse_lines(block: list[tuple[int, str]]) -> list[tuple[int, tuple | None, str | None]]:
+    """Each line of a block as ``(line number, parsed move or None, problem or None)``."""
+    out: list[tuple[int, tuple | None, str | None]] = []
+    for number, text in block:
         if type(text) is _NotUtf8:
-            return number, str(text)
+            out.append((number, None, str(text)))
+            continue
         try:
-            parsed.append((number, parse_move(text)))
+            out.append((number, parse_move(text), None))
         except _BadLine as exc:
-            return number, str(exc)
+            out.append((number, None, str(exc)))
+    return out
+
+
+def _split_block(block: list[tuple[int, str]]) -> list[list[tuple[int, tuple | None, str | None]]]:
+    """The games of a block: a new one opens at every ``"_"`` move after its first line."""
+    lines = _parse_lines(block)
+    starts = [0] + [k for k in range(1, len(lines)) if lines[k][1] is not None and lines[k][1][0] == OPENING]
+    return [lines[a:b] for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
+
+
+def _check_game(
+    game: list[tuple[int, tuple | None, str | None]],
+) -> list[tuple[int, tuple]] | tuple[int, str]:
+    """A game's parsed moves, or ``(line number, problem)`` of its first broken line."""
+    for number, _, problem in game:
+        if problem is not None:
+            return number, problem
+    parsed = [(number, values) for number, values, _ in game]
     first = parsed[0][1]
     if first[0] != OPENING:
         return parsed[0][0], f"a game's first move has letter {OPENING!r}, got {first[0]!r}"
@@ -287,7 +323,7 @@ def read_report(path: str | Path, *, model: str | None = None, on_error: OnError
     fast = fast_columns(path)
     if fast is not None:
         data, counts = fast
-        skipped = {"broken_lines": 0, "games_dropped": 0, "lines_dropped": 0, **counts}
+        skipped = {"broken_lines": 0, "games_dropped": 0, "lines_dropped": 0, "games_split_off": 0, **counts}
         log = WofLog(_frame(data, model), skipped, [], {model: str(path)})
     else:
         log = _read_line_by_line(path, model, on_error)
@@ -304,23 +340,29 @@ def _read_line_by_line(path: Path, model: str, on_error: OnError) -> WofLog:
         "lines_dropped": 0,
         "extra_blank_lines": 0,
         "unterminated_last_game": 0,
+        "games_split_off": 0,
     }
     problems: list[str] = []
+    index = 0
     with path.open("rb") as handle:
-        for index, (game, ended) in enumerate(_games(_text_lines(handle), skipped)):
+        for block, ended in _games(_text_lines(handle), skipped):
             skipped["unterminated_last_game"] += not ended
-            parsed = _parse_game(game)
-            if isinstance(parsed, list):
-                columns.add(index, parsed)
-                continue
-            message = at_line(path, parsed[0]) + parsed[1]
-            if on_error == "raise":
-                raise InputError(message)
-            skipped["broken_lines"] += 1
-            skipped["games_dropped"] += 1
-            skipped["lines_dropped"] += len(game)
-            if len(problems) < _MAX_PROBLEMS:
-                problems.append(message)
+            games = _split_block(block)
+            skipped["games_split_off"] += len(games) - 1
+            for game in games:
+                parsed = _check_game(game)
+                index += 1
+                if isinstance(parsed, list):
+                    columns.add(index - 1, parsed)
+                    continue
+                message = at_line(path, parsed[0]) + parsed[1]
+                if on_error == "raise":
+                    raise InputError(message)
+                skipped["broken_lines"] += 1
+                skipped["games_dropped"] += 1
+                skipped["lines_dropped"] += len(game)
+                if len(problems) < _MAX_PROBLEMS:
+                    problems.append(message)
     moves = _frame(columns.data, model)
     return WofLog(moves, skipped, problems, {model: str(path)})
 

@@ -37,18 +37,32 @@ RiddlesOpt = Annotated[
 ]
 
 
+def _unfinished_lines(payload: dict) -> list[str]:
+    """The unfinished games, counted and named (the first ones; the count is of all)."""
+    count, named = payload["skipped"].get("unfinished_games", 0), payload.get("unfinished", [])
+    if not count:
+        return []
+    games = ", ".join(f"{g['item_id']} ({g['file']} line {g['line']})" for g in named)
+    more = f" and {count - len(named)} more" if count > len(named) else ""
+    plural = "s" if count != 1 else ""
+    return [f"{count} unfinished game{plural} (not counted as played, won or lost): {games}{more}"]
+
+
 def _metric_lines(payload: dict) -> list[str]:
-    lines = ["model             games  wins  win%   budget  letters  %correct  completion  vowels"]
+    lines = [
+        "model             games  wins  win%   budget  letters  %correct  completion  vowels  unfinished"
+    ]
     for m in payload["models"]:
         lines.append(
             f"{m['model'][:16]:<16} {m['games']:>6} {m['wins']:>5} {100 * m['win_rate']:>5.1f} "
             f"{m['final_budget_total']:>8} {m['letters_chosen']:>8} {m['pct_correct_letters']:>9.1f} "
-            f"{m['completion_at_win']:>11.1f} {m['vowels_bought']:>7}"
+            f"{m['completion_at_win']:>11.1f} {m['vowels_bought']:>7} {m['unfinished']:>11}"
         )
     lines.append("losses by error (percent of losses):")
     for e in payload["errors"]:
         if e["count"]:
             lines.append(f"  {e['model']}: {e['outcome']} {e['count']} ({e['percent_of_losses']:.1f} %)")
+    lines += _unfinished_lines(payload)
     lines.append(f"skipped: {payload['skipped']}")
     if payload.get("out"):
         lines.append(f"wrote {payload['out']}: {', '.join(payload['written'])}")
@@ -152,6 +166,7 @@ def _recompute_lines(payload: dict) -> list[str]:
             f"difference {t['difference']:+.3f} [{t['difference_low']:+.3f}, {t['difference_high']:+.3f}], "
             f"p = {t['p_value']:.3g}"
         )
+    lines += _unfinished_lines(payload)
     lines.append(f"skipped: {payload['skipped']}")
     return lines
 

@@ -25,6 +25,25 @@ from wordplay_audit.corpora.wof.simulate import simulate_games, truth_table, wri
 from wordplay_audit.errors import InputError, check_choice
 from wordplay_audit.pipelines.outputs import write_outputs
 
+MAX_NAMED = 20
+"""Unfinished games named in the output (all are counted)."""
+
+
+def unfinished_payload(games, files: dict[str, str]) -> tuple[int, list[dict]]:
+    """The number of unfinished games in ``games`` (a :func:`~wordplay_audit.corpora.wof.items.game_table`
+    frame) and the first :data:`MAX_NAMED` of them: item id, model, file and the line they open on."""
+    left = games[~games["finished"]]
+    named = [
+        {
+            "item_id": row.item_id,
+            "model": str(row.model),
+            "file": files[str(row.model)],
+            "line": int(row.first_line),
+        }
+        for row in left.head(MAX_NAMED).itertuples(index=False)
+    ]
+    return len(left), named
+
 
 def metrics_run(
     reports: Sequence[str | Path],
@@ -39,10 +58,13 @@ def metrics_run(
     """
     log = read_reports(list(reports), on_error=on_error)
     result = wof_metrics(log.moves)
+    n_unfinished, unfinished = unfinished_payload(result.games, log.files)
+    skipped = {**log.skipped, "unfinished_games": n_unfinished}
     payload = {
         "reports": log.files,
-        "skipped": log.skipped,
+        "skipped": skipped,
         "problems": log.problems,
+        "unfinished": unfinished,
         **result.to_dict(),
     }
     if out is not None:
@@ -53,7 +75,7 @@ def metrics_run(
         items, labels = guess_items(log.moves, categories=categories)
         if categories is not None:  # counted, not silent: these items' category stays empty
             payload["skipped"] = {
-                **log.skipped,
+                **skipped,
                 "items_without_category": int((items["category"] == "").sum()),
             }
         tables = {
@@ -132,13 +154,25 @@ def recompute_run(
     if people.empty:
         raise InputError(f"{human}: holds no people's labels (rater_type 'human')")
     _one_rating_each(people, str(human))
-    completion = per_game(log.moves).set_index("item_id")["completion"]
+    games = per_game(log.moves)
+    n_unfinished, unfinished = unfinished_payload(games, log.files)
     result = recompute_wins(
         items, judge, people, design=design, exact_is_true=exact_is_true, confidence=confidence,
-        completion=completion,
+        completion=games.set_index("item_id")["completion"],
     )  # fmt: skip
-    skipped = {**log.skipped, **result.skipped, "judge_rows_in_human_file": int(len(labels) - len(people))}
-    return {"reports": log.files, "human": str(human), **result.to_dict(), "skipped": skipped}
+    skipped = {
+        **log.skipped,
+        "unfinished_games": n_unfinished,
+        **result.skipped,
+        "judge_rows_in_human_file": int(len(labels) - len(people)),
+    }
+    return {
+        "reports": log.files,
+        "human": str(human),
+        **result.to_dict(),
+        "skipped": skipped,
+        "unfinished": unfinished,
+    }
 
 
 def _one_rating_each(people, source: str) -> None:
