@@ -94,7 +94,14 @@ def cli_message(message: str, flags: dict[str, str]) -> str:
     '--assume-se, --assume-sp: give both'
     >>> cli_message("labels.csv line 3: bad", {"labels": "LABELS"})
     'labels.csv line 3: bad'
+
+    A parameter named in parentheses anywhere (``the output (out) would replace it``) is its
+    flag too:
+
+    >>> cli_message("x: the output (out) would replace it", {"out": "--out"})
+    'x: the output (--out) would replace it'
     """
+    message = re.sub(r"\(([a-z_][a-z0-9_]*)\)", lambda m: f"({flags.get(m.group(1), m.group(1))})", message)
     found = _LEADING_NAMES.match(message)
     if not found or not all(name in flags for name in found.group(1).split(", ")):
         return message
@@ -105,10 +112,8 @@ def cli_message(message: str, flags: dict[str, str]) -> str:
 def _handle(exc: BaseException, argv: list[str] | None = None) -> int:
     """The exit code for an exception that ended a command (after printing one line)."""
     if isinstance(exc, InputError | ParameterError):
-        text = _one_line(exc)
-        if isinstance(exc, ParameterError):  # the library names its parameter; the user typed a flag
-            text = cli_message(text, _command_flags(list(sys.argv[1:] if argv is None else argv)))
-        return _error(text)
+        # the library names its parameters; the user typed flags
+        return _error(cli_message(_one_line(exc), _command_flags(list(sys.argv[1:] if argv is None else argv))))
     if isinstance(exc, typer.Exit | click.exceptions.Exit):
         return int(exc.exit_code)
     if isinstance(exc, typer.Abort | click.exceptions.Abort | KeyboardInterrupt):
