@@ -121,10 +121,12 @@ def format_cell(value: object, digits: int) -> str:
 
 def new_figure(width: float = 6.4, height: float = 4.0):
     """A matplotlib :class:`~matplotlib.figure.Figure` of the object-oriented API: no pyplot
-    state, no backend switch, nothing to close (importing this module changes no setting)."""
+    state, no backend switch, nothing to close (importing this module changes no setting).
+    Constrained layout, so panels, colour bars and a legend outside them
+    (:func:`.plotting.legend_outside`) each get their room."""
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height))
+    return Figure(figsize=(width, height), layout="constrained")
 
 
 def figure_png(fig) -> bytes:
