@@ -192,11 +192,9 @@ def _colour(handle) -> tuple:
         return tuple(handle.patches[0].get_facecolor())
     if hasattr(handle, "lines"):  # error bars
         return to_rgba(handle.lines[0].get_color())
-    if hasattr(handle, "get_facecolor") and not hasattr(handle, "get_linestyle"):
-        return tuple(handle.get_facecolor()[0])  # a band (fill_between)
-    if hasattr(handle, "get_color"):
+    if hasattr(handle, "get_color"):  # a line
         return to_rgba(handle.get_color(), handle.get_alpha())
-    return tuple(handle.get_facecolor()[0])
+    return tuple(handle.get_facecolor()[0])  # a band (fill_between)
 
 
 def test_every_plot_is_in_the_gallery(figures):
