@@ -19,7 +19,6 @@ from wordplay_audit.analysis.report import (
 )
 from wordplay_audit.analysis.report.plotting import (
     MAX_SERIES,
-    axis_labels,
     legend_outside,
     palette,
     panel_grid,
@@ -34,8 +33,9 @@ def _label(row: pd.Series, by: list[str]) -> str:
 
 
 def fnr_figure(result: JudgeAuditResult):
-    """False-negative rate per group with its Wilson interval, one marker series per judge (a
-    panel per judge when there are more judges than a panel holds); legend below the panels."""
+    """False-negative rate per group with its Wilson interval, one marker series per judge with
+    the legend below; a panel per judge, titled with it, when there are more judges than a
+    panel holds."""
     table = result.table()
     labels = list(dict.fromkeys(_label(r, result.by) for _, r in table.iterrows()))
     judges = list(result.judges)
@@ -63,17 +63,20 @@ def fnr_figure(result: JudgeAuditResult):
             label=plot_text(judge[:50]),
         )
         if panels:
-            ax.set_title(plot_text(judge[:40]), fontsize="small")
+            ax.set_title(plot_text(judge[:50]), fontsize="small")
     for ax in axes:
         ax.set_yticks(np.arange(len(labels)), [plot_text(t) for t in labels])
         ax.set_ylim(len(labels) - 0.5, -0.5)
         ax.set_xlim(0, 1)
+        if panels:  # narrow panels side by side: no tick labels meeting at their borders
+            ax.set_xticks([0, 0.5, 1])
         ax.grid(axis="x", alpha=0.3)
     xlabel = f"false-negative rate (human true, judge false), {result.confidence:.0%} Wilson interval"
-    axis_labels(axes, cols, xlabel=xlabel if cols == 1 else "false-negative rate")
-    if cols > 1:
-        fig.suptitle(xlabel, fontsize="medium")
-    legend_outside(fig, ncols=1 if len(judges) <= 2 else 2)
+    if panels:  # the panels' titles name the judges: no legend, one x label
+        fig.supxlabel(xlabel, fontsize="medium")
+    else:
+        axes[0].set_xlabel(xlabel)
+        legend_outside(fig, ncols=1 if len(judges) <= 2 else 2)
     return fig
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from wordplay_audit.analysis.connections.result import ConnectionsResult
 from wordplay_audit.analysis.connections.taxonomy import TAXONOMY_COLUMNS
 from wordplay_audit.analysis.report import figure_png
-from wordplay_audit.analysis.report.plotting import MAX_SERIES, grouped_bars
+from wordplay_audit.analysis.report.plotting import grouped_bars
 from wordplay_audit.corpora.connections import MODEL_NAMES
 
 
@@ -48,17 +48,15 @@ def knowledge_figure(result: ConnectionsResult):
         (model_label(model), success[success["model"] == model].set_index("knowledge_type").reindex(columns)["reasoned_share"])
         for model in _scored(result)
     ]  # fmt: skip
-    panels = len(series) > MAX_SERIES  # grouped_bars draws a panel per model: narrow, ticks slanted
-    ticks = columns if panels else [c.replace(" + ", " +\n").replace("/", "/\n") for c in columns]
     fig, axes = grouped_bars(
-        ticks, series, panel=(9.0, 4.0), ncols=2, ylabel="share clustered and named correctly"
-    )
+        columns, series, panel=(9.0, 0.6 * len(columns) + 1.2), horizontal=True,
+        xlabel="share clustered and named correctly",
+    )  # fmt: skip
     for ax in axes:
-        ax.tick_params(axis="x", labelsize=7, labelrotation=35 if panels else 0)
-        if panels:
-            for label in ax.get_xticklabels():
-                label.set_horizontalalignment("right")
-        ax.set_ylim(0, 1)
+        ax.tick_params(axis="y", labelsize="small")
+        ax.set_xlim(0, 1)
+        if len(axes) > 1:  # narrow panels side by side: no tick labels meeting at their borders
+            ax.set_xticks([0, 0.5, 1])
     fig.suptitle("Categories both clustered and reasoned correctly, by knowledge type")
     return fig
 

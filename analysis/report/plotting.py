@@ -150,10 +150,14 @@ def legend_outside(
 
 
 def panel_grid(fig, n: int, *, ncols: int = 3, sharex: bool = True, sharey: bool = True) -> list:
-    """``n`` panels in rows of at most ``ncols``; the unused cells of the last row hidden and
-    the panels above them given their own x tick labels."""
+    """``n`` panels in rows of at most ``ncols``, a gap between columns that keeps their tick
+    labels apart; the unused cells of the last row hidden and the panels above them given their
+    own x tick labels."""
     cols = max(1, min(ncols, n))
     rows = math.ceil(n / cols) if n else 1
+    engine = fig.get_layout_engine()
+    if cols > 1 and engine is not None and hasattr(engine, "set"):
+        engine.set(wspace=0.06)
     axes = fig.subplots(rows, cols, squeeze=False, sharex=sharex, sharey=sharey).ravel()
     for ax in axes[n:]:
         ax.set_visible(False)
@@ -182,14 +186,17 @@ def grouped_bars(
     ncols: int = 3,
     xlabel: str | None = None,
     ylabel: str | None = None,
+    horizontal: bool = False,
 ):
     """Bars per tick for each ``(name, values)`` in ``series``, with an optional ``reference``
     series in :data:`REFERENCE` grey. Side by side in one panel while it holds at most
     :data:`MAX_SERIES` bars per tick (the reference counts); otherwise one panel per series,
     each beside the reference, in rows of ``ncols`` panels that share both axes (the panel's
     title names its series). Colours from :func:`palette`, one per series in every panel; the
-    legend outside; ``xlabel`` under the bottom panels, ``ylabel`` beside the first of each row.
-    Returns the figure and its panels."""
+    legend outside (none for panels of one series each without a reference: their titles name
+    them); ``xlabel`` and ``ylabel`` on the outer panels, or once for the figure when there is
+    no legend. ``horizontal`` draws the bars sideways, the ticks down the y axis from the top
+    (for long tick labels). Returns the figure and its panels."""
     colours = palette(len(series))
     shown = len(series) + (reference is not None)
     x = np.arange(len(ticks))
@@ -207,13 +214,24 @@ def grouped_bars(
     for ax, members in zip(axes, groups, strict=True):
         bars = [(reference, REFERENCE)] if reference is not None else []
         bars += [(series[k], colours[k]) for k in members]
-        width = 0.8 / len(bars)
+        width = 0.8 / max(len(bars), 1)
         for pos, ((name, values), colour) in enumerate(bars):
             offset = (pos - (len(bars) - 1) / 2) * width
-            ax.bar(x + offset, np.asarray(values, dtype=float), width, color=colour, label=plot_text(name))
-        ax.set_xticks(x, [plot_text(t) for t in ticks])
+            draw = ax.barh if horizontal else ax.bar
+            draw(x + offset, np.asarray(values, dtype=float), width, color=colour, label=plot_text(name))
+        if horizontal:
+            ax.set_yticks(x, [plot_text(t) for t in ticks])
+            ax.set_ylim(len(ticks) - 0.5, -0.5)
+        else:
+            ax.set_xticks(x, [plot_text(t) for t in ticks])
         if len(groups) > 1:
             ax.set_title(plot_text(series[members[0]][0]), fontsize="medium")
-    axis_labels(axes, cols, xlabel=xlabel, ylabel=ylabel)
-    legend_outside(fig)
+    if len(groups) > 1 and reference is None:  # each panel's title names its one series
+        if xlabel is not None:
+            fig.supxlabel(xlabel, fontsize="medium")
+        if ylabel is not None:
+            fig.supylabel(ylabel, fontsize="medium")
+    else:
+        axis_labels(axes, cols, xlabel=xlabel, ylabel=ylabel)
+        legend_outside(fig)
     return fig, axes

@@ -91,6 +91,11 @@ def test_grouped_bars_switches_to_one_panel_per_series_above_the_limit():
         labels = ax.get_legend_handles_labels()[1]
         assert labels == ["ref", f"m{k}"]
     assert len(fig.legends) == 1
+    # without a reference each panel's title names its one series: no legend, one x label
+    fig, axes = grouped_bars(["a", "b", "c"], many + [("m9", [1, 1, 1])], xlabel="score", horizontal=True)
+    assert len(axes) == MAX_SERIES + 1 and not fig.legends
+    assert fig.get_supxlabel() == "score" and all(ax.get_xlabel() == "" for ax in axes)
+    assert [t.get_text() for t in axes[0].get_yticklabels()] == ["a", "b", "c"]
 
 
 def test_legend_outside_collects_each_label_once():
