@@ -17,6 +17,12 @@ from wordplay_audit.analysis.report import (
     new_figure,
     plot_text,
 )
+from wordplay_audit.analysis.report.plotting import (
+    MAX_SERIES,
+    legend_outside,
+    palette,
+    panel_grid,
+)
 
 SHOWN = ("n", "tp", "fp", "fn", "tn", "n_unparsed", "small")
 
@@ -26,16 +32,25 @@ def _label(row: pd.Series, by: list[str]) -> str:
     return " / ".join(parts) if parts else "all"
 
 
-def fnr_plot(result: JudgeAuditResult) -> bytes:
-    """False-negative rate per group with its Wilson interval, one marker series per judge."""
+def fnr_figure(result: JudgeAuditResult):
+    """False-negative rate per group with its Wilson interval, one marker series per judge with
+    the legend below; a panel per judge, titled with it, when there are more judges than a
+    panel holds."""
     table = result.table()
     labels = list(dict.fromkeys(_label(r, result.by) for _, r in table.iterrows()))
-    fig = new_figure(7.0, 0.45 * len(labels) + 1.5)
-    ax = fig.add_subplot(1, 1, 1)
-    step = 0.8 / max(len(result.judges), 1)
-    for k, judge in enumerate(result.judges):
+    judges = list(result.judges)
+    colours = palette(len(judges))
+    panels = len(judges) > MAX_SERIES
+    cols = min(3, len(judges)) if panels else 1
+    rows = -(-len(judges) // cols) if panels else 1
+    fig = new_figure(7.0 if cols == 1 else min(9.6, 3.2 * cols), rows * (0.32 * len(labels) + 1.2) + 0.6)
+    axes = panel_grid(fig, len(judges) if panels else 1, ncols=cols, sharex=True, sharey=True)
+    step = 0.8 / (1 if panels else max(len(judges), 1))
+    for k, judge in enumerate(judges):
+        ax = axes[k] if panels else axes[0]
         part = table[table["judge"] == judge]
-        y = np.array([labels.index(_label(r, result.by)) for _, r in part.iterrows()]) + k * step
+        shift = 0.0 if panels else k * step - step * (len(judges) - 1) / 2
+        y = np.array([labels.index(_label(r, result.by)) for _, r in part.iterrows()]) + shift
         value = part["fnr"].to_numpy(float)
         err = np.vstack([value - part["fnr_low"].to_numpy(float), part["fnr_high"].to_numpy(float) - value])
         ax.errorbar(
@@ -44,15 +59,30 @@ def fnr_plot(result: JudgeAuditResult) -> bytes:
             xerr=np.clip(np.nan_to_num(err), 0, None),
             fmt="o",
             capsize=3,
+            color=colours[k],
             label=plot_text(judge[:50]),
         )
-    ax.set_yticks(np.arange(len(labels)) + step * (len(result.judges) - 1) / 2)
-    ax.set_yticklabels([plot_text(t) for t in labels])
-    ax.invert_yaxis()
-    ax.set_xlim(0, 1)
-    ax.set_xlabel(f"false-negative rate (human true, judge false), {result.confidence:.0%} Wilson interval")
-    ax.legend(fontsize="small", loc="best")
-    return figure_png(fig)
+        if panels:
+            ax.set_title(plot_text(judge[:50]), fontsize="small")
+    for ax in axes:
+        ax.set_yticks(np.arange(len(labels)), [plot_text(t) for t in labels])
+        ax.set_ylim(len(labels) - 0.5, -0.5)
+        ax.set_xlim(0, 1)
+        if panels:  # narrow panels side by side: no tick labels meeting at their borders
+            ax.set_xticks([0, 0.5, 1])
+        ax.grid(axis="x", alpha=0.3)
+    xlabel = f"false-negative rate (human true, judge false), {result.confidence:.0%} Wilson interval"
+    if panels:  # the panels' titles name the judges: no legend, one x label
+        fig.supxlabel(xlabel, fontsize="medium")
+    else:
+        axes[0].set_xlabel(xlabel)
+        legend_outside(fig, ncols=1 if len(judges) <= 2 else 2)
+    return fig
+
+
+def fnr_plot(result: JudgeAuditResult) -> bytes:
+    """:func:`fnr_figure` as PNG bytes."""
+    return figure_png(fnr_figure(result))
 
 
 def judge_audit_section(result: JudgeAuditResult, *, title: str = "Judge audit") -> Section:

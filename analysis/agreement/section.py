@@ -2,7 +2,8 @@
 
 Everything here lays out an :class:`~.summary.AgreementResult` that :func:`.summary.agreement`
 computed; nothing is recomputed. Plots are :class:`matplotlib.figure.Figure` objects (no
-pyplot, no backend switch).
+pyplot, no backend switch) in the report's plot style (:mod:`wordplay_audit.analysis.report.plotting`):
+numbers on heatmap cells in black or white by the cell's luminance.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
-from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png
+from wordplay_audit.analysis.report import Bullets, Figure, Paragraph, Section, Table, figure_png, new_figure
+from wordplay_audit.analysis.report.plotting import DIVERGING, SEQUENTIAL, label_cells, palette
 
 from .summary import AgreementResult
 
@@ -29,13 +31,13 @@ def _fmt(x: float | None, digits: int = 3) -> str:
 def category_kappa_figure(result: AgreementResult) -> MplFigure:
     """Bars of per-category κ with their bootstrap intervals; prevalence under each bar."""
     frame = result.per_category
-    fig = MplFigure(figsize=(max(4.0, 0.9 * len(frame) + 1.5), 3.4))
+    fig = new_figure(max(4.0, 0.9 * len(frame) + 1.5), 3.4)
     ax = fig.add_subplot()
     x = np.arange(len(frame))
     kappa = frame["kappa"].to_numpy(dtype=float)
     low = frame["ci_low"].to_numpy(dtype=float)
     high = frame["ci_high"].to_numpy(dtype=float)
-    ax.bar(x, np.nan_to_num(kappa), color="#4c72b0")
+    ax.bar(x, np.nan_to_num(kappa), color=palette(1)[0])
     has_ci = ~(np.isnan(low) | np.isnan(high) | np.isnan(kappa))
     if has_ci.any():
         err = np.vstack([kappa - low, high - kappa])[:, has_ci]
@@ -56,7 +58,6 @@ def category_kappa_figure(result: AgreementResult) -> MplFigure:
         f"Per-category κ ({int(round(result.fleiss_kappa.confidence * 100))} % intervals)",
         fontsize=10,
     )
-    fig.tight_layout()
     return fig
 
 
@@ -67,20 +68,16 @@ def pairwise_heatmap(result: AgreementResult) -> MplFigure | None:
     kappa = result.pairwise.kappa
     r = len(kappa)
     size = min(1.0 + 0.45 * r, 12.0)
-    fig = MplFigure(figsize=(size + 1.2, size))
+    fig = new_figure(size + 1.2, size)
     ax = fig.add_subplot()
-    image = ax.imshow(kappa.to_numpy(dtype=float), vmin=-1, vmax=1, cmap="RdBu")
+    values = kappa.to_numpy(dtype=float)
+    image = ax.imshow(values, vmin=-1, vmax=1, cmap=DIVERGING)
     ax.set_xticks(range(r), [str(c) for c in kappa.columns], rotation=90, fontsize=7)
     ax.set_yticks(range(r), [str(c) for c in kappa.index], fontsize=7)
     if r <= 12:
-        for i in range(r):
-            for j in range(r):
-                v = kappa.iat[i, j]
-                if not math.isnan(v):
-                    ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
+        label_cells(ax, image, values, [[f"{v:.2f}" for v in row] for row in values], fontsize=7)
     fig.colorbar(image, ax=ax, label="Cohen's κ")
     ax.set_title("Pairwise Cohen's κ")
-    fig.tight_layout()
     return fig
 
 
@@ -94,26 +91,24 @@ def consensus_confusions(result: AgreementResult, *, max_raters: int = 16) -> Mp
     shown = min(table.n_raters, max_raters)
     cols = min(4, shown)
     rows = math.ceil(shown / cols)
-    fig = MplFigure(figsize=(3.0 * cols, 2.8 * rows))
+    fig = new_figure(3.0 * cols, 2.8 * rows)
     names = [str(c) for c in table.categories]
     for idx in range(shown):
         ax = fig.add_subplot(rows, cols, idx + 1)
         counts = cells[idx].astype(float)
         with np.errstate(invalid="ignore", divide="ignore"):
             share = counts / counts.sum(axis=1, keepdims=True)
-        ax.imshow(np.nan_to_num(share), vmin=0, vmax=1, cmap="Blues")
+        share = np.nan_to_num(share)
+        image = ax.imshow(share, vmin=0, vmax=1, cmap=SEQUENTIAL)
         if k <= 8:
-            for i in range(k):
-                for j in range(k):
-                    if counts[i, j]:
-                        ax.text(j, i, str(int(counts[i, j])), ha="center", va="center", fontsize=6)
+            texts = [[str(int(c)) if c else None for c in row] for row in counts]
+            label_cells(ax, image, share, texts, fontsize=6)
         ax.set_title(str(table.raters[idx]), fontsize=8)
         ax.set_xticks(range(k), names if k <= 8 else [""] * k, rotation=90, fontsize=6)
         ax.set_yticks(range(k), names if k <= 8 else [""] * k, fontsize=6)
         if idx % cols == 0:
             ax.set_ylabel("consensus", fontsize=7)
         ax.set_xlabel("rater", fontsize=7)
-    fig.tight_layout()
     return fig
 
 

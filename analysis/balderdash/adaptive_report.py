@@ -1,4 +1,4 @@
-"""Interval width against labels spent in an adaptive campaign (issue 14): a table and a plot
+"""Interval width against labels spent in an adaptive campaign: a table and a plot
 from the campaign manifest's ``rounds`` (written by ``annotate next``).
 
 Each round record holds, per stratum, the labels people had given when the round was planned
@@ -30,6 +30,13 @@ from wordplay_audit.analysis.report import (
     figure_png,
     new_figure,
     plot_text,
+)
+from wordplay_audit.analysis.report.plotting import (
+    MAX_SERIES,
+    axis_labels,
+    legend_outside,
+    palette,
+    panel_grid,
 )
 from wordplay_audit.errors import InputError
 
@@ -83,26 +90,57 @@ def width_history(manifest: dict, *, source: str = "manifest") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def width_figure(history: pd.DataFrame) -> bytes:
-    """PNG: per target the half-width with the labels so far (solid, one point per round) and
-    each round's prediction after its labels (dashed arrow to an open point)."""
-    fig = new_figure(6.4, 4.0)
-    ax = fig.subplots()
-    for k, (target, part) in enumerate(history.groupby("target", sort=True)):
-        colour = f"C{k % 10}"
-        part = part.sort_values("labels")
-        ax.plot(part["labels"], part["half_width"], "o-", color=colour, label=plot_text(target))
-        for row in part.itertuples(index=False):
-            if math.isfinite(row.half_width) and math.isfinite(row.predicted):
-                ax.plot([row.labels, row.labels_after], [row.half_width, row.predicted], "--", color=colour)
-            if math.isfinite(row.predicted):
-                ax.plot([row.labels_after], [row.predicted], "o", mfc="white", color=colour)
-    ax.set_xlabel("labels spent")
-    ax.set_ylabel("95 % half-width (predicted)")
-    ax.set_ylim(bottom=0)
+def _panels(targets: list[str]) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Panel title → its targets, and each target's series name. All targets in one panel while
+    they are at most :data:`MAX_SERIES`; else a panel per group (a target is named ``"<metric>
+    <group>"``) with the metrics as series, or a panel per target if a group holds too many."""
+    if len(targets) <= MAX_SERIES:
+        return {"": targets}, {t: t for t in targets}
+    groups: dict[str, list[str]] = {}
+    for target in targets:
+        metric, _, group = target.partition(" ")
+        groups.setdefault(group or target, []).append(target)
+    if len(groups) > 1 and max(len(members) for members in groups.values()) <= MAX_SERIES:
+        return groups, {t: t.partition(" ")[0] if t.partition(" ")[2] else t for t in targets}
+    return {t: [t] for t in targets}, {t: t for t in targets}
+
+
+def width_figure(history: pd.DataFrame):
+    """Per target the half-width with the labels so far (solid, one point per round) and each
+    round's prediction after its labels (dashed line to an open point); small multiples per
+    group when the targets are more than a panel holds (see :func:`_panels`)."""
+    from matplotlib.lines import Line2D
+
+    layout, series = _panels(sorted(history["target"].unique()))
+    names = list(dict.fromkeys(series[t] for members in layout.values() for t in members))
+    colour = dict(zip(names, palette(len(names)), strict=True))
+    cols = min(3, len(layout))
+    rows = -(-len(layout) // cols)
+    fig = new_figure(6.4 if cols == 1 else min(9.6, 3.2 * cols), 4.0 if rows == 1 else 0.6 + 2.6 * rows)
+    axes = panel_grid(fig, len(layout), ncols=cols)
+    for ax, (title, members) in zip(axes, layout.items(), strict=True):
+        for target in members:
+            part = history[history["target"] == target].sort_values("labels")
+            c = colour[series[target]]
+            ax.plot(part["labels"], part["half_width"], "o-", color=c, label=plot_text(series[target]))
+            for row in part.itertuples(index=False):
+                if math.isfinite(row.half_width) and math.isfinite(row.predicted):
+                    ax.plot([row.labels, row.labels_after], [row.half_width, row.predicted], "--", color=c)
+                if math.isfinite(row.predicted):
+                    ax.plot([row.labels_after], [row.predicted], "o", mfc="white", color=c)
+        if title:
+            ax.set_title(plot_text(title), fontsize="medium")
+    for ax in axes:
+        ax.set_ylim(bottom=0)
+    axis_labels(axes, cols, xlabel="labels spent", ylabel="95 % half-width (predicted)")
     if len(history):
-        ax.legend(fontsize=7)
-    return figure_png(fig)
+        handles = [Line2D([], [], color=colour[n], marker="o") for n in names] + [
+            Line2D([], [], color="0.3", marker="o", ls="-"),
+            Line2D([], [], color="0.3", marker="o", mfc="white", ls="--"),
+        ]
+        labels = [plot_text(n) for n in names] + ["with the labels so far", "predicted after the round"]
+        legend_outside(fig, handles, labels)
+    return fig
 
 
 def adaptive_section(
@@ -123,6 +161,8 @@ def adaptive_blocks(history: pd.DataFrame) -> list:
             "round was planned (solid) and the allocation's prediction after the round's labels "
             "(dashed, open point). Predictions use the stratified variance of analysis.allocation."
         ),
-        Figure(width_figure(history), caption="Interval half-width against labels spent, per target"),
+        Figure(
+            figure_png(width_figure(history)), caption="Interval half-width against labels spent, per target"
+        ),
         Table(history, caption="Half-width per round and target (labels so far → after the round)"),
     ]

@@ -22,38 +22,50 @@ from wordplay_audit.analysis.report import (
     new_figure,
     plot_text,
 )
+from wordplay_audit.analysis.report.plotting import legend_outside, palette
+
+ROUND_SERIES = ("judge", "replaced", "corrected (RG)")
+"""The lines of each panel of :func:`round_figure`, drawn dashed, dotted and solid."""
 
 
-def _round_figure(
-    obs: pd.DataFrame, corrected: pd.DataFrame, replaced: pd.DataFrame | None, metric: str
-) -> bytes:
+def round_figure(obs: pd.DataFrame, corrected: pd.DataFrame, replaced: pd.DataFrame | None, metric: str):
+    """Small multiples of ``metric`` (``"lkr"`` or ``"tdr"``) per round: a row per model, a
+    column per deck; in each panel the judge's rate (dashed), the rate with human labels
+    replacing the judge's (dotted) and the corrected rate with its 95 % Rogan–Gladen band
+    (solid); one legend beside the panels."""
     decks = sorted(obs["deck"].unique())
-    fig = new_figure(5.5 * len(decks), 3.8)
-    axes = fig.subplots(1, len(decks), squeeze=False, sharey=True)
+    models = sorted(obs["model"].unique())
+    fig = new_figure(min(9.6, 1.6 + 4.0 * len(decks)), 0.8 + 2.4 * len(models))
+    axes = fig.subplots(len(models), len(decks), squeeze=False, sharex=True, sharey=True)
     column = "knows" if metric == "lkr" else "true_def"
-    for ax, deck in zip(axes[0], decks, strict=True):
-        for k, model in enumerate(sorted(obs["model"].unique())):
-            colour = f"C{k}"
+    judge_colour, replaced_colour, corrected_colour = palette(len(ROUND_SERIES))
+    for row, model in enumerate(models):
+        for ax, deck in zip(axes[row], decks, strict=True):
             part = obs[(obs["deck"] == deck) & (obs["model"] == model)]
             judge = part.groupby("round_id")[column].mean()
-            ax.plot(judge.index, judge.to_numpy(), ls="--", color=colour, label=plot_text(f"{model} judge"))
+            ax.plot(judge.index, judge.to_numpy(), ls="--", color=judge_colour, label=ROUND_SERIES[0])
             if replaced is not None:
                 rp = replaced[(replaced["deck"] == deck) & (replaced["model"] == model)]
                 rep = rp.groupby("round_id")[column].mean()
-                ax.plot(rep.index, rep.to_numpy(), ls=":", color=colour, label=plot_text(f"{model} replaced"))
+                ax.plot(rep.index, rep.to_numpy(), ls=":", lw=2, color=replaced_colour, label=ROUND_SERIES[1])
             c = corrected[
                 (corrected["deck"] == deck) & (corrected["model"] == model) & (corrected["metric"] == metric)
             ]
             if len(c):
                 c = c.sort_values("round_id")
-                ax.plot(c["round_id"], c["rg"], color=colour, label=plot_text(f"{model} corrected (RG)"))
-                ax.fill_between(c["round_id"], c["rg_low"], c["rg_high"], color=colour, alpha=0.15)
-        ax.set_title(plot_text(f"{metric.upper()} per round — {deck}"))
+                ax.plot(c["round_id"], c["rg"], color=corrected_colour, label=ROUND_SERIES[2])
+                ax.fill_between(
+                    c["round_id"], c["rg_low"], c["rg_high"], color=corrected_colour, alpha=0.15,
+                    label="corrected 95 % band",
+                )  # fmt: skip
+            ax.set_title(plot_text(f"{model} — {deck}"), fontsize="medium")
+            ax.set_ylim(0, 1.02)
+        axes[row][0].set_ylabel(metric.upper())
+    for ax in axes[-1]:
         ax.set_xlabel("round")
-        ax.set_ylim(0, 1.02)
-    axes[0][0].set_ylabel(metric.upper())
-    axes[0][-1].legend(fontsize=7, loc="lower right")
-    return figure_png(fig)
+    fig.suptitle(f"{metric.upper()} per round")
+    legend_outside(fig)
+    return fig
 
 
 _SHOWN = (
@@ -174,10 +186,10 @@ def _human_blocks(result: BalderdashAnalysis) -> list:
             Table(result.replaced_rates, caption="Replaced labels (sensitivity view, not an estimate)")
         )
     for metric in ("lkr", "tdr"):
-        png = _round_figure(result.obs, result.corrected_round, result.replaced, metric)
+        png = figure_png(round_figure(result.obs, result.corrected_round, result.replaced, metric))
         caption = (
-            f"{metric.upper()} per round: judge (dashed), replaced (dotted; a sensitivity view), "
-            "corrected with 95 % Rogan–Gladen band (solid). "
+            f"{metric.upper()} per round, a row per model and a column per deck: judge (dashed), "
+            "replaced (dotted; a sensitivity view), corrected with 95 % Rogan–Gladen band (solid). "
             + _round_basis_note(result.corrected_round, metric)
         )
         blocks.append(Figure(png, caption=caption))

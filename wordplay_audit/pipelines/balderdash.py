@@ -15,7 +15,7 @@ import pandas as pd
 from wordplay_audit.analysis.balderdash.adaptive_report import adaptive_blocks, width_figure, width_history
 from wordplay_audit.analysis.balderdash.report import CORRECTED_SHOWN, UNKNOWN_NOTE, balderdash_section
 from wordplay_audit.analysis.balderdash.summary import analyze_balderdash
-from wordplay_audit.analysis.report import Report, Section, Table
+from wordplay_audit.analysis.report import Report, Section, Table, figure_png
 from wordplay_audit.corpora.balderdash import (
     SimConfig,
     player_round_table,
@@ -149,7 +149,7 @@ def write_recompute_outputs(
     if history is not None and len(history):
         report.add(Section("Adaptive campaign: interval width against labels", adaptive_blocks(history)))
         tables["width_history"] = history
-        figures["width"] = width_figure(history)
+        figures["width"] = figure_png(width_figure(history))
     with output_folder(out) as folder:
         names = write_outputs(folder, tables=tables, figures=figures, report=report)
     return sorted(str(n) for n in names)

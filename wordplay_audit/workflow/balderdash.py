@@ -216,9 +216,10 @@ class BalderdashRecompute(Result):
 
     def figures(self) -> dict[str, bytes]:
         from wordplay_audit.analysis.balderdash.adaptive_report import width_figure
+        from wordplay_audit.analysis.report import figure_png
 
         if self.width_history is not None and len(self.width_history):
-            return {"width": width_figure(self.width_history)}
+            return {"width": figure_png(width_figure(self.width_history))}
         return {}
 
     def to_dict(self) -> dict[str, Any]:
