@@ -142,7 +142,11 @@ def push_command(
 
 
 def _pulled_lines(result: dict, out: Path) -> list[str]:
-    lines = [f"wrote {out}", f"counts: {result['counts']}"]
+    from wordplay_audit.corpora.consensus import ties_note
+
+    settled = result["final_settled_by"]
+    lines = [f"wrote {out}", f"counts: {result['counts']}", f"final labels (settled by): {settled}"]
+    lines += [f"note: {note}" for note in [ties_note(settled.get("tie", 0))] if note]
     lines += [f"{r}: {s}" for r, s in result["per_rater"].items()]
     lines += [f"honeypots {h['rater']}: {h['correct']}/{h['answered']}" for h in result["honeypot_accuracy"]]
     lines += [f"warning: {w}" for w in result["warnings"]]
