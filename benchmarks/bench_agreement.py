@@ -215,7 +215,9 @@ def _bench_majority(args: argparse.Namespace, labels: pd.DataFrame) -> None:
     t_final, final = _timed(lambda: consensus(labels, tie="first"), repeat=2)
     mine = final.set_index("item_id")["label"].loc[ck.labels_.index].to_numpy()
     agree = float((mine == ours.labels_.loc[ck.labels_.index].to_numpy()).mean())
-    print(f"   final labels table (corpora.consensus) from the long table {t_final:.2f} s; = MajorityVote {agree:.4%}")
+    print(
+        f"   final labels table (corpora.consensus) from the long table {t_final:.2f} s; = MajorityVote {agree:.4%}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -148,7 +148,7 @@ def fit_file(
     from wordplay_audit.judges.fit import fit_judge
 
     items = _items(items_path, kind)
-    labels = read_labels(human_path)
+    labels = read_labels(human_path, accept_final=True)  # per rater or final (pull's final.csv)
     fit = fit_judge(spec, items, labels, labels_source=str(human_path), **fit_options)
     with contextlib.ExitStack() as outputs:  # both written, or neither
         fit.save(outputs.enter_context(output_file(out)))

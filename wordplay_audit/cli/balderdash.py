@@ -38,7 +38,8 @@ app = typer.Typer(
 
 ExportArg = Annotated[Path, typer.Argument(help="Folder with games/players/rounds mongoexport files.")]
 HumanOpt = Annotated[
-    Path | None, typer.Option("--human", help="Labels CSV (item_id, rater, rater_type, label, question).")
+    Path | None,
+    typer.Option("--human", help="Labels CSV: per rater (pull's labels.csv) or final (pull's final.csv)."),
 ]
 WordsOpt = Annotated[
     list[Path] | None, typer.Option("--words", help="Words CSV file or folder (repeatable).")
@@ -69,9 +70,10 @@ def _labels(path: Path | None, obs: pd.DataFrame) -> pd.DataFrame | None:
 
     from wordplay_audit.analysis.balderdash.recompute import known_items
     from wordplay_audit.analysis.judge_audit import boolean_labels
+    from wordplay_audit.corpora.consensus import people_rows
     from wordplay_audit.corpora.contract import read_labels
 
-    labels = read_labels(path)
+    labels = read_labels(path, accept_final=True)  # per rater (labels.csv) or final (final.csv)
     labels = boolean_labels(labels, source=str(path))
     unknown = ~known_items(obs, labels["item_id"])  # one hashed pass (Series.isin: 14 s at 1M)
     if unknown.any():
@@ -79,10 +81,10 @@ def _labels(path: Path | None, obs: pd.DataFrame) -> pd.DataFrame | None:
         raise InputError(
             f"{path} line {pos + 2}: item_id {labels['item_id'].iloc[pos]!r} names no definition in the export"
         )
-    people = labels[labels["rater_type"] == "human"]  # the index stays the file's lines (errors name them)
+    people, others = people_rows(labels)  # the index stays the file's lines (errors name them)
     if people.empty:  # every command that takes --human: "labels given" means human rows exist
         raise InputError(f"{path}: holds no human labels (rater_type 'human')")
-    people.attrs["judge_rows_left_out"] = int(len(labels) - len(people))  # counted in "skipped"
+    people.attrs["judge_rows_left_out"] = others  # counted in "skipped"
     return people
 
 
@@ -119,7 +121,10 @@ def metrics_command(export: ExportArg, words: WordsOpt = None, as_json: bool = J
 @app.command("recompute")
 def recompute_command(
     export: ExportArg,
-    human: Annotated[Path, typer.Option("--human", help="Labels CSV from people.")],
+    human: Annotated[
+        Path,
+        typer.Option("--human", help="People's labels: per rater (pull's labels.csv) or final (final.csv)."),
+    ],
     words: WordsOpt = None,
     design: DesignOpt = "stratified",
     weights: Annotated[
@@ -166,6 +171,7 @@ def recompute_command(
             "knows_undetermined": int(replaced["knows_undetermined"].sum()),
             "judge_rows_in_human_file": labels.attrs["judge_rows_left_out"],
         },
+        "consensus": replaced.attrs["consensus"],
         "judge_audit": {q: _records(t) for q, t in audits.items()},
         "corrected": _records(corrected),
         "round_status": status,
@@ -176,7 +182,9 @@ def recompute_command(
         payload["replaced_settings"] = _records(
             setting_metrics(game_metrics(replaced_round_metrics(rescored)))
         )
-    lines = recompute_lines(audits, status, corrected, replaced_view, payload["skipped"])
+    lines = recompute_lines(
+        audits, status, corrected, replaced_view, payload["skipped"], payload["consensus"]
+    )
     if weights is not None:
         payload["weights_note"] = WEIGHTS_NOTE
         lines.append(f"weights ({weights}): {WEIGHTS_NOTE}")
