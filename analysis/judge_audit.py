@@ -39,7 +39,14 @@ import pandas as pd
 from wordplay_audit.analysis.correction import post_strata_counts, poststratified_accuracy, seeded_rng
 from wordplay_audit.analysis.correction.ratio import randomised_ratio_interval
 from wordplay_audit.analysis.proportions import ratio, wilson_interval
-from wordplay_audit.corpora.contract import bool_labels, place, validate_labels
+from wordplay_audit.corpora.consensus import human_labels
+from wordplay_audit.corpora.contract import (
+    bool_labels,
+    is_final_labels,
+    place,
+    validate_final_labels,
+    validate_labels,
+)
 from wordplay_audit.errors import InputError
 
 QUESTIONS = ("reference", "any_sense")
@@ -50,10 +57,24 @@ def boolean_labels(labels: pd.DataFrame, *, source: str | None = None) -> pd.Dat
     """Validate a labels table and normalise ``label`` to ``"true"``/``"false"``.
 
     Adds ``question`` = ``reference`` where the column is absent or empty; other question
-    values must be one of :data:`QUESTIONS`.
+    values must be one of :data:`QUESTIONS`. A final labels table (one consensus label per item,
+    as pull's ``final.csv``; :func:`corpora.contract.is_final_labels`) is validated as one and
+    keeps its unresolved labels missing.
     """
-    out = validate_labels(labels, source=source)
-    out["label"] = bool_labels(out, source=source)
+    if is_final_labels(labels):
+        out = (
+            labels
+            if labels.attrs.get("validated") == "final_labels"
+            else validate_final_labels(labels, source=source)
+        )
+        out = out.copy()
+        resolved = out["label"].notna().to_numpy()
+        if resolved.any():
+            out.loc[resolved, "label"] = bool_labels(out[resolved], source=source).to_numpy()
+        out["label"] = out["label"].astype(object).where(out["label"].notna(), None)
+    else:
+        out = validate_labels(labels, source=source)
+        out["label"] = bool_labels(out, source=source)
     if "question" not in out.columns:
         out["question"] = DEFAULT_QUESTION
     if not set(out["question"].unique()) <= set(QUESTIONS):  # else already normalised
@@ -68,24 +89,31 @@ def boolean_labels(labels: pd.DataFrame, *, source: str | None = None) -> pd.Dat
 
 
 def human_consensus(labels: pd.DataFrame, *, question: str = DEFAULT_QUESTION) -> pd.DataFrame:
-    """Majority label of the people who answered ``question`` about each item.
+    """People's label on ``question`` about each item: the consensus of a per-rater labels table
+    (majority vote, an adjudicator's label winning; ties left for adjudication) or the rows of a
+    final labels table, both through :func:`corpora.consensus.human_labels`.
 
-    Returns ``item_id``, ``human`` (True/False, or None where the vote is tied), ``n_ratings``
-    and ``tie``; an empty frame when nobody answered that question. Uses
-    :func:`analysis.agreement.aggregation.majority_vote` (ties are left for adjudication).
+    Returns ``item_id``, ``human`` (True/False, or None where unresolved: a tie nobody
+    adjudicated), ``n_ratings`` (the people who voted; missing where a final table does not say)
+    and ``tie`` (unresolved); sorted by ``item_id``; an empty frame when nobody answered that
+    question. ``attrs["counts"]``: :attr:`corpora.consensus.HumanLabels.counts`.
     """
-    from wordplay_audit.analysis.agreement.aggregation import majority_vote
-
     checked = boolean_labels(labels)
-    human = checked[(checked["rater_type"] == "human") & (checked["question"] == question)]
     columns = ["item_id", "human", "n_ratings", "tie"]
-    if human.empty:
-        return pd.DataFrame(columns=columns)
-    votes = majority_vote(human, tie="adjudicate", rater_type="human")
-    human_vote = votes["label"].map({"true": True, "false": False}).astype(object)
-    human_vote[votes["tie"].to_numpy(bool)] = None
-    votes["human"] = human_vote
-    return votes[columns].reset_index(drop=True)
+    people = human_labels(checked, question=question)
+    final = people.final
+    out = pd.DataFrame(
+        {
+            "item_id": final["item_id"].to_numpy(dtype=object),
+            "human": final["label"].map({"true": True, "false": False}).astype(object).to_numpy(),
+            "n_ratings": final["n_raters"].to_numpy(),
+            "tie": final["label"].isna().to_numpy(bool),
+        },
+        columns=columns,
+    )
+    out["human"] = out["human"].where(~out["tie"], None)
+    out.attrs["counts"] = people.counts
+    return out
 
 
 def judge_decisions(
@@ -118,15 +146,17 @@ def audit_frame(
     *,
     question: str = DEFAULT_QUESTION,
     judge: str | None = None,
+    human: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per judged item: ``item_id``, ``judge`` (bool), ``human`` (bool, NA where no
     consensus), ``labelled`` (bool) and the items' strata columns.
 
-    ``attrs["skipped"]`` counts human-labelled items without a judge decision
+    ``human``: people's labels, per rater or final (pull's ``final.csv``); default: the human
+    rows of ``labels``. ``attrs["skipped"]`` counts human-labelled items without a judge decision
     (``human_without_judge``) and tied consensus (``ties``); both are left out.
     """
     judged = judge_decisions(labels, question=question, judge=judge)
-    consensus = human_consensus(labels, question=question)
+    consensus = human_consensus(labels if human is None else human, question=question)
     frame = judged.merge(consensus[["item_id", "human", "tie"]], on="item_id", how="left")
     frame["tie"] = frame["tie"].fillna(False).astype(bool)
     frame["human"] = frame["human"].astype("boolean")

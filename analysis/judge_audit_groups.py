@@ -37,7 +37,15 @@ import pandas as pd
 
 from wordplay_audit.analysis.judge_audit import human_consensus
 from wordplay_audit.analysis.proportions import ratio, wilson_interval, z_value
-from wordplay_audit.corpora.contract import bool_labels, place, require_columns, validate_labels
+from wordplay_audit.corpora.consensus import people_rows
+from wordplay_audit.corpora.contract import (
+    bool_labels,
+    is_final_labels,
+    place,
+    require_columns,
+    validate_final_labels,
+    validate_labels,
+)
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 UnparsedPolicy = Literal["exclude", "as_false", "as_true"]
@@ -66,6 +74,14 @@ def judge_verdicts(labels: pd.DataFrame, *, source: str | None = None) -> pd.Dat
     return rows[["item_id", "rater", "verdict"]].reset_index(drop=True)
 
 
+def _people(labels: pd.DataFrame, *, source: str | None) -> pd.DataFrame:
+    """People's rows of a labels table: a final labels table as it is, else the rows of
+    ``rater_type`` ``human`` and ``adjudicator`` (validated either way)."""
+    if is_final_labels(labels):
+        return validate_final_labels(labels, source=source)
+    return people_rows(validate_labels(labels, source=source))[0]
+
+
 def human_truth(
     labels: pd.DataFrame,
     item_ids: Sequence[str],
@@ -75,12 +91,18 @@ def human_truth(
 ) -> tuple[pd.Series, int]:
     """Human label per item (bool, index ``item_id``) for ``item_ids``, and ties left out.
 
-    ``rater`` names one annotator; otherwise the majority of all people (ties left out).
+    ``rater`` names one annotator; otherwise the consensus of all people
+    (:func:`analysis.judge_audit.human_consensus`: majority, an adjudicator's label winning, ties
+    left out and counted). ``labels``: per rater, or a final labels table (pull's ``final.csv``).
     """
-    checked = validate_labels(labels, source=source)
-    rows = checked[(checked["rater_type"] == "human") & checked["item_id"].isin(set(item_ids))]
+    people = _people(labels, source=source)
+    rows = people[people["item_id"].isin(set(item_ids))]
     if rater is not None:
-        rows = rows[rows["rater"] == rater]
+        if "rater" not in rows.columns:
+            raise InputError(
+                f"{source or 'human labels'}: a final labels table names no rater; rater= needs per-rater labels"
+            )
+        rows = rows[(rows["rater"] == rater) & (rows["rater_type"] == "human")]
         if rows.empty:
             raise InputError(f"{source or 'human labels'}: no labels by rater {rater!r} on the judged items")
         if rows["item_id"].duplicated().any():
@@ -338,8 +360,7 @@ def judge_audit(  # noqa: PLR0913 - keyword-only options, one per setting
             row.update(group_row(part, confidence=opts.confidence, n_boot=opts.n_boot, rng=rng,
                                  min_cell=opts.min_cell, weight=weight))  # fmt: skip
             rows.append(row)
-    people = validate_labels(human_labels, source=human_labels.attrs.get("source"))
-    people = people[people["rater_type"] == "human"]
+    people = _people(human_labels, source=human_labels.attrs.get("source"))
     if human_rater is not None:
         people = people[people["rater"] == human_rater]
     rated, judged = set(people["item_id"]), set(verdicts["item_id"])

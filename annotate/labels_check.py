@@ -1,5 +1,6 @@
 """Labels files given to ``annotate next``, ``status --labels`` and ``adjudicate``, checked
-against the campaign before they are used.
+against the campaign before they are used (``next`` and ``status`` take final labels or
+per-rater labels, ``adjudicate`` per-rater labels).
 
 A row whose ``item_id`` names no item of the campaign (a labels file of another campaign or
 game) is counted and reported by the command, never silently dropped; when not one row names a
@@ -19,7 +20,7 @@ import pandas as pd
 
 from wordplay_audit.annotate.campaign import Campaign
 from wordplay_audit.annotate.configs import allowed_labels, question_labels
-from wordplay_audit.corpora.contract import place, read_labels, read_table
+from wordplay_audit.corpora.contract import is_final_labels, place, read_labels, read_table
 from wordplay_audit.errors import InputError, at_line, expect_file
 
 
@@ -39,8 +40,13 @@ def campaign_rows(campaign: Campaign, labels: pd.DataFrame, source: str | Path) 
 
 def check_final_labels(campaign: Campaign, path: str | Path) -> dict[str, int]:
     """Check pull's ``final.csv`` for ``campaign`` (see the module docstring); return the counts
-    ``{"rows", "unmatched"}`` (rows naming no campaign item)."""
+    ``{"rows", "unmatched"}`` (rows naming no campaign item). A per-rater labels table (pull's
+    ``labels.csv``: it has ``rater``) is checked as :func:`check_labels` does (``annotate next``
+    and ``status`` settle it by :mod:`wordplay_audit.corpora.consensus`)."""
     table = read_table(expect_file(path, "pull's final.csv for --labels"))
+    if not is_final_labels(table) and {"rater", "rater_type"} & set(table.columns):
+        _rows, unmatched = check_labels(campaign, path)
+        return {"rows": int(len(table)), "unmatched": unmatched}
     if "item_id" not in table.columns or "label" not in table.columns:
         raise InputError(
             f"{at_line(path, 1)}expected pull's final.csv (columns item_id, question, label); "

@@ -36,6 +36,7 @@ import pandas as pd
 
 from wordplay_audit.annotate.configs import parse_result, question_labels
 from wordplay_audit.annotate.roster import Roster, as_roster
+from wordplay_audit.corpora.consensus import ADJUDICATOR, consensus
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 FOREIGN = ("refuse", "leave_out")
@@ -249,40 +250,20 @@ def honeypot_accuracy(
 
 
 def final_labels(labels: pd.DataFrame, adjudicated: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One label per (item, question): adjudicated where there is one, else the strict majority.
+    """One label per (item, question): the contract's final labels table
+    (:func:`wordplay_audit.corpora.consensus.consensus`, tie policy ``adjudicate``).
 
-    ``source`` says which: ``adjudicated``, ``unanimous``, ``majority`` or ``unresolved`` (a tie
-    with no adjudication; ``label`` empty).
+    ``labels``: the raters' rows; ``adjudicated``: the adjudicator's rows (any ``rater_type``:
+    they are taken as adjudications), whose label wins over the vote. ``settled_by`` says how
+    each item was settled (``single``, ``unanimous``, ``majority``, ``adjudicated``, or ``tie``:
+    unresolved, ``label`` empty); ``n_raters`` and ``n_votes`` count the raters and their votes
+    for the label.
     """
-    adj = {}
+    rows = labels
     if adjudicated is not None and not adjudicated.empty:
-        adj = {
-            (i, q): lab
-            for i, q, lab in zip(
-                adjudicated["item_id"], adjudicated["question"], adjudicated["label"], strict=True
-            )
-        }
-    rows = []
-    for (item_id, question), group in labels.groupby(["item_id", "question"], sort=True):
-        votes = group["label"].value_counts()
-        if (item_id, question) in adj:
-            label, source = adj[(item_id, question)], "adjudicated"
-        elif len(votes) == 1:
-            label, source = votes.index[0], "unanimous"
-        elif votes.iloc[0] > votes.iloc[1]:
-            label, source = votes.index[0], "majority"
-        else:
-            label, source = "", "unresolved"
-        rows.append(
-            {
-                "item_id": item_id,
-                "question": question,
-                "label": label,
-                "source": source,
-                "n_labels": int(votes.sum()),
-            }
-        )
-    return pd.DataFrame(rows, columns=["item_id", "question", "label", "source", "n_labels"])
+        rows = pd.concat([labels, adjudicated.assign(rater_type=ADJUDICATOR)], ignore_index=True)
+    question = rows["question"].fillna("") if "question" in rows.columns else ""
+    return consensus(rows.assign(question=question), tie="adjudicate")
 
 
 def disputed(labels: pd.DataFrame) -> pd.DataFrame:

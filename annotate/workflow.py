@@ -8,7 +8,8 @@ Adjudication: :func:`adjudication_queue` picks the (item, question) pairs whose 
 (ties included), and the adjudicator's project shows the earlier labels beside the item,
 without the raters' names unless asked (:func:`earlier_text`). The
 queue is kept in ``adjudication.json`` in the campaign folder; ``pull`` then also pulls the
-adjudicator's project and its labels become final (:func:`~.reconcile.final_labels`).
+adjudicator's project: its rows carry ``rater_type`` ``adjudicator`` (not a rater: agreement
+statistics leave them out) and their labels become final (:func:`~.reconcile.final_labels`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from wordplay_audit.annotate.server import (
     rater_marker,
     server_notes,
 )
+from wordplay_audit.corpora.consensus import ADJUDICATOR
 from wordplay_audit.errors import InputError, ParameterError, at_field
 
 ADJUDICATION_FILE = "adjudication.json"
@@ -76,7 +78,9 @@ class Pulled:
     def to_dict(self) -> dict:
         out = self.main.to_dict()
         out["adjudication"] = self.adjudication.to_dict() if self.adjudication else None
-        out["final_sources"] = self.final["source"].value_counts().to_dict() if not self.final.empty else {}
+        out["final_settled_by"] = (
+            self.final["settled_by"].value_counts().to_dict() if not self.final.empty else {}
+        )
         return out
 
 
@@ -175,6 +179,8 @@ def pull_campaign(campaign: Campaign, server: Server, *, roster=None, foreign: s
             foreign=foreign,
             counts=c,
         )
+        # the adjudicator settles disputed items and is no rater: agreement leaves these rows out
+        adjudication.labels["rater_type"] = ADJUDICATOR
     final = final_labels(main.labels, adjudication.labels if adjudication else None)
     return Pulled(main, adjudication, final)
 
@@ -221,7 +227,9 @@ def import_files(
 
 
 def write_pulled(folder: Path, pulled: Pulled, kind: str) -> list[str]:
-    """Write labels.csv (and labels_<question>.csv), status.csv, honeypots.csv, final.csv, summary.json."""
+    """Write labels.csv (and labels_<question>.csv), status.csv, honeypots.csv, final.csv (the
+    contract's final labels table: one label per item and question with ``n_raters``,
+    ``n_votes`` and ``settled_by``), summary.json."""
     written = ["labels.csv", "status.csv", "honeypots.csv", "final.csv", "summary.json"]
     labels = pulled.main.labels
     if pulled.adjudication is not None:

@@ -16,18 +16,29 @@ Items (one row per thing a rater or judge decides about)
 Labels (one row per rating)
     ``item_id``    str, must name an item when the items table is given
     ``rater``      str, who rated (a person's pseudonym or a judge's name)
-    ``rater_type`` ``human`` or ``judge``
+    ``rater_type`` ``human``, ``judge`` or ``adjudicator`` (a person who settled a disputed item:
+                   not a rater in agreement statistics; the consensus takes the label)
     ``label``      str, the decision; equivalence kinds use ``true``/``false``
     optional ``comment``, ``question`` (which question was asked of the item), ``score`` (a
                    judge's number for the item, higher = more likely ``true``: P(yes), a
                    similarity; empty where unknown, never 0 for unknown; read it with
                    :func:`label_scores`)
+
+Final labels (one row per item and question: the consensus after adjudication,
+:func:`wordplay_audit.corpora.consensus.consensus`)
+    ``item_id``    str
+    ``question``   str, where the labels have one
+    ``label``      str, empty where unresolved (a tie nobody adjudicated)
+    ``n_raters``   int, the people whose votes counted
+    ``n_votes``    int, their votes for ``label`` (for a tie: the votes each tied label got)
+    ``settled_by`` one of :class:`SettledBy`
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from enum import StrEnum
 from pathlib import Path
 
 import numpy as np
@@ -44,11 +55,29 @@ KINDS = (
     "definition",  # does a generated definition mean the same as the reference?
     "guess",  # is a guess the same as the answer?
 )
-RATER_TYPES = ("human", "judge")
+RATER_TYPES = ("human", "judge", "adjudicator")
 ITEM_COLUMNS = ("item_id", "game", "kind")
 TEXT_COLUMNS = ("context", "reference", "candidate")
 LABEL_COLUMNS = ("item_id", "rater", "rater_type", "label")
 OPTIONAL_LABEL_COLUMNS = ("comment", "question", "score")
+FINAL_LABEL_COLUMNS = ("item_id", "label", "n_raters", "n_votes", "settled_by")
+"""The final labels table's columns (with ``question`` after ``item_id`` where labels have one)."""
+_RATER_TYPE_TEXT = "is not 'human', 'judge' or 'adjudicator'"
+
+
+class SettledBy(StrEnum):
+    """How an item's final label was settled (the ``settled_by`` column of final labels)."""
+
+    SINGLE = "single"  # one person rated it
+    UNANIMOUS = "unanimous"  # two or more, all the same label
+    MAJORITY = "majority"  # one label got more votes than any other
+    ADJUDICATED = "adjudicated"  # an adjudicator's label, whatever the vote
+    TIE = "tie"  # two or more labels share the most votes: unresolved, label empty
+    TIE_FIRST = "tie_first"  # a tie broken by category order (tie policy "first")
+    TIE_RANDOM = "tie_random"  # a tie broken by a seeded draw (tie policy "random")
+
+
+SETTLED_BY: tuple[str, ...] = tuple(s.value for s in SettledBy)
 
 _TRUE = {"true", "yes", "y", "1", "t"}
 _FALSE = {"false", "no", "n", "0", "f"}
@@ -193,8 +222,15 @@ def validate_labels(
 
     With ``items``, every ``item_id`` must name an item. With ``allowed``, every label must be
     one of those values. No ``item_id``, ``rater`` or ``label`` may hold a line break (a stray
-    quote in a CSV swallows the following rows into one field).
+    quote in a CSV swallows the following rows into one field). A final labels table (one label
+    per item, :func:`is_final_labels`) is refused with a message that says so.
     """
+    if isinstance(labels, pd.DataFrame) and is_final_labels(labels):
+        where = _where(source or labels.attrs.get("source"))
+        raise InputError(
+            f"{where}is a final labels table (one consensus label per item, as pull's final.csv); "
+            "expected per-rater labels (item_id, rater, rater_type, label), as pull's labels.csv"
+        )
     require_columns(labels, LABEL_COLUMNS, "labels", source)
     if labels.attrs.get("validated") == "labels" and items is None and allowed is None:
         return labels  # checked once already (validate once, issue 13)
@@ -211,7 +247,7 @@ def validate_labels(
     out = labels.copy()
     for column in LABEL_COLUMNS:
         out[column] = out[column].astype(str).str.strip()
-    _check_values(out, "rater_type", set(RATER_TYPES), "is not 'human' or 'judge'", source)
+    _check_values(out, "rater_type", set(RATER_TYPES), _RATER_TYPE_TEXT, source)
     if allowed is not None:
         allowed_set = {str(a) for a in allowed}
         _check_values(out, "label", allowed_set, "is not one of " + ", ".join(sorted(allowed_set)), source)
@@ -261,7 +297,7 @@ def _validate_categorical_labels(
 ) -> None:
     """The checks of :func:`validate_labels` done on the categories of categorical columns
     (millions of rows in well under a second); the same messages, naming the first bad row."""
-    checks: dict[str, tuple[set[str], str]] = {"rater_type": (set(RATER_TYPES), "is not 'human' or 'judge'")}
+    checks: dict[str, tuple[set[str], str]] = {"rater_type": (set(RATER_TYPES), _RATER_TYPE_TEXT)}
     if allowed is not None:
         allowed_set = {str(a) for a in allowed}
         checks["label"] = (allowed_set, "is not one of " + ", ".join(sorted(allowed_set)))
@@ -286,12 +322,144 @@ def _validate_categorical_labels(
                 raise InputError(f"{place(labels, pos, source)}{column} {names[codes[pos]]!r} {text}")
 
 
+def is_final_labels(frame: pd.DataFrame) -> bool:
+    """Whether ``frame`` is a final labels table: it has ``settled_by``, or ``item_id`` and
+    ``label`` without the per-rater columns ``rater`` and ``rater_type`` (a hand-made table of
+    one label per item)."""
+    columns = set(frame.columns)
+    if "settled_by" in columns:
+        return True
+    return {"item_id", "label"} <= columns and not columns & {"rater", "rater_type"}
+
+
+def _final_counts(frame: pd.DataFrame, column: str, source: str | None) -> pd.api.extensions.ExtensionArray:
+    """A count column of final labels as nullable integers (an empty cell: unknown); InputError
+    at the first cell that is not a whole number ≥ 0."""
+    raw = frame[column]
+    text = raw.astype(object).where(raw.notna(), "").astype(str).str.strip()
+    empty = (text == "").to_numpy()
+    values = pd.to_numeric(text.where(~empty, "0"), errors="coerce").to_numpy(dtype=float)
+    bad = ~(np.isfinite(values) & (values >= 0) & (values == np.round(values)))
+    if bad.any():
+        pos = _first_bad_row(bad)
+        raise InputError(
+            f"{place(frame, pos, source, what='final labels')}{column} {raw.iloc[pos]!r}: expected a "
+            "whole number ≥ 0"
+        )
+    out = pd.array(values.astype(np.int64), dtype="Int64")
+    out[empty] = pd.NA
+    return out
+
+
+def validate_final_labels(
+    final: pd.DataFrame, *, items: pd.DataFrame | None = None, source: str | None = None
+) -> pd.DataFrame:
+    """Check a final labels table (see the module docstring); return a copy in its column order.
+
+    ``item_id`` non-empty; ``question`` (optional) text, empty where not given; ``label`` empty
+    (missing) only where unresolved; one row per (item, question); ``n_raters`` and ``n_votes``
+    whole numbers with ``n_votes`` ≤ ``n_raters``; ``settled_by`` one of :data:`SETTLED_BY`,
+    ``tie`` exactly where the label is empty. A hand-made table may leave out the last three
+    columns: ``settled_by`` is then ``tie`` where the label is empty and missing (unknown)
+    elsewhere, the counts missing. Messages name the place (:func:`place`).
+    """
+    source = source or final.attrs.get("source")
+    require_columns(final, ("item_id", "label"), "final labels", source)
+    if "rater" in final.columns:
+        raise InputError(
+            f"{_where(source)}has column 'rater': a per-rater labels table (as pull's labels.csv); "
+            "expected final labels (item_id, label, n_raters, n_votes, settled_by), as pull's final.csv"
+        )
+    _check_nonempty_str(final, "item_id", "final labels", source)
+    out = pd.DataFrame(index=final.index)
+    out.attrs.update(final.attrs)  # the file's lines (place)
+    out["item_id"] = final["item_id"].astype(str).str.strip()
+    has_question = "question" in final.columns
+    if has_question:
+        out["question"] = final["question"].fillna("").astype(str).str.strip()
+    label = final["label"].astype(object).where(final["label"].notna(), "").astype(str).str.strip()
+    for column, values in (("item_id", out["item_id"]), ("label", label)):
+        _check_one_line(final, column, values.str.contains("[\r\n]").to_numpy(), source)
+    unresolved = (label == "").to_numpy()
+    out["label"] = label.where(~unresolved, None)
+    keys = ["item_id", *(["question"] if has_question else [])]
+    again = out.duplicated(keys).to_numpy()
+    if again.any():
+        pos = _first_bad_row(again)
+        what = f"item {out['item_id'].iloc[pos]!r}" + (
+            f", question {out['question'].iloc[pos]!r}" if has_question else ""
+        )
+        raise InputError(
+            f"{place(final, pos, source, what='final labels')}{what} has a final label already; "
+            "expected one row per item" + (" and question" if has_question else "")
+        )
+    for column in ("n_raters", "n_votes"):
+        out[column] = (
+            _final_counts(final, column, source)
+            if column in final.columns
+            else pd.array([pd.NA] * len(final), dtype="Int64")
+        )
+    over = (out["n_votes"] > out["n_raters"]).fillna(False).to_numpy(bool)
+    if over.any():
+        pos = _first_bad_row(over)
+        raise InputError(
+            f"{place(final, pos, source, what='final labels')}n_votes {int(out['n_votes'].iloc[pos])} "
+            f"exceeds n_raters {int(out['n_raters'].iloc[pos])}"
+        )
+    out["settled_by"] = _settled_by(final, unresolved, source)
+    if items is not None:
+        _check_values(out, "item_id", set(items["item_id"].astype(str)), "names no item", source)
+    out.attrs["validated"] = "final_labels"
+    if source:
+        out.attrs["source"] = str(source)
+    return out
+
+
+def _settled_by(final: pd.DataFrame, unresolved: np.ndarray, source: str | None) -> pd.Series:
+    """The ``settled_by`` column checked against the labels (``tie`` ⇔ empty label), or filled
+    in for a table without it (``tie`` where the label is empty, else missing)."""
+    if "settled_by" not in final.columns:
+        return pd.Series(np.where(unresolved, SettledBy.TIE.value, None), index=final.index, dtype=object)
+    settled = final["settled_by"].fillna("").astype(str).str.strip()
+    _check_values(final.assign(settled_by=settled), "settled_by", set(SETTLED_BY),
+                  "is not one of " + ", ".join(SETTLED_BY), source)  # fmt: skip
+    is_tie = (settled == SettledBy.TIE.value).to_numpy()
+    clash = is_tie != unresolved
+    if clash.any():
+        pos = _first_bad_row(clash)
+        text = (
+            "settled_by 'tie' needs an empty label (a tie nobody adjudicated is unresolved)"
+            if is_tie[pos]
+            else f"label is empty but settled_by is {settled.iloc[pos]!r} (an empty label is a 'tie')"
+        )
+        raise InputError(f"{place(final, pos, source, what='final labels')}{text}")
+    return settled.astype(object)
+
+
+def read_final_labels(path: str | Path) -> pd.DataFrame:
+    """Read and validate a final labels CSV (pull's ``final.csv``); messages name the file's line."""
+    return validate_final_labels(read_table(path), source=str(path))
+
+
 def read_labels(
-    path: str | Path, *, items: pd.DataFrame | None = None, categorical: bool = False
+    path: str | Path,
+    *,
+    items: pd.DataFrame | None = None,
+    categorical: bool = False,
+    accept_final: bool = False,
 ) -> pd.DataFrame:
     """Read and validate a labels CSV; messages name the file and its line. ``categorical``:
-    see :func:`read_table` (the statistics of :mod:`wordplay_audit.analysis.agreement` take it)."""
-    return validate_labels(read_table(path, categorical=categorical), items=items, source=str(path))
+    see :func:`read_table` (the statistics of :mod:`wordplay_audit.analysis.agreement` take it).
+
+    With ``accept_final``, a final labels table (:func:`is_final_labels`, e.g. pull's
+    ``final.csv``) is recognised and returned as :func:`validate_final_labels` checks it
+    (``attrs["validated"] == "final_labels"``); without it, such a file is refused with a message
+    that says what it is.
+    """
+    table = read_table(path, categorical=categorical)
+    if accept_final and is_final_labels(table):
+        return validate_final_labels(table, items=items, source=str(path))
+    return validate_labels(table, items=items, source=str(path))
 
 
 def read_items(path: str | Path) -> pd.DataFrame:

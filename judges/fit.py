@@ -18,8 +18,9 @@ on Platt's smoothed targets (true → (N₊ + 1)/(N₊ + 2), false → 1/(N₋ +
 finite when the scores separate the classes). It is fitted on all labelled items for the judge
 to use, and per fold for the out-of-fold probabilities whose Brier score the fit reports.
 
-Human labels: the contract's rows with ``rater_type`` = ``human``, read as true/false; several
-people on one item vote by majority, and ties are left out and counted.
+Human labels: the contract's rows with ``rater_type`` = ``human``, read as true/false, or a final
+labels table; several people on one item vote by majority (:mod:`wordplay_audit.corpora.consensus`:
+an adjudicator's label wins), and ties are left out and counted.
 """
 
 from __future__ import annotations
@@ -33,7 +34,14 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.contract import bool_labels, place, validate_labels
+from wordplay_audit.corpora.consensus import human_labels, people_rows
+from wordplay_audit.corpora.contract import (
+    bool_labels,
+    is_final_labels,
+    place,
+    validate_final_labels,
+    validate_labels,
+)
 from wordplay_audit.corpora.values import parse_number
 from wordplay_audit.errors import InputError, ParameterError, at_field, check_choice, expect_file
 
@@ -232,20 +240,28 @@ def _calibration(path: Path, value: Any) -> dict[str, Any] | None:
 def human_truth(
     labels: pd.DataFrame, *, item_ids: Iterable[str] | None = None, source: str | None = None
 ) -> tuple[pd.Series, int]:
-    """Majority human label per item as bool (index ``item_id``), and the number of ties left out.
+    """Human label per item as bool (index ``item_id``), and the number of ties left out.
 
-    With ``item_ids``, only the rows about those items are read (other kinds may hold other labels).
+    The consensus of :func:`wordplay_audit.corpora.consensus.human_labels` on the labels read as
+    true/false: majority of the people's votes, an adjudicator's label winning, a tie nobody
+    adjudicated left out and counted. ``labels``: per rater, or a final labels table (pull's
+    ``final.csv``). With ``item_ids``, only the rows about those items are read (other kinds may
+    hold other labels).
     """
-    checked = validate_labels(labels, source=source)
-    human = checked[checked["rater_type"] == "human"]
-    keys = ["item_id", "rater", *(["question"] if "question" in human else [])]
-    again = human.duplicated(keys, keep="first")
-    if again.any():  # one rater's second vote on an item would count twice
-        pos = int(again.to_numpy().argmax())
-        raise InputError(
-            f"{place(human, pos, source)}rater {human['rater'].iloc[pos]!r} labelled item "
-            f"{human['item_id'].iloc[pos]!r} already; expected one label per rater and item"
-        )
+    final = is_final_labels(labels)
+    checked = (
+        validate_final_labels(labels, source=source) if final else validate_labels(labels, source=source)
+    )
+    human = people_rows(checked)[0]
+    if not final:
+        keys = ["item_id", "rater", *(["question"] if "question" in human else [])]
+        again = human.duplicated(keys, keep="first")
+        if again.any():  # one rater's second vote on an item would count twice
+            pos = int(again.to_numpy().argmax())
+            raise InputError(
+                f"{place(human, pos, source)}rater {human['rater'].iloc[pos]!r} labelled item "
+                f"{human['item_id'].iloc[pos]!r} already; expected one label per rater and item"
+            )
     if item_ids is not None:
         human = human[human["item_id"].isin(set(item_ids))]
     if human.empty:
@@ -256,10 +272,12 @@ def human_truth(
             f"{source or 'labels'}: question: holds answers to {len(asked)} questions ({', '.join(asked)}); "
             "expected one – keep the rows of the question the judge answers (e.g. reference)"
         )
-    values = bool_labels(human, source=source) == "true"
-    share = pd.Series(values.to_numpy(), index=human["item_id"].to_numpy()).groupby(level=0).mean()
-    tie = share == 0.5
-    return (share[~tie] > 0.5).rename("human"), int(tie.sum())
+    human = human.copy()
+    resolved = human["label"].notna().to_numpy()
+    human.loc[resolved, "label"] = bool_labels(human[resolved], source=source).to_numpy()
+    people = human_labels(human, source=source)
+    truth = people.labels == "true"
+    return truth.rename("human"), people.counts["ties"]
 
 
 def fit_threshold(
@@ -339,7 +357,7 @@ def fit_judge(
         raise ParameterError(f"--judge: expected one of {', '.join(SIMILARITY)}; got {spec!r}")
     chosen = items if kind is None else items[items["kind"] == kind]
     truth, ties = human_truth(labels, item_ids=chosen["item_id"], source=labels_source)
-    human = labels[labels["rater_type"].astype(str) == "human"]
+    human = people_rows(labels)[0]
     unmatched = int((~human["item_id"].astype(str).isin(set(items["item_id"].astype(str)))).sum())
     chosen = chosen[chosen["item_id"].isin(truth.index)]
     if chosen.empty:

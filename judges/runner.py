@@ -32,10 +32,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 from tenacity.wait import wait_base
 
+from wordplay_audit.corpora.consensus import plurality
 from wordplay_audit.errors import InputError, ParameterError
 from wordplay_audit.judges.base import (
     FALSE,
@@ -257,10 +259,9 @@ def _combine(item: Query, votes: list[tuple[Query, Verdict]], judge: Judge) -> d
     n_true = sum(v.label == TRUE for _, v in votes)
     n_false = sum(v.label == FALSE for _, v in votes)
     n_unparsed = len(votes) - n_true - n_false
-    if n_true > n_false:
-        label, comment = TRUE, ""
-    elif n_false > n_true:
-        label, comment = FALSE, ""
+    winner, top, tied = plurality(np.array([[n_false, n_true]]))  # the one majority rule
+    if top[0] and not tied[0]:
+        label, comment = (FALSE, TRUE)[int(winner[0])], ""
     else:
         refused = any(v.raw.startswith(REFUSED) for _, v in votes)
         label, comment = (

@@ -253,14 +253,25 @@ def test_adjudication_round_trip(campaign, run_cli):
     code, out, err = run_cli("annotate", "pull", str(tmp / "camp"), "--out", str(tmp / "pulled2"), "--json")
     assert code == 0, err
     final = pd.read_csv(tmp / "pulled2" / "final.csv", dtype=str, keep_default_na=False)
-    adjudicated = final[final["source"] == "adjudicated"]
+    adjudicated = final[final["settled_by"] == "adjudicated"]
     assert sorted(set(adjudicated["item_id"])) == disputed_items
     for row in adjudicated.itertuples():
         assert (
             row.label
             == truth.loc[row.item_id, "true_ref" if row.question == "reference" else "true_any"].lower()
         )
-    assert "unresolved" not in set(final["source"])
+    assert "tie" not in set(final["settled_by"])
+    # the adjudicator's rows come back marked, and agreement leaves them out: κ as before
+    pulled2 = pd.read_csv(tmp / "pulled2" / "labels.csv", dtype=str, keep_default_na=False)
+    assert set(pulled2.loc[pulled2["rater"] == adjudicator, "rater_type"]) == {"adjudicator"}
+    kappas = []
+    for folder in ("pulled", "pulled2"):
+        code, out, err = run_cli(
+            "analyze", "agreement", str(tmp / folder / "labels_reference.csv"), "--bootstrap", "0", "--json"
+        )
+        assert code == 0, err
+        kappas.append(json.loads(out)["fleiss_kappa"]["value"])
+    assert kappas[0] == kappas[1]
     # a second adjudicate pushes nothing new
     code, out, err = run_cli(
         "annotate",

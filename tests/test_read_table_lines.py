@@ -137,7 +137,7 @@ def test_a_categorical_labels_check_names_the_line_after_blank_lines(tmp_path):
     path = _write(tmp_path, "item_id,rater,rater_type,label\na,r1,human,true\n\nb,r1,robot,true\n", "l.csv")
     with pytest.raises(InputError) as info:
         read_labels(path, categorical=True)
-    assert str(info.value) == f"{path} line 4: rater_type 'robot' is not 'human' or 'judge'"
+    assert str(info.value) == f"{path} line 4: rater_type 'robot' is not 'human', 'judge' or 'adjudicator'"
 
 
 def test_jsonl_lines_after_a_blank_line(tmp_path):

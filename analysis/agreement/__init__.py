@@ -5,9 +5,10 @@ Statistics (nominal unless stated): :func:`percent_agreement`, :func:`fleiss_kap
 :func:`gwet_ac1`, :func:`pairwise_agreement` (Cohen's κ per rater pair, :func:`cohen_kappa`
 of a confusion table); item-bootstrap intervals in :func:`bootstrap_intervals`
 (:class:`BootstrapOptions`); everything at once in :func:`agreement`.
-Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`) and
-:class:`DawidSkene`; :func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label``
-frame; :func:`rater_quality`.
+Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`; the rule is the
+toolkit's one consensus, :mod:`wordplay_audit.corpora.consensus`) and :class:`DawidSkene`;
+:func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label`` frame;
+:func:`rater_quality`. Rows of ``rater_type`` ``adjudicator`` are never ratings.
 
 See docs/AGREEMENT.md for the formulas, the shapes and the undefined-result policy.
 """

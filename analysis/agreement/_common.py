@@ -1,6 +1,7 @@
 """The agreement package's warning class, option types and parameter checks.
 
-Every string option is a ``Literal`` type here, with its allowed values as a tuple
+Every string option is a ``Literal`` type here (the tie policy is the consensus's one,
+:data:`wordplay_audit.corpora.consensus.TiePolicy`), with its allowed values as a tuple
 (``typing.get_args``), checked by :func:`wordplay_audit.errors.check_choice` so a typo raises
 :class:`~wordplay_audit.errors.ParameterError` listing what is allowed.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 import warnings
 from typing import Literal, get_args
 
+from wordplay_audit.corpora.consensus import TIE_POLICIES as TIE_POLICIES  # re-exported: the one policy
+from wordplay_audit.corpora.consensus import TiePolicy as TiePolicy
 from wordplay_audit.errors import ParameterError, check_choice
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
@@ -17,14 +20,12 @@ RaterType = Literal["human", "judge"]
 CIMethod = Literal["bca", "percentile"]
 Draws = Literal["multinomial", "indices"]
 Statistic = Literal["fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa"]
-TiePolicy = Literal["adjudicate", "first", "random"]
 
 LEVELS: tuple[str, ...] = get_args(Level)
 RATER_TYPES: tuple[str, ...] = get_args(RaterType)
 CI_METHODS: tuple[str, ...] = get_args(CIMethod)
 DRAWS: tuple[str, ...] = get_args(Draws)
 STATISTICS: tuple[str, ...] = get_args(Statistic)
-TIE_POLICIES: tuple[str, ...] = get_args(TiePolicy)
 
 MAX_PAIRWISE_CELLS = 50_000_000
 """Largest rater × rater × category × category confusion array built for pairwise tables

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.contract import require_columns
+from wordplay_audit.corpora.consensus import adjudications, settle
+from wordplay_audit.corpora.contract import require_columns, validate_labels
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 from ._common import (
@@ -101,29 +102,14 @@ def from_crowdkit(frame: pd.DataFrame, *, rater_type: RaterType = "human") -> pd
     return pd.concat([out, frame[extra]], axis=1) if extra else out
 
 
-def _plurality(counts: np.ndarray, tie: str, seed: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(winner code, top count, tied)`` per item; ties broken by ``tie`` (see MajorityVote)."""
-    top = counts.max(axis=1)
-    at_top = counts == top[:, None]
-    n_top = at_top.sum(axis=1)
-    is_tie = n_top > 1
-    winner = at_top.argmax(axis=1)  # first category (in category order) reaching the top count
-    if tie == "random" and is_tie.any():
-        rng = np.random.default_rng(seed)
-        tied_rows = np.flatnonzero(is_tie)
-        # pick the k-th tied category, k uniform in 0..n_top-1
-        pick = rng.integers(0, n_top[tied_rows])
-        rank = np.cumsum(at_top[tied_rows], axis=1) - 1
-        winner[tied_rows] = np.argmax(at_top[tied_rows] & (rank == pick[:, None]), axis=1)
-    return winner, top, is_tie
-
-
 class MajorityVote(_Estimator):
     """Majority (plurality) label of every item, with an explicit tie policy.
 
     For item *i* with category counts :math:`n_{ic}` the consensus is
     :math:`\\arg\\max_c n_{ic}`; an item is tied when two or more categories reach the
-    maximum.
+    maximum. The rule is the toolkit's one consensus, :mod:`wordplay_audit.corpora.consensus`:
+    an adjudicated label (rows of ``rater_type`` ``adjudicator`` in a labels table) wins over
+    the vote; adjudicators are not votes.
 
     Parameters (stored as given; checked in :meth:`fit`)
     ----------
@@ -137,10 +123,13 @@ class MajorityVote(_Estimator):
     seed, categories
         Seed for ``tie="random"``; the declared categories (order).
 
-    Attributes after :meth:`fit`: ``labels_`` (Series by item_id, None where adjudicated),
+    Attributes after :meth:`fit`: ``labels_`` (Series by item_id, None where unresolved),
     ``probas_`` (items × categories: each category's share of the item's votes, as crowd-kit's
     ``MajorityVote.probas_``), ``ties_`` (bool Series), ``n_ratings_``, ``n_agree_`` (top
-    count). :meth:`consensus` gives them as one frame sorted by ``item_id``.
+    count), ``settled_by_`` (how each label was settled: ``single``, ``unanimous``,
+    ``majority``, ``adjudicated``, ``tie``, ``tie_first``, ``tie_random``). :meth:`consensus`
+    gives them as one frame sorted by ``item_id``; :meth:`final_labels` as the contract's final
+    labels table.
 
     >>> MajorityVote(tie="first")
     MajorityVote(tie='first', rater_type='human', seed=None, categories=None)
@@ -168,24 +157,32 @@ class MajorityVote(_Estimator):
         """Count the votes of a labels table (or a prepared :class:`RatingTable`); returns
         ``self``. Raises :class:`InputError` for bad labels, ParameterError for bad options."""
         check_choice("tie", self.tie, TIE_POLICIES)
+        if isinstance(labels, pd.DataFrame) and not isinstance(
+            labels.get("rater_type", pd.Series()).dtype, pd.CategoricalDtype
+        ):
+            labels = validate_labels(labels)  # once, stripped, for the rating table and the adjudications
         table = as_rating_table(
             labels, categories=self.categories, rater_type=check_rater_type(self.rater_type)
         )
         counts = table.counts
-        winner, top, is_tie = _plurality(counts, self.tie, self.seed)
-        consensus = np.asarray(table.categories, dtype=object)[winner]
-        if self.tie == "adjudicate":
-            consensus = consensus.copy()
-            consensus[is_tie] = None
         items = pd.Index(np.asarray(table.item_ids, dtype=object), name="item_id")
-        n_ratings = counts.sum(axis=1)
-        self.labels_ = pd.Series(consensus, index=items, name="label", dtype=object)
+        adjudicated = None
+        if isinstance(labels, pd.DataFrame):
+            given = adjudications(labels)
+            if len(given):
+                adjudicated = given.reindex(items).astype(object)
+                adjudicated = adjudicated.where(adjudicated.notna(), None).to_numpy(dtype=object)
+        settled = settle(counts, table.categories, tie=self.tie, seed=self.seed, adjudicated=adjudicated)
+        n_ratings = settled.n_raters
+        self.labels_ = pd.Series(settled.label, index=items, name="label", dtype=object)
         self.probas_ = pd.DataFrame(
             counts / n_ratings[:, None], index=items, columns=pd.Index(table.categories, name="label")
         )
-        self.ties_ = pd.Series(is_tie, index=items, name="tie")
+        self.ties_ = pd.Series(settled.tie, index=items, name="tie")
         self.n_ratings_ = pd.Series(n_ratings, index=items, name="n_ratings")
-        self.n_agree_ = pd.Series(top, index=items, name="n_agree")
+        self.n_agree_ = pd.Series(settled.top, index=items, name="n_agree")
+        self.settled_by_ = pd.Series(settled.settled_by, index=items, name="settled_by", dtype=object)
+        self._n_votes = settled.n_votes
         return self
 
     def consensus(self) -> pd.DataFrame:
@@ -202,6 +199,24 @@ class MajorityVote(_Estimator):
             }
         )
         return frame.sort_values("item_id", kind="stable").reset_index(drop=True)
+
+    def final_labels(self) -> pd.DataFrame:
+        """The contract's final labels table of the rated items, sorted by ``item_id``:
+        ``item_id``, ``label`` (None where unresolved), ``n_raters``, ``n_votes`` (votes for the
+        label), ``settled_by`` (see docs/DATA.md)."""
+        self._check_fitted()
+        frame = pd.DataFrame(
+            {
+                "item_id": self.labels_.index.to_numpy(dtype=object),
+                "label": pd.Series(self.labels_.to_numpy(dtype=object), dtype=object),
+                "n_raters": self.n_ratings_.to_numpy(),
+                "n_votes": self._n_votes,
+                "settled_by": self.settled_by_.to_numpy(dtype=object),
+            }
+        )
+        out = frame.sort_values("item_id", kind="stable").reset_index(drop=True)
+        out.attrs["validated"] = "final_labels"
+        return out
 
 
 def majority_vote(

@@ -25,11 +25,11 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import CategoricalDtype
 
+from wordplay_audit.corpora.consensus import order_categories  # the one category order
 from wordplay_audit.corpora.contract import LABEL_COLUMNS, place, validate_labels
-from wordplay_audit.corpora.values import is_number, parse_number
 from wordplay_audit.errors import InputError, ParameterError
 
-from ._common import RaterType, check_rater_type
+from ._common import RATER_TYPES, RaterType, check_rater_type
 
 __all__ = [
     "RatingTable",
@@ -88,19 +88,6 @@ class RatingTable:
         )
 
 
-def order_categories(values: Sequence[str]) -> list[str]:
-    """Sort category names: numerically when every name is a number
-    (:func:`wordplay_audit.corpora.values.is_number`), else as text.
-
-    >>> order_categories(["10", "9", "1.5"]), order_categories(["b", "a", "1"])
-    (['1.5', '9', '10'], ['1', 'a', 'b'])
-    """
-    unique = sorted({str(v) for v in values})
-    if unique and all(is_number(v) for v in unique):
-        return sorted(unique, key=parse_number)
-    return unique
-
-
 def _codes(column: pd.Series, *, sort: bool) -> tuple[np.ndarray, np.ndarray]:
     """Integer codes and the distinct values of a column (categoricals used as they are)."""
     if isinstance(column.dtype, CategoricalDtype):
@@ -133,17 +120,22 @@ def _declared(categories: Sequence[str] | None) -> list[str] | None:
     return declared
 
 
-def _keep_rater_type(frame: pd.DataFrame, rater_type: str) -> np.ndarray:
-    """Boolean mask of the rows of ``rater_type`` (categorical columns read by their codes)."""
+def _keep_rater_type(frame: pd.DataFrame, rater_type: str | None) -> np.ndarray:
+    """Boolean mask of the rows of ``rater_type`` (categorical columns read by their codes); None:
+    the ratings of people and judges. An adjudicator's rows are never ratings (they settle an
+    item's consensus, :mod:`wordplay_audit.corpora.consensus`; counting them as a rater would
+    raise the agreement by the adjudicator agreeing with the majority it settled)."""
     column = frame["rater_type"]
+    wanted = list(RATER_TYPES) if rater_type is None else [rater_type]
     if isinstance(column.dtype, CategoricalDtype):
         type_names = column.cat.categories.astype(str).str.strip()
-        wanted = np.append(np.asarray(type_names == rater_type), False)  # code -1 → False
-        keep = wanted[column.cat.codes.to_numpy()]
+        hit = np.append(np.asarray(type_names.isin(wanted)), False)  # code -1 → False
+        keep = hit[column.cat.codes.to_numpy()]
     else:
-        keep = (column == rater_type).to_numpy()
+        keep = column.isin(wanted).to_numpy()
     if not keep.any():
-        raise InputError(f"labels table has no ratings with rater_type {rater_type!r}")
+        which = "human or judge" if rater_type is None else repr(rater_type)
+        raise InputError(f"labels table has no ratings with rater_type {which}")
     return keep
 
 
@@ -197,7 +189,8 @@ def rating_table(
         outside it raises :class:`InputError` naming the row. Default: the labels seen, sorted
         numerically when all are numbers, else as text.
     rater_type
-        Keep only ratings of this type (``"human"`` default, ``"judge"``, or None for all).
+        Keep only ratings of this type (``"human"`` default, ``"judge"``, or None for both).
+        Rows of ``rater_type`` ``adjudicator`` are never ratings.
 
     Raises
     ------
@@ -218,10 +211,9 @@ def rating_table(
     # one validator (corpora.contract); categorical columns are checked on their categories
     frame = validate_labels(labels, allowed=declared)[list(LABEL_COLUMNS)]
     positions = np.arange(len(frame))
-    if rater_type is not None:
-        keep = _keep_rater_type(frame, rater_type)
-        if not keep.all():
-            frame, positions = frame[keep], positions[keep]
+    keep = _keep_rater_type(frame, rater_type)
+    if not keep.all():
+        frame, positions = frame[keep], positions[keep]
     item, item_ids = _codes(frame["item_id"], sort=False)
     rater, raters = _sorted_raters(frame, *_codes(frame["rater"], sort=True))
     label, seen = _codes(frame["label"], sort=False)

@@ -96,16 +96,19 @@ def replace_labels(obs: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
     stays. When the judge's "knows" rested only on its reference verdict and people rejected
     that verdict, the other senses were never judged (the framework stops at the first match):
     ``knows`` becomes False and ``knows_undetermined`` True. ``attrs["skipped"]`` counts tied
-    consensus (left to the judge).
+    consensus (left to the judge); ``attrs["consensus"]``, per question, people's items, labelled
+    ones, ties and adjudicated ones (:attr:`corpora.consensus.HumanLabels.counts`). ``labels``:
+    per rater or a final labels table (pull's ``final.csv``).
     """
     checked = labels_for(obs, labels)
     out = obs.copy(deep=False)  # copy-on-write: obs's columns are shared, not duplicated
     out["true_def_judge"] = out["true_def"].astype(bool)
     out["knows_judge"] = out["knows"].astype(bool)
-    skipped = {}
+    skipped, counts = {}, {}
     for question, column in (("reference", "human_ref"), ("any_sense", "human_any")):
         consensus = human_consensus(checked, question=question)
         skipped[f"ties_{question}"] = int(consensus["tie"].sum()) if len(consensus) else 0
+        counts[question] = consensus.attrs["counts"]
         found = item_rows(out["item_id"], consensus["item_id"])
         human = consensus["human"].to_numpy(object)[found] if len(consensus) else found.astype(object)
         out[column] = pd.array(np.where(found >= 0, human, None), dtype="boolean")
@@ -127,6 +130,7 @@ def replace_labels(obs: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
     out["knows"] = knows
     out["relabelled"] = out["true_def"] != out["true_def_judge"]
     out.attrs["skipped"] = skipped
+    out.attrs["consensus"] = counts
     return out
 
 

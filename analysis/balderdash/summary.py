@@ -26,8 +26,10 @@ from wordplay_audit.analysis.balderdash.recompute import (
     replaced_rates,
     replaced_round_metrics,
 )
-from wordplay_audit.analysis.judge_audit import confusion_table, human_consensus, judge_confusion
+from wordplay_audit.analysis.judge_audit import audit_frame, confusion_table, human_consensus, judge_confusion
 from wordplay_audit.corpora.balderdash import judge_labels_from_table
+from wordplay_audit.corpora.consensus import PEOPLE
+from wordplay_audit.corpora.contract import is_final_labels
 
 OUTCOME_QUESTION = {
     "knows": ("any_sense", "human_any", "knows_judge"),
@@ -59,8 +61,19 @@ def judge_audit_tables(obs: pd.DataFrame, labels: pd.DataFrame, *, seed: int = 0
             )
             for q in present
         }
-    combined = pd.concat([labels, judge_labels_from_table(obs)], ignore_index=True)
     items = strata_items(obs)
+    if is_final_labels(labels):  # one label per item: the judge's rows beside it, not in it
+        judged = judge_labels_from_table(obs)
+        return {
+            question: confusion_table(
+                audit_frame(judged, items, question=question, human=labels),
+                by="player_model",
+                strata=("deck",),
+                seed=seed,
+            )  # fmt: skip
+            for question in present
+        }
+    combined = pd.concat([labels, judge_labels_from_table(obs)], ignore_index=True)
     return {
         question: judge_confusion(
             combined, items, by="player_model", question=question, strata=("deck",), seed=seed
@@ -71,12 +84,12 @@ def judge_audit_tables(obs: pd.DataFrame, labels: pd.DataFrame, *, seed: int = 0
 
 def _direct_audit_ok(obs: pd.DataFrame, labels: pd.DataFrame) -> bool:
     """Whether :func:`_audit_frame_of` gives what the judge's rows as labels would: people's
-    labels only, one named judge, boolean verdicts, every definition once (else the labels
-    path, with its errors)."""
-    if (
-        "rater_type" not in labels.columns
-        or not (labels["rater_type"].astype(str).str.strip() == "human").all()
-    ):
+    labels only (per rater, with adjudications, or final), one named judge, boolean verdicts,
+    every definition once (else the labels path, with its errors)."""
+    people_only = is_final_labels(labels) or (
+        "rater_type" in labels.columns and labels["rater_type"].astype(str).str.strip().isin(PEOPLE).all()
+    )
+    if not people_only:
         return False
     judges = obs["judge_model"].unique()
     return (

@@ -45,10 +45,11 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.correction import corrected_shares, poststratified_accuracy
-from wordplay_audit.analysis.judge_audit import audit_frame, judge_confusion
+from wordplay_audit.analysis.judge_audit import DEFAULT_QUESTION, audit_frame, boolean_labels, confusion_table
 from wordplay_audit.analysis.proportions import z_value
 from wordplay_audit.analysis.stats_models import mcnemar_exact_p
-from wordplay_audit.corpora.contract import require_columns
+from wordplay_audit.corpora.consensus import consensus
+from wordplay_audit.corpora.contract import is_final_labels, require_columns
 from wordplay_audit.errors import check_choice
 
 BOOTSTRAP_RESAMPLES = 4000
@@ -78,9 +79,8 @@ class WinRecompute:
         }
 
 
-def _frame(items: pd.DataFrame, judge_labels: pd.DataFrame, human_labels: pd.DataFrame) -> pd.DataFrame:
-    labels = pd.concat([judge_labels, human_labels], ignore_index=True)
-    frame = audit_frame(labels, items[["item_id", "player_model", "reference"]])
+def _frame(items: pd.DataFrame, judge_labels: pd.DataFrame, people: pd.DataFrame) -> pd.DataFrame:
+    frame = audit_frame(judge_labels, items[["item_id", "player_model", "reference"]], human=people)
     frame["human"] = frame["human"].astype("boolean")
     return frame
 
@@ -93,6 +93,20 @@ def _exact_as_true(judge_labels: pd.DataFrame, human_labels: pd.DataFrame) -> pd
     exact = judge_labels.loc[judge_labels["label"] == "true", "item_id"]
     missing = exact[~exact.isin(set(human_labels["item_id"]))].to_numpy()
     return pd.DataFrame({"item_id": missing, "rater": EXACT_RATER, "rater_type": "human", "label": "true"})
+
+
+def _with_taken(human_labels: pd.DataFrame, taken: pd.DataFrame) -> pd.DataFrame:
+    """People's labels and the exact matches taken as true, in the form of ``human_labels``: per
+    rater, or a final labels table (the taken ones then as one-rater final labels)."""
+    if not is_final_labels(human_labels):
+        return pd.concat([human_labels, taken], ignore_index=True)
+    final = boolean_labels(human_labels)
+    if taken.empty:
+        return final
+    extra = consensus(taken)
+    if "question" in final.columns:
+        extra.insert(1, "question", DEFAULT_QUESTION)
+    return pd.concat([final, extra], ignore_index=True)
 
 
 RATE_COLUMNS = ["model", "n", "n_labelled", "judge", "replaced", "se", "sp", "corrected", "corrected_low",
@@ -196,9 +210,10 @@ def recompute_wins(
     taken = pd.DataFrame(columns=["item_id", "rater", "rater_type", "label"])
     if exact_is_true and design == "stratified":
         taken = _exact_as_true(judge_labels, human_labels)
-    people = pd.concat([human_labels, taken], ignore_index=True)
-    labels = pd.concat([judge_labels, people], ignore_index=True)
-    audit = judge_confusion(labels, items, by="player_model", confidence=confidence)
+    people = _with_taken(human_labels, taken)
+    audit = confusion_table(
+        audit_frame(judge_labels, items, human=people), by="player_model", confidence=confidence
+    )
     frame = _frame(items, judge_labels, people)
     skipped = {**frame.attrs.get("skipped", {}), "exact_taken_true": len(taken)}
     rates = _win_rates(frame, confidence, seed)

@@ -17,7 +17,9 @@ import wordplay_audit as wa
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--out", required=True)
-parser.add_argument("--data", default=os.environ.get("WORDPLAY_AUDIT_SHARED", "../shared/corpora") + "/connections")
+parser.add_argument(
+    "--data", default=os.environ.get("WORDPLAY_AUDIT_SHARED", "../shared/corpora") + "/connections"
+)
 args = parser.parse_args()
 
 data = wa.read_connections(args.data)
@@ -36,15 +38,23 @@ cr = wa.connections_recompute(data, judge_labels=judged.labels, human=sample)
 cr.write(f"{args.out}/recompute")
 
 audit_rows = audit.to_frame().set_index("player_model")
-print(json.dumps({
-    "threshold": fit.to_dict()["threshold"],
-    "cv": {k: fit.to_dict()["cv"][k] for k in ("sensitivity", "specificity", "f1")},
-    "models": {
-        m["model"]: {
-            "cr_study": m["cr_study_mean"], "cr_judge": m["cr_judge_mean"], "cr_corrected": m["cr_corrected_mean"],
-            "n_human_labelled": m["n_human_labelled"],
-            "judge_f1": audit_rows.loc[m["model"], "f1"], "judge_fnr": audit_rows.loc[m["model"], "fnr"],
-        }
-        for m in cr.to_dict()["models"]
-    },
-}, indent=1))
+print(
+    json.dumps(
+        {
+            "threshold": fit.to_dict()["threshold"],
+            "cv": {k: fit.to_dict()["cv"][k] for k in ("sensitivity", "specificity", "f1")},
+            "models": {
+                m["model"]: {
+                    "cr_study": m["cr_study_mean"],
+                    "cr_judge": m["cr_judge_mean"],
+                    "cr_corrected": m["cr_corrected_mean"],
+                    "n_human_labelled": m["n_human_labelled"],
+                    "judge_f1": audit_rows.loc[m["model"], "f1"],
+                    "judge_fnr": audit_rows.loc[m["model"], "fnr"],
+                }
+                for m in cr.to_dict()["models"]
+            },
+        },
+        indent=1,
+    )
+)

@@ -140,7 +140,12 @@ def test_a_read_only_out_folder_is_refused_and_a_writable_one_replaced(work, nam
     before = tree(out)
     out.chmod(0o555)
     code, stdout, err = cli(work, *_args(name, work))
-    one_line_error(code, stdout, err, f"{out}: the folder is read-only (mode 555) and the output (--out) would replace it")
+    one_line_error(
+        code,
+        stdout,
+        err,
+        f"{out}: the folder is read-only (mode 555) and the output (--out) would replace it",
+    )
     assert tree(out) == before
     data = {"cx"} if name == "connections score" else set()
     assert {p.name for p in work.iterdir()} == {"out", *data}  # no staging folder, no lock file
@@ -165,7 +170,9 @@ def test_demo_refuses_a_read_only_out_folder(work, layout):
     locked.chmod(0o555)
     code, stdout, err = cli(work, "demo", "--out", str(out))
     what = "the folder" if locked == out else f"a folder inside {out}"
-    one_line_error(code, stdout, err, f"{locked}: {what} is read-only (mode 555) and the output (--out) would replace it")
+    one_line_error(
+        code, stdout, err, f"{locked}: {what} is read-only (mode 555) and the output (--out) would replace it"
+    )
     assert tree(out) == before and [p.name for p in work.iterdir()] == ["out"]
 
 
@@ -183,7 +190,9 @@ def test_a_read_only_out_file_is_refused(work):
     out.write_text("item_id,label\ni1,yes\n", encoding="utf-8")  # someone's file, made read-only
     out.chmod(0o444)
     code, stdout, err = cli(work, "analyze", "aggregate", str(labels), "--out", str(out))
-    one_line_error(code, stdout, err, f"{out}: the file is read-only (mode 444) and the output (--out) would replace it")
+    one_line_error(
+        code, stdout, err, f"{out}: the file is read-only (mode 444) and the output (--out) would replace it"
+    )
     assert out.read_text(encoding="utf-8") == "item_id,label\ni1,yes\n"
     assert sorted(p.name for p in work.iterdir()) == ["consensus.csv", "labels.csv"]  # no lock, no temp
 

@@ -46,7 +46,7 @@ def _read(export: Path, words: list[Path] | None, human: Path | None = None):
     import wordplay_audit as wa
 
     data = wa.read_balderdash(export, words=words, texts=False)  # no command here shows a definition
-    return data, (wa.read_labels(human) if human is not None else None)
+    return data, (wa.read_labels(human, accept_final=True) if human is not None else None)
 
 
 @app.command("metrics")

@@ -57,8 +57,33 @@ def reason_lines(corrected: pd.DataFrame) -> list[str]:
     return lines
 
 
+def consensus_lines(counts: dict) -> list[str]:
+    """Per question: people's labelled items, adjudicated ones and ties left out (with the advice
+    to adjudicate them).
+
+    >>> consensus_lines({"reference": {"items": 10, "labelled": 8, "ties": 2, "adjudicated": 1, "ties_broken": 0}})[0]
+    "people's labels (reference): 10 items, 8 labelled (1 adjudicated), 2 tied"
+    """
+    from wordplay_audit.corpora.consensus import ties_note
+
+    lines = []
+    for question, c in counts.items():
+        if c["items"]:
+            lines.append(
+                f"people's labels ({question}): {c['items']} items, {c['labelled']} labelled "
+                f"({c['adjudicated']} adjudicated), {c['ties']} tied"
+            )
+            lines += [f"  {note}" for note in [ties_note(c["ties"])] if note]
+    return lines
+
+
 def recompute_lines(
-    audits: dict, status: dict, corrected, replaced, skipped: dict | None = None
+    audits: dict,
+    status: dict,
+    corrected,
+    replaced,
+    skipped: dict | None = None,
+    consensus: dict | None = None,
 ) -> list[str]:
     from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
 
@@ -68,6 +93,7 @@ def recompute_lines(
         if judge_rows
         else []
     )
+    lines += consensus_lines(consensus or {})
     for question, table in audits.items():
         lines += lines_of(table, _AUDIT_W, f"judge accuracy ({question}), re-weighted to all judged definitions "
                         "(95 % intervals):")  # fmt: skip

@@ -71,4 +71,3 @@ def recompute_command(
     result = wa.connections_recompute(data, judge_labels=read(judge_labels), human=read(human), taxonomy=read(taxonomy),
                                       match=match, confidence=confidence, seed=seed)  # fmt: skip
     show(result, as_json=as_json, write=out)
-

@@ -113,7 +113,9 @@ def _handle(exc: BaseException, argv: list[str] | None = None) -> int:
     """The exit code for an exception that ended a command (after printing one line)."""
     if isinstance(exc, InputError | ParameterError):
         # the library names its parameters; the user typed flags
-        return _error(cli_message(_one_line(exc), _command_flags(list(sys.argv[1:] if argv is None else argv))))
+        return _error(
+            cli_message(_one_line(exc), _command_flags(list(sys.argv[1:] if argv is None else argv)))
+        )
     if isinstance(exc, typer.Exit | click.exceptions.Exit):
         return int(exc.exit_code)
     if isinstance(exc, typer.Abort | click.exceptions.Abort | KeyboardInterrupt):

@@ -150,6 +150,8 @@ def _corrected_text(r: dict) -> str:
 
 
 def _recompute_lines(payload: dict) -> list[str]:
+    from wordplay_audit.corpora.consensus import ties_note
+
     lines = ["exact-match judge vs people (FNR = share of people's wins the judge calls losses):"]
     for a in payload["judge_audit"]:
         lines.append(
@@ -168,6 +170,7 @@ def _recompute_lines(payload: dict) -> list[str]:
         )
     lines += _unfinished_lines(payload)
     lines.append(f"skipped: {payload['skipped']}")
+    lines += [note for note in [ties_note(payload["skipped"].get("ties", 0))] if note]
     return lines
 
 
@@ -175,7 +178,8 @@ def _recompute_lines(payload: dict) -> list[str]:
 def recompute_command(
     reports: ReportsArg,
     human: Annotated[
-        Path, typer.Option("--human", help="People's labels CSV (item_id, rater, rater_type, label).")
+        Path,
+        typer.Option("--human", help="People's labels: per rater (pull's labels.csv) or final (final.csv)."),
     ],
     design: Annotated[
         str,

@@ -48,7 +48,9 @@ from wordplay_audit.annotate.campaign import MANIFEST, Campaign, write_manifest
 from wordplay_audit.annotate.configs import question_labels
 from wordplay_audit.annotate.design import STRATUM_COLUMN, assign_overlap, uid_of
 from wordplay_audit.annotate.plan import select_kind
-from wordplay_audit.corpora.contract import read_items, read_labels, read_table
+from wordplay_audit.corpora.consensus import HumanLabels, people_rows, ties_note
+from wordplay_audit.corpora.consensus import human_labels as consensus_labels
+from wordplay_audit.corpora.contract import read_items, read_labels
 from wordplay_audit.corpora.io import MARKER
 from wordplay_audit.errors import InputError, ParameterError, check_choice, expect_file
 
@@ -128,24 +130,32 @@ def metric_question(kind: str, metric: str) -> str:
     return LKR_QUESTION
 
 
-def human_labels(labels_file: Path, question: str, metric: str = "tdr") -> dict[str, bool]:
-    """item_id → human label (pull's resolved final labels) on ``question``."""
-    table = read_table(expect_file(labels_file, "pull's final.csv for --labels"))  # UTF-8 (BOM), NFC
-    for col in ("item_id", "label"):
-        if col not in table.columns:
-            raise InputError(f"{labels_file}: expected pull's final.csv (columns item_id, question, label)")
-    if "question" in table.columns:
-        table = table[table["question"] == question]
-    elif metric == "lkr":
+def people_labels(labels_file: Path, question: str, metric: str = "tdr") -> HumanLabels:
+    """People's label per item on ``question`` (:func:`corpora.consensus.human_labels`) from
+    pull's ``final.csv`` or its per-rater ``labels.csv``; only ``true``/``false`` labels count
+    (``annotate next`` and ``status`` estimate shares), ties are counted in ``counts``."""
+    table = read_labels(expect_file(labels_file, "pull's final.csv for --labels"), accept_final=True)
+    if "question" not in table.columns and metric == "lkr":
         table = table.iloc[:0]
-    value = table["label"].str.strip().str.lower()
-    table = table[value.isin(("true", "false"))]
-    if metric == "lkr" and table.empty:
+    people = consensus_labels(people_rows(table)[0], question=question)
+    final = people.final
+    value = (
+        final["label"].astype(object).where(final["label"].notna(), "").astype(str).str.strip().str.lower()
+    )
+    kept = final[value.isin(("true", "false")).to_numpy() | final["label"].isna().to_numpy()].copy()
+    kept["label"] = value[kept.index].where(kept["label"].notna(), None)
+    if metric == "lkr" and not kept["label"].notna().any():
         raise ParameterError(
             f"--target lkr: {labels_file} holds no {LKR_QUESTION} label (LKR is corrected by people's "
             f"answers to {LKR_QUESTION}; label it, or target tdr/fnr)"
         )
-    return dict(zip(table["item_id"], table["label"].str.strip().str.lower() == "true", strict=True))
+    return HumanLabels(kept.reset_index(drop=True))
+
+
+def human_labels(labels_file: Path, question: str, metric: str = "tdr") -> dict[str, bool]:
+    """item_id → human label on ``question`` (:func:`people_labels`, resolved items only)."""
+    resolved = people_labels(labels_file, question, metric).labels
+    return dict(zip(resolved.index, resolved.to_numpy() == "true", strict=True))
 
 
 def strata_table(pop: pd.DataFrame, drawn: np.ndarray, humans: dict[str, dict[str, bool]]) -> pd.DataFrame:
@@ -257,12 +267,24 @@ def campaign_strata(
     questions = {m: metric_question(c.kind, m) for m in spec.targets}
     pop = _population(c, spec)
     humans: dict[str, dict[str, bool]] = {}
+    counts: dict[str, dict[str, int]] = {}
     for metric, question in questions.items():
         if question not in humans or metric == "lkr":
-            humans[question] = human_labels(labels, question, metric)
+            people = people_labels(labels, question, metric)
+            resolved = people.labels
+            humans[question] = dict(zip(resolved.index, resolved.to_numpy() == "true", strict=True))
+            counts[question] = people.counts
     sampled = set(c.items.loc[c.items["honeypot"].astype(str) != "true", "item_id"])
     drawn = pop["item_id"].isin(sampled).to_numpy()
-    return pop, drawn, strata_table(pop, drawn, humans)
+    table = strata_table(pop, drawn, humans)
+    table.attrs["human_labels"] = counts  # per question: items, labelled, ties (left out), adjudicated
+    return pop, drawn, table
+
+
+def ties_notes(counts: dict[str, dict[str, int]]) -> list[str]:
+    """The ties-left-out line of each question (:func:`corpora.consensus.ties_note`)."""
+    notes = [(q, ties_note(c["ties"])) for q, c in counts.items()]
+    return [f"{q or 'label'}: {note}" for q, note in notes if note]
 
 
 def _judge_labels(c: Campaign, new_ids: list[str]) -> tuple[pd.DataFrame | None, list[str]]:
@@ -313,9 +335,10 @@ def next_round(c: Campaign, staging: Path, spec: NextSpec) -> dict:
         ],
         **result.to_dict(),
         "item_ids": new_ids,
+        "human_labels": table.attrs["human_labels"],
     }
     judge, notes = _judge_labels(c, new_ids)
-    record["notes"] = [*record["notes"], *notes]
+    record["notes"] = [*record["notes"], *ties_notes(table.attrs["human_labels"]), *notes]
     _write_round(c, staging, pop, record, judge, rng)
     return record
 

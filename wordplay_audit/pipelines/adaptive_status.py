@@ -47,6 +47,7 @@ from wordplay_audit.pipelines.adaptive import (
     make_targets,
     metric_question,
     scaled_true,
+    ties_notes,
 )
 
 
@@ -150,6 +151,7 @@ def status_from_labels(c: Campaign, labels: Path, overrides: dict) -> dict:
         "confidence": spec.confidence,
         "targets": rows,
         "labels_unmatched": unmatched,
+        "human_labels": table.attrs["human_labels"],
     }
 
 
@@ -203,4 +205,4 @@ def status_lines(status: dict) -> list[str]:
         if status["budget"]:
             text += f", {show(row['half_width_next'])} after the next {status['budget']}"
         lines.append(text)
-    return lines
+    return lines + [f"note: {note}" for note in ties_notes(status.get("human_labels", {}))]

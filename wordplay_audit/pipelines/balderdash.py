@@ -23,6 +23,7 @@ from wordplay_audit.corpora.balderdash import (
     simulate_to_folder,
     true_rates,
 )
+from wordplay_audit.corpora.consensus import people_rows
 from wordplay_audit.corpora.contract import place, read_labels, read_table
 from wordplay_audit.corpora.io import output_folder
 from wordplay_audit.corpora.values import parse_number
@@ -105,7 +106,7 @@ def with_sampling_weights(obs: pd.DataFrame, labels: pd.DataFrame, path: str | P
         if item in weights and weights[item] != weight and not np.isnan(weight):
             raise InputError(f"{place(table, pos)}item_id {item!r} is listed twice with different weights")
         weights[item] = weight
-    labelled = labels.loc[labels["rater_type"] == "human", "item_id"]
+    labelled = people_rows(labels)[0]["item_id"]  # per rater or final labels
     missing = labelled[~labelled.isin(weights.keys())]
     if len(missing):
         raise InputError(

@@ -45,7 +45,8 @@ def judge_audit_run(
     Balderdash ``reference``/``any_sense`` pair) are audited on ``question`` (an empty value
     counts as ``reference``). ``options`` go to :func:`judge_audit`."""
     item_table = read_items(items) if items is not None else None
-    judged, people = (_one_question(read_labels(p), question) for p in (judge_labels, human))
+    judged = _one_question(read_labels(judge_labels), question)
+    people = _one_question(read_labels(human, accept_final=True), question)  # per rater or final
     result = judge_audit(judged, people, item_table, by=by, **options)
     written: dict[str, Path] = {}
     if out is not None:

@@ -143,17 +143,19 @@ def recompute_run(
     on_error: str = "raise",
 ) -> dict:
     """Read the reports and people's labels; audit the exact-match judge, recompute wins."""
+    from wordplay_audit.analysis.judge_audit import boolean_labels
     from wordplay_audit.analysis.wof.recompute import recompute_wins
-    from wordplay_audit.corpora.contract import bool_labels, read_labels
+    from wordplay_audit.corpora.consensus import people_rows
+    from wordplay_audit.corpora.contract import is_final_labels, read_labels
 
     log = read_reports(list(reports), on_error=on_error)
     items, judge = guess_items(log.moves)
-    labels = read_labels(human, items=items)
-    labels["label"] = bool_labels(labels, source=str(human))
-    people = labels[labels["rater_type"] == "human"]
+    labels = boolean_labels(read_labels(human, items=items, accept_final=True), source=str(human))
+    people, others = people_rows(labels)  # per rater (labels.csv) or final (final.csv)
     if people.empty:
         raise InputError(f"{human}: holds no people's labels (rater_type 'human')")
-    _one_rating_each(people, str(human))
+    if not is_final_labels(people):
+        _one_rating_each(people, str(human))
     games = per_game(log.moves)
     n_unfinished, unfinished = unfinished_payload(games, log.files)
     result = recompute_wins(
@@ -164,7 +166,7 @@ def recompute_run(
         **log.skipped,
         "unfinished_games": n_unfinished,
         **result.skipped,
-        "judge_rows_in_human_file": int(len(labels) - len(people)),
+        "judge_rows_in_human_file": others,
     }
     return {
         "reports": log.files,

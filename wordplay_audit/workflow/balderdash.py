@@ -10,7 +10,7 @@ simulated campaigns and label planning. Each function is what one ``balderdash``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -74,20 +74,21 @@ def human_rows(data: BalderdashData, human: pd.DataFrame, *, parameter: str = "h
     rows are left out and counted (``attrs["judge_rows_left_out"]``)."""
     from wordplay_audit.analysis.balderdash.recompute import known_items
     from wordplay_audit.analysis.judge_audit import boolean_labels
+    from wordplay_audit.corpora.consensus import people_rows
     from wordplay_audit.corpora.contract import place
 
     source = _source(human, parameter)
-    labels = boolean_labels(human, source=source)
+    labels = boolean_labels(human, source=source)  # per rater (pull's labels.csv) or final (final.csv)
     unknown = ~known_items(data.obs, labels["item_id"])  # one hashed pass (Series.isin: 14 s at 1M)
     if unknown.any():
         pos = int(unknown.nonzero()[0][0])
         raise InputError(
             f"{place(labels, pos, source)}item_id {labels['item_id'].iloc[pos]!r} names no definition in the export"
         )
-    people = labels[labels["rater_type"] == "human"]  # the index stays the file's lines
+    people, others = people_rows(labels)  # the index stays the file's lines
     if people.empty:
         raise InputError(f"{source}: holds no human labels (rater_type 'human')")
-    people.attrs["judge_rows_left_out"] = int(len(labels) - len(people))
+    people.attrs["judge_rows_left_out"] = others
     return people
 
 
@@ -204,6 +205,7 @@ class BalderdashRecompute(Result):
     replaced_settings: pd.DataFrame
     round_status: dict[str, int]
     skipped: dict[str, int]
+    consensus: dict[str, dict] = field(default_factory=dict)
     weighted: bool = False
     width_history: pd.DataFrame | None = None
 
@@ -232,6 +234,7 @@ class BalderdashRecompute(Result):
             "judge_audit": self.audits,
             "corrected": self.corrected,
             "round_status": self.round_status,
+            "consensus": self.consensus,
             "replaced_note": REPLACED_NOTE,
             "replaced_rates": self.replaced_rates,
             "replaced_settings": self.replaced_settings,
@@ -247,6 +250,7 @@ class BalderdashRecompute(Result):
         judge_rows = self.skipped.get("judge_rows_in_human_file", 0)
         if judge_rows:
             lines.append(f"left out {judge_rows} judge row(s) of the human labels (people's labels only)")
+        lines += consensus_lines(self.consensus)
         for question, table in self.audits.items():
             lines.append(
                 f"judge accuracy ({question}), re-weighted to all judged definitions (95 % intervals):"
@@ -287,6 +291,24 @@ class BalderdashRecompute(Result):
         if self.width_history is not None and len(self.width_history):
             blocks += adaptive_blocks(self.width_history)
         return Section(self.title, blocks)
+
+
+def consensus_lines(counts: dict) -> list[str]:
+    """Per question: people's labelled items, adjudicated ones and ties left out (with the advice
+    to adjudicate them).
+
+    >>> consensus_lines({"reference": {"items": 10, "labelled": 8, "ties": 2, "adjudicated": 1, "ties_broken": 0}})[0]
+    "people's labels (reference): 10 items, 8 labelled (1 adjudicated), 2 tied"
+    """
+    from wordplay_audit.corpora.consensus import ties_note
+
+    lines = []
+    for question, c in counts.items():
+        if c["items"]:
+            lines.append(f"people's labels ({question}): {c['items']} items, {c['labelled']} labelled "
+                         f"({c['adjudicated']} adjudicated), {c['ties']} tied")  # fmt: skip
+            lines += [f"  {note}" for note in [ties_note(c["ties"])] if note]
+    return lines
 
 
 def reason_lines(corrected: pd.DataFrame) -> list[str]:
@@ -370,6 +392,7 @@ def balderdash_recompute(
         replaced_settings=setting_metrics(game_metrics(replaced_round_metrics(rescored))),
         round_status={str(k): int(v) for k, v in status.items()},
         skipped=skipped,
+        consensus=replaced.attrs.get("consensus", {}),
         weighted=weights is not None,
         width_history=history,
     )

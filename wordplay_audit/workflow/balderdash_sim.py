@@ -34,9 +34,13 @@ class SimulatedBalderdash(Result):
     n_definitions: int
     n_labels: int
     true_rates: pd.DataFrame
+    truth_labels: pd.DataFrame
+    """The truth of every definition as a final labels table (``item_id``, ``question``
+    ``reference``/``any_sense``, ``label``): what careful raters would say, e.g. for
+    :func:`~wordplay_audit.workflow.campaign.simulate_answers`."""
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        return {"true_rates": self.true_rates}
+        return {"true_rates": self.true_rates, "truth_labels": self.truth_labels}
 
     def to_dict(self) -> dict[str, Any]:
         return plain({"out": self.out, "seed": self.seed, "n_definitions": self.n_definitions,
@@ -88,7 +92,15 @@ def simulate_balderdash(
     campaign = simulate_campaign(config, seed=seed)
     with output_folder(out, option="out") as staging:
         write_campaign(campaign, staging)
-    return SimulatedBalderdash(str(out), seed, len(campaign.obs), len(campaign.labels), true_rates(campaign))
+    truth = campaign.truth
+    labels = pd.concat(
+        [pd.DataFrame({"item_id": truth["item_id"], "question": q, "label": truth[c].map({True: "true", False: "false"})})
+         for q, c in (("reference", "true_ref"), ("any_sense", "true_any"))],
+        ignore_index=True,
+    )  # fmt: skip
+    return SimulatedBalderdash(
+        str(out), seed, len(campaign.obs), len(campaign.labels), true_rates(campaign), labels
+    )
 
 
 def balderdash_items(data: BalderdashData) -> Items:

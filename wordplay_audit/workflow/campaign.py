@@ -282,12 +282,12 @@ class Pulled(Result):
                 lines.append(
                     f"  honeypot questions answered by {h['rater']}: {h['correct']} of {h['answered']} correct"
                 )
-        settled = d.get("final_sources") or {}
+        from wordplay_audit.corpora.consensus import ties_note
+
+        settled = d.get("final_settled_by") or {}
         if settled:
-            lines.append(f"final labels: {counts(settled)}")
-            ties = settled.get("unresolved", 0) + settled.get("tie", 0)
-            if ties:
-                lines.append(f"  {ties} ties without a label: adjudicate them (`annotate adjudicate`)")
+            lines.append(f"final labels, settled by: {counts(settled)}")
+            lines += [f"  {note}" for note in [ties_note(settled.get("tie", 0))] if note]
         lines += [f"warning: {w}" for w in d["warnings"] if w != NO_ROSTER]
         return lines
 

@@ -248,9 +248,23 @@ class SimulatedWof(Result):
     written: dict[str, str]
     simulated: pd.DataFrame
     settings: dict
+    truth: pd.DataFrame
+    """Per game (``item_id`` of :func:`wof_items`): ``truly_solved`` (the final guess names the
+    solution, near misses included), ``exact_match``, ``near_miss``, the solution and guess."""
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        return {"simulated": self.simulated}
+        return {"simulated": self.simulated, "truth": self.truth}
+
+    def truth_labels(self, item_ids=None) -> pd.DataFrame:
+        """People's labels as careful people would give them (``truly_solved``) on ``item_ids``
+        (all games by default): rater ``simulated-person``."""
+        truth = (
+            self.truth
+            if item_ids is None
+            else self.truth.set_index("item_id").loc[list(item_ids)].reset_index()
+        )
+        return pd.DataFrame({"item_id": truth["item_id"], "rater": "simulated-person", "rater_type": "human",
+                             "label": truth["truly_solved"].map({True: "true", False: "false"})})  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         return plain({"out": self.out, **self.settings, "written": self.written, "simulated": self.simulated})
@@ -298,4 +312,4 @@ def simulate_wof(
     summary.columns = ["model", "exact_win_rate", "true_win_rate"]
     settings = {"seed": seed, "games_per_policy": games, "letter_loss": letter_loss,
                 "riddles": str(riddles.attrs.get("source", "given")) if riddles is not None else "demo"}  # fmt: skip
-    return SimulatedWof(str(out), dict(written), summary, settings)
+    return SimulatedWof(str(out), dict(written), summary, settings, truth)

@@ -15,7 +15,11 @@ import pytest
 
 import wordplay_audit as wa
 from wordplay_audit.analysis.connections import analyze_connections, match_groups
-from wordplay_audit.analysis.connections.recompute import _scored_groups, category_frame, recompute_categorical
+from wordplay_audit.analysis.connections.recompute import (
+    _scored_groups,
+    category_frame,
+    recompute_categorical,
+)
 from wordplay_audit.analysis.connections.taxonomy import taxonomy_column
 from wordplay_audit.analysis.correction import corrected_shares
 from wordplay_audit.corpora.connections import read_connections, taxonomy_item_id
@@ -75,9 +79,17 @@ def test_cli_json_keys_and_zero_width_identity(run_cli, connections_dir, tmp_pat
                              str(tmp_path / "decisions.csv"), "--json")  # fmt: skip
     assert code == 0, err
     models = {m["model"]: m for m in json.loads(out)["models"]}
-    assert set(models["gpt4o"]) >= {"model", "games", "cr_judge_mean", "cr_corrected_mean", "n_human_labelled"}
+    assert set(models["gpt4o"]) >= {
+        "model",
+        "games",
+        "cr_judge_mean",
+        "cr_corrected_mean",
+        "n_human_labelled",
+    }
     corrected = models["gpt4o"]["cr_corrected_mean"]
-    assert corrected["value"] == pytest.approx(1.212329, abs=1e-6) == corrected["ci_low"] == corrected["ci_high"]
+    assert (
+        corrected["value"] == pytest.approx(1.212329, abs=1e-6) == corrected["ci_low"] == corrected["ci_high"]
+    )
     assert models["gpt4o"]["n_human_labelled"] == models["gpt4o"]["n_items"]
 
 
@@ -91,7 +103,11 @@ def test_a_relabelled_taxonomy_gives_table1_of_its_consensus_and_fleiss_kappa(st
     raters = []
     for name, noise in (("lin1", 0.0), ("lin2", 0.2), ("lin3", 0.3)):
         change = rng.random(len(taxonomy)) < noise
-        raters.append(taxonomy.assign(rater=name, label=np.where(change, rng.choice(types, len(taxonomy)), taxonomy["label"])))
+        raters.append(
+            taxonomy.assign(
+                rater=name, label=np.where(change, rng.choice(types, len(taxonomy)), taxonomy["label"])
+            )
+        )
     panel = pd.concat(raters, ignore_index=True)
     out = recompute_categorical(data, matched, _category_labels(result), taxonomy=panel)
     wide = panel.pivot(index="item_id", columns="rater", values="label")
@@ -99,7 +115,7 @@ def test_a_relabelled_taxonomy_gives_table1_of_its_consensus_and_fleiss_kappa(st
     assert out.counts["taxonomy_agreement"]["fleiss_kappa"] == pytest.approx(fleiss_kappa(table), abs=1e-12)
     votes = wide.apply(lambda r: r.value_counts(), axis=1).fillna(0)
     top = votes.max(axis=1)
-    clear = (votes.eq(top, axis=0).sum(axis=1) == 1)
+    clear = votes.eq(top, axis=0).sum(axis=1) == 1
     consensus = votes[clear].idxmax(axis=1).map(taxonomy_column)
     expected = {k: int((consensus == k).sum()) for k in TABLE1}
     assert {k: out.table1[k] for k in TABLE1} == expected
@@ -129,7 +145,9 @@ def test_interval_covers_the_study_cr_with_a_flipping_judge_and_a_30_percent_sam
         human[~sampled] = pd.NA
         cells = corrected_shares(frame.assign(judge=judge, human=human), cells=["player_model"], seed=seed)
         for row in cells.itertuples():
-            covered[row.player_model] += row.ci_low - 1e-12 <= realised[row.player_model] <= row.ci_high + 1e-12
+            covered[row.player_model] += (
+                row.ci_low - 1e-12 <= realised[row.player_model] <= row.ci_high + 1e-12
+            )
     coverage = {m: c / seeds for m, c in covered.items()}
     assert min(coverage.values()) >= 0.93, coverage
 
@@ -137,7 +155,9 @@ def test_interval_covers_the_study_cr_with_a_flipping_judge_and_a_30_percent_sam
 def test_errors_name_the_file(study, tmp_path):
     data, matched, result = study
     labels = _category_labels(result)
-    two = pd.concat([labels.assign(rater="a", rater_type="judge"), labels.assign(rater="b", rater_type="judge")])
+    two = pd.concat(
+        [labels.assign(rater="a", rater_type="judge"), labels.assign(rater="b", rater_type="judge")]
+    )
     two.attrs["source"] = "two.csv"
     with pytest.raises(wa.InputError, match=r"^two.csv: holds verdicts of 2 judges \(a, b\)"):
         recompute_categorical(data, matched, two)
