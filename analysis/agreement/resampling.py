@@ -11,22 +11,34 @@ from wordplay_audit.errors import check_choice
 
 from ._common import DRAWS, Draws
 from ._core import Patterns
+from ._raters import RaterPatterns
 
-__all__ = ["draw_pattern_weights", "interval_bounds"]
+__all__ = ["draw_pattern_weights", "draw_weights", "interval_bounds"]
+
+
+def _chunk(n_boot: int, width: int) -> int:
+    """Resamples per chunk: about 4 million pattern weights at a time."""
+    return max(1, min(n_boot, (1 << 22) // max(width, 1)))
 
 
 def draw_pattern_weights(
-    pats: Patterns, n_boot: int, rng: np.random.Generator, *, draws: Draws = "multinomial"
+    pats: Patterns,
+    n_boot: int,
+    rng: np.random.Generator,
+    *,
+    draws: Draws = "multinomial",
+    width: int | None = None,
 ) -> Iterator[np.ndarray]:
     """Yield chunks of bootstrap pattern multiplicities ``W`` ``(chunk, P)`` (float64).
 
-    Each row sums to ``pats.n_items``. See the module docstring for ``draws``.
+    Each row sums to ``pats.n_items``. See the module docstring for ``draws``; ``width`` sizes
+    the chunks (default: the number of patterns).
     """
     check_choice("draws", draws, DRAWS)
     n, n_pat = pats.n_items, len(pats.freq)
     if draws == "multinomial":
         probs = pats.freq / n
-        chunk = max(1, min(n_boot, (1 << 22) // max(n_pat, 1)))
+        chunk = _chunk(n_boot, width or n_pat)
         for start in range(0, n_boot, chunk):
             size = min(chunk, n_boot - start)
             yield rng.multinomial(n, probs, size=size).astype(float)
@@ -37,6 +49,60 @@ def draw_pattern_weights(
         idx = rng.integers(0, n, size=(size, n))
         flat = pats.inverse[idx] + (np.arange(size) * n_pat)[:, None]
         yield np.bincount(flat.ravel(), minlength=size * n_pat).reshape(size, n_pat).astype(float)
+
+
+def _split(counts: np.ndarray, rp: RaterPatterns, pats: Patterns, rng: np.random.Generator) -> np.ndarray:
+    """Code-pattern multiplicities ``(B, Pc)`` given count-pattern ones ``(B, P)``: the draws of
+    count pattern *c* split among its code patterns by Multinomial(W_c, freq_p / freq_c)."""
+    order = np.argsort(rp.group, kind="stable")
+    sizes = np.bincount(rp.group, minlength=len(pats.freq))
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    probs = rp.freq[order] / pats.freq[rp.group[order]]
+    out = np.empty((len(counts), len(rp.freq)))
+    whole = counts.astype(np.int64)
+    for c in np.flatnonzero(sizes):
+        lo, hi = starts[c], starts[c + 1]
+        if hi - lo == 1:
+            out[:, order[lo]] = counts[:, c]
+        else:
+            out[:, order[lo:hi]] = rng.multinomial(whole[:, c], probs[lo:hi] / probs[lo:hi].sum())
+    return out
+
+
+def draw_weights(
+    pats: Patterns,
+    rp: RaterPatterns | None,
+    n_boot: int,
+    rng: np.random.Generator,
+    *,
+    draws: Draws = "multinomial",
+) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
+    """Yield chunks ``(W_count, W_code)`` of multiplicities per count pattern and, with code
+    patterns ``rp``, per code pattern (None without).
+
+    ``"multinomial"``: ``W_count`` is drawn exactly as without ``rp`` (same stream), then each
+    count pattern's draws are split among its code patterns by a multinomial from a generator
+    spawned off ``rng`` — together the multinomial over code patterns, the item bootstrap.
+    ``"indices"``: item indices as a naive loop draws them, counted per code pattern and summed
+    per count pattern.
+    """
+    if rp is None:
+        for weights in draw_pattern_weights(pats, n_boot, rng, draws=draws):
+            yield weights, None
+        return
+    check_choice("draws", draws, DRAWS)
+    width = len(rp.freq)
+    if draws == "multinomial":
+        splitter = rng.spawn(1)[0]
+        for counts in draw_pattern_weights(pats, n_boot, rng, draws=draws, width=width):
+            yield counts, _split(counts, rp, pats, splitter)
+        return
+    code_pats = Patterns(rp.codes, rp.freq, rp.inverse, pats.n_items, 0)
+    n_count = len(pats.freq)
+    for codes in draw_pattern_weights(code_pats, n_boot, rng, draws="indices"):
+        counts = np.zeros((len(codes), n_count))
+        np.add.at(counts.T, rp.group, codes.T)
+        yield counts, codes
 
 
 def _quantile(values: np.ndarray, probs: np.ndarray) -> np.ndarray:
