@@ -85,6 +85,13 @@ class _Block:
         self.features = np.concatenate(parts, axis=1) if parts else np.zeros((len(freq), 0))
         self.freq = freq
         self.full = freq @ self.features
+        # statistics share feature columns (the rater one-hots of Conger's and Light's κ, the
+        # item counts): resample each distinct column once
+        self.distinct, self.expand = _distinct_columns(self.features)
+
+    def sums(self, weights: np.ndarray) -> np.ndarray:
+        """``weights @ features`` through the distinct columns."""
+        return (weights @ self.distinct)[..., self.expand]
 
     def evaluate(self, sums: np.ndarray) -> dict[str, np.ndarray]:
         out = {}
@@ -99,6 +106,19 @@ class _Block:
             s: v.reshape(len(self.freq), -1)
             for s, v in self.evaluate(self.full[None, :] - self.features).items()
         }
+
+
+def _distinct_columns(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct columns of ``features`` and, for each column, the index of its copy (equal
+    columns found by a random projection, then compared exactly)."""
+    if features.shape[1] == 0:
+        return features, np.zeros(0, dtype=np.int64)
+    key = np.random.default_rng(12345).standard_normal(len(features)) @ features
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    candidate = features[:, first]
+    if not np.array_equal(candidate[:, inverse], features):  # a collision: keep every column
+        return features, np.arange(features.shape[1])
+    return candidate, inverse.reshape(-1)
 
 
 def _pick(scalar: bool):
@@ -176,7 +196,7 @@ def _resample(
     for w_count, w_code in draw_weights(sample.pats, rp, options.n_boot, rng, draws=options.draws):
         for block, w in ((count_block, w_count), (rater_block, w_code)):
             if block is not None and block.names:
-                for s, v in block.evaluate(w @ block.features).items():
+                for s, v in block.evaluate(block.sums(w)).items():
                     chunks[s].append(v)
     return {s: np.concatenate(v, axis=0).reshape(options.n_boot, -1) for s, v in chunks.items()}
 

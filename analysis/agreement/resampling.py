@@ -4,6 +4,7 @@ quantiles, the BCa acceleration and both intervals (see that module's docstring)
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -51,21 +52,44 @@ def draw_pattern_weights(
         yield np.bincount(flat.ravel(), minlength=size * n_pat).reshape(size, n_pat).astype(float)
 
 
-def _split(counts: np.ndarray, rp: RaterPatterns, pats: Patterns, rng: np.random.Generator) -> np.ndarray:
+@dataclass(frozen=True)
+class _SplitPlan:
+    """How each count pattern's draws are split among its code patterns: sequential
+    conditional binomials, all count patterns at once per position ``t`` (``steps``: code
+    patterns, their count patterns, the probability of each given the ones before it); the
+    commonest code pattern of each count pattern comes last and takes the rest (no draw)."""
+
+    steps: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
+    last: tuple[np.ndarray, np.ndarray]
+
+    @classmethod
+    def of(cls, rp: RaterPatterns) -> _SplitPlan:
+        order = np.lexsort((rp.freq, rp.group))  # rarest first: the commonest takes the rest
+        group, freq = rp.group[order], rp.freq[order].astype(float)
+        first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        sizes = np.diff(np.r_[first, len(group)])
+        position = np.arange(len(group)) - np.repeat(first, sizes)
+        tail = np.concatenate([np.cumsum(f[::-1])[::-1] for f in np.split(freq, first[1:])])
+        is_last = position == np.repeat(sizes, sizes) - 1
+        steps = tuple(
+            (order[at], group[at], freq[at] / tail[at])
+            for at in ((position == t) & ~is_last for t in range(int(sizes.max()) - 1))
+        )
+        return cls(steps, (order[is_last], group[is_last]))
+
+
+def _split(counts: np.ndarray, plan: _SplitPlan, n_code: int, rng: np.random.Generator) -> np.ndarray:
     """Code-pattern multiplicities ``(B, Pc)`` given count-pattern ones ``(B, P)``: the draws of
-    count pattern *c* split among its code patterns by Multinomial(W_c, freq_p / freq_c)."""
-    order = np.argsort(rp.group, kind="stable")
-    sizes = np.bincount(rp.group, minlength=len(pats.freq))
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    probs = rp.freq[order] / pats.freq[rp.group[order]]
-    out = np.empty((len(counts), len(rp.freq)))
-    whole = counts.astype(np.int64)
-    for c in np.flatnonzero(sizes):
-        lo, hi = starts[c], starts[c + 1]
-        if hi - lo == 1:
-            out[:, order[lo]] = counts[:, c]
-        else:
-            out[:, order[lo:hi]] = rng.multinomial(whole[:, c], probs[lo:hi] / probs[lo:hi].sum())
+    each count pattern split among its code patterns by sequential conditional binomials —
+    one multinomial per count pattern."""
+    remaining = counts.astype(np.int64)
+    out = np.empty((len(counts), n_code))
+    for codes, groups, cond in plan.steps:
+        drawn = rng.binomial(remaining[:, groups], cond)
+        out[:, codes] = drawn
+        remaining[:, groups] -= drawn
+    codes, groups = plan.last
+    out[:, codes] = remaining[:, groups]
     return out
 
 
@@ -93,9 +117,9 @@ def draw_weights(
     check_choice("draws", draws, DRAWS)
     width = len(rp.freq)
     if draws == "multinomial":
-        splitter = rng.spawn(1)[0]
+        splitter, plan = rng.spawn(1)[0], _SplitPlan.of(rp)
         for counts in draw_pattern_weights(pats, n_boot, rng, draws=draws, width=width):
-            yield counts, _split(counts, rp, pats, splitter)
+            yield counts, _split(counts, plan, width, splitter)
         return
     code_pats = Patterns(rp.codes, rp.freq, rp.inverse, pats.n_items, 0)
     n_count = len(pats.freq)
