@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_agreement import make_labels  # noqa: E402
+from bench_agreement import _timed, make_labels  # noqa: E402
 
 COUNT = (
     "percent_agreement",
@@ -35,15 +34,6 @@ COUNT = (
     "brennan_prediger_weighted",
 )
 RATERS = ("conger_kappa", "conger_kappa_weighted", "light_kappa")
-
-
-def _timed(fn, repeat: int):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def main(argv: list[str] | None = None) -> int:

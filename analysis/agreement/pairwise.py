@@ -254,7 +254,7 @@ def pairwise_kappa(
 ) -> PairwiseKappa:
     """:class:`PairwiseKappa` from the confusion tables of :func:`pairwise_agreement`;
     ``weights`` a ``(K, K)`` agreement matrix (:func:`.weights.weight_matrix`)."""
-    from scipy.stats import t as student
+    from scipy.special import stdtr, stdtrit  # not scipy.stats: its import takes seconds
 
     confusion = pairwise.confusion
     raters = pairwise.kappa.index.to_numpy()
@@ -265,8 +265,8 @@ def pairwise_kappa(
         se = np.where(se > 0, se, np.nan)
         z = kappa / se
         df = np.maximum(n_ab - 1, 1)
-        p_value = np.where(n_ab >= 2, 2.0 * student.sf(np.abs(z), df), np.nan)
-        half = student.ppf((1.0 + confidence) / 2.0, df) * se
+        p_value = np.where(n_ab >= 2, 2.0 * stdtr(df, -np.abs(z)), np.nan)
+        half = stdtrit(df, (1.0 + confidence) / 2.0) * se
     eye = np.eye(len(raters), dtype=bool)
     frames = []
     for values in (kappa, se, z, p_value, kappa - half, np.minimum(1.0, kappa + half)):
