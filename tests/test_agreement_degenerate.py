@@ -81,7 +81,9 @@ def test_one_rater_is_an_input_error():
 def test_items_with_one_rating_are_dropped_and_counted():
     rows = [(f"i{i}", f"r{j}", "a" if (i + j) % 3 else "b") for i in range(6) for j in range(3)]
     rows += [("lonely1", "r0", "a"), ("lonely2", "r2", "b")]
-    result = agreement(labels_from(rows), bootstrap=BootstrapOptions(n_boot=0))
+    # single_rated="drop" leaves them out; the default "gwet" keeps them in the category
+    # shares (tests/analysis/agreement/test_single_rated.py)
+    result = agreement(labels_from(rows), bootstrap=BootstrapOptions(n_boot=0), single_rated="drop")
     assert result.n_items == 8
     assert result.n_items_single == 2
     assert result.n_items_used == 6

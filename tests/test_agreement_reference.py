@@ -106,12 +106,13 @@ def test_fleiss_generalised_reduces_to_statsmodels_and_ignores_single_ratings():
     codes, labels = random_ratings(7, 60, 5, 3)
     table, _ = aggregate_raters(codes, n_cat=3)
     expected = sm_fleiss_kappa(table)
-    # adding items with one rating changes nothing (they are left out)
+    # with single_rated="drop", adding items with one rating changes nothing (they are left
+    # out); the default "gwet" keeps them in the category shares (tests/analysis/agreement/)
     extra = pd.DataFrame(
         [(f"solo{i}", "r0", "human", "c1") for i in range(7)],
         columns=["item_id", "rater", "rater_type", "label"],
     )
-    assert fleiss_kappa(pd.concat([labels, extra])) == pytest.approx(expected, abs=1e-12)
+    assert fleiss_kappa(pd.concat([labels, extra]), single_rated="drop") == pytest.approx(expected, abs=1e-12)
 
 
 def test_invariances():

@@ -1,14 +1,17 @@
 """Agreement between raters and the labels a campaign settles on.
 
-Statistics (nominal unless stated): :func:`percent_agreement`, :func:`fleiss_kappa`,
+Statistics (nominal unless weighted): :func:`percent_agreement`, :func:`fleiss_kappa`,
 :func:`per_category_kappa`, :func:`krippendorff_alpha` (nominal/ordinal/interval/ratio),
-:func:`gwet_ac1`, :func:`pairwise_agreement` (Cohen's κ per rater pair, :func:`cohen_kappa`
-of a confusion table); item-bootstrap intervals in :func:`bootstrap_intervals`
-(:class:`BootstrapOptions`); everything at once in :func:`agreement`.
-Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`; the rule is the
-toolkit's one consensus, :mod:`wordplay_audit.corpora.consensus`) and :class:`DawidSkene`;
-:func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label`` frame;
-:func:`rater_quality`. Rows of ``rater_type`` ``adjudicator`` are never ratings.
+:func:`gwet_ac1`, :func:`gwet_ac2`, :func:`brennan_prediger`, :func:`conger_kappa`,
+:func:`light_kappa`, :func:`pairwise_agreement` / :func:`pairwise_kappa` (Cohen's κ per rater
+pair, :func:`cohen_kappa` of a confusion table), each with its ``*_se``; weights in
+:func:`weight_matrix`; item-bootstrap intervals, t tests and Wald/t intervals in
+:func:`bootstrap_intervals` (:class:`BootstrapOptions`); benchmarking in :func:`benchmark`;
+everything at once in :func:`agreement`.
+Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`) and
+:class:`DawidSkene`; :func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label``
+frame; :func:`rater_quality`. The consensus rule is the toolkit's one
+(:mod:`wordplay_audit.corpora.consensus`); rows of ``rater_type`` ``adjudicator`` are never ratings.
 
 See docs/AGREEMENT.md for the formulas, the shapes and the undefined-result policy.
 """
@@ -22,32 +25,43 @@ from ._common import (
     TiePolicy,
     UndefinedStatisticWarning,
 )
-from .ac1 import gwet_ac1, gwet_ac1_se
+from ._core import SingleRated
+from .ac1 import brennan_prediger, brennan_prediger_se, gwet_ac1, gwet_ac1_se, gwet_ac2, gwet_ac2_se
 from .aggregation import DawidSkene, MajorityVote, NotFittedError, from_crowdkit, majority_vote
-from .alpha import krippendorff_alpha
+from .alpha import krippendorff_alpha, krippendorff_alpha_se
 from .bootstrap import BootstrapOptions, Interval, bootstrap_intervals
+from .conger import conger_kappa, conger_kappa_se, light_kappa, light_kappa_se
+from .inference import Benchmark, Scale, benchmark
 from .kappa import (
-    PairwiseAgreement,
-    RatingPairs,
     cohen_kappa,
-    cohen_kappa_matrix,
+    cohen_kappa_se,
     fleiss_kappa,
     fleiss_kappa_se,
     items_used,
     pabak,
-    pairwise_agreement,
     per_category_kappa,
     percent_agreement,
+    percent_agreement_se,
     prevalence_index,
-    rating_pairs,
 )
 from .numbers import equal_numbers, merge_equal_numbers
+from .pairwise import (
+    PairwiseAgreement,
+    PairwiseKappa,
+    RatingPairs,
+    cohen_kappa_matrix,
+    pairwise_agreement,
+    pairwise_kappa,
+    rating_pairs,
+)
 from .quality import consensus_confusion, gold_labels, rater_quality
 from .summary import AgreementResult, agreement
 from .tables import RatingTable, as_counts, count_patterns, rating_table, resolve_counts
+from .weights import WeightName, Weights, read_weights, weight_matrix
 
 __all__ = [
     "AgreementResult",
+    "Benchmark",
     "BootstrapOptions",
     "CIMethod",
     "DawidSkene",
@@ -57,17 +71,28 @@ __all__ = [
     "MajorityVote",
     "NotFittedError",
     "PairwiseAgreement",
+    "PairwiseKappa",
     "RaterType",
     "RatingPairs",
     "RatingTable",
+    "Scale",
+    "SingleRated",
     "Statistic",
     "TiePolicy",
     "UndefinedStatisticWarning",
+    "WeightName",
+    "Weights",
     "agreement",
     "as_counts",
+    "benchmark",
     "bootstrap_intervals",
+    "brennan_prediger",
+    "brennan_prediger_se",
     "cohen_kappa",
     "cohen_kappa_matrix",
+    "cohen_kappa_se",
+    "conger_kappa",
+    "conger_kappa_se",
     "consensus_confusion",
     "count_patterns",
     "equal_numbers",
@@ -77,17 +102,26 @@ __all__ = [
     "gold_labels",
     "gwet_ac1",
     "gwet_ac1_se",
+    "gwet_ac2",
+    "gwet_ac2_se",
     "items_used",
     "krippendorff_alpha",
+    "krippendorff_alpha_se",
+    "light_kappa",
+    "light_kappa_se",
     "majority_vote",
     "merge_equal_numbers",
     "pabak",
     "pairwise_agreement",
+    "pairwise_kappa",
     "per_category_kappa",
     "percent_agreement",
+    "percent_agreement_se",
     "prevalence_index",
     "rater_quality",
     "rating_pairs",
     "rating_table",
+    "read_weights",
     "resolve_counts",
+    "weight_matrix",
 ]

@@ -19,7 +19,20 @@ Level = Literal["nominal", "ordinal", "interval", "ratio"]
 RaterType = Literal["human", "judge"]
 CIMethod = Literal["bca", "percentile"]
 Draws = Literal["multinomial", "indices"]
-Statistic = Literal["fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa"]
+Statistic = Literal[
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "gwet_ac1",
+    "per_category_kappa",
+    "percent_agreement",
+    "brennan_prediger",
+    "conger_kappa",
+    "light_kappa",
+    "fleiss_kappa_weighted",
+    "gwet_ac2",
+    "brennan_prediger_weighted",
+    "conger_kappa_weighted",
+]
 
 LEVELS: tuple[str, ...] = get_args(Level)
 RATER_TYPES: tuple[str, ...] = get_args(RaterType)

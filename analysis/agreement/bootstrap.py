@@ -1,4 +1,4 @@
-"""Item-level bootstrap intervals (percentile and BCa) for κ, α, AC1 and per-category κ.
+"""Item-level bootstrap intervals (percentile and BCa) for every coefficient of the package.
 
 The bootstrap resamples *items* with replacement (raters fixed). Every statistic here is
 :math:`\\theta = g(\\sum_i w_i f_i)` (see :mod:`._core`): a resample only changes the
@@ -28,6 +28,13 @@ Conventions follow ``scipy.stats.bootstrap`` (percentiles with linear interpolat
 Resamples whose statistic is undefined (nan, e.g. every drawn item in one category) are left
 out and counted in ``n_undefined``.
 
+Conger's and Light's κ depend on who gave which rating, so their features live on the distinct
+rows of the item × rater code matrix (*code patterns*, each inside one count pattern). Each
+resample then draws the count patterns as above and splits each count pattern's draws among its
+code patterns by a multinomial (:func:`.resampling.draw_weights`): together exactly the
+multinomial over code patterns, and the count-table statistics see the same draws as without
+them.
+
 References: Efron, B. (1987). Better bootstrap confidence intervals. JASA 82, 171–185;
 Efron & Tibshirani (1993), An Introduction to the Bootstrap, ch. 14.
 """
@@ -35,187 +42,56 @@ Efron & Tibshirani (1993), An Introduction to the Bootstrap, ch. 14.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import replace
 
 import numpy as np
-import pandas as pd
 
 from wordplay_audit.errors import ParameterError, check_choice
 
-from ._common import (
-    CI_METHODS,
-    DRAWS,
-    LEVELS,
-    STATISTICS,
-    CIMethod,
-    Draws,
-    Level,
-    RaterType,
-    Statistic,
-    check_confidence,
-    check_whole,
-)
-from ._core import (
-    Functional,
-    Patterns,
-    ac1_functional,
-    alpha_functional,
-    fleiss_functional,
-    linearised_se,
-    per_category_functional,
-    usable_patterns,
+from ._common import LEVELS, STATISTICS, Level, RaterType, Statistic
+from ._core import SINGLE_RATED, Functional, SingleRated, sample_patterns
+from ._raters import light_pairs, rater_patterns
+from ._statistics import (
+    MAX_FEATURE_CELLS,
+    RATER_STATISTICS,
+    Sample,
+    analytic_se,
+    check_statistics,
+    fits,
+    functional,
+    rater_value_se,
 )
 from .alpha import category_values
+from .inference import t_test
+from .intervals import BootstrapOptions, Interval
 from .reasons import explain
-from .resampling import draw_pattern_weights, interval_bounds
-from .tables import resolve_counts
+from .resampling import draw_weights, interval_bounds
+from .tables import RatingTable, as_rating_table, looks_like_labels, resolve_counts
+from .weights import WeightName, matrix_of
 
 __all__ = ["BootstrapOptions", "Interval", "bootstrap_intervals"]
 
 DEFAULT_STATISTICS: tuple[Statistic, ...] = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
 
 
-@dataclass(frozen=True)
-class BootstrapOptions:
-    """How to resample and which interval to report (checked when made).
+class _Block:
+    """The statistics of one pattern level side by side, so one product serves all of them."""
 
-    ``n_boot``
-        Resamples (default 1,000); ``0`` skips the bootstrap: point estimates with nan bounds
-        and ``method`` ``"none"``.
-    ``seed``
-        Seed of ``numpy.random.default_rng`` (None: fresh entropy).
-    ``confidence``
-        Two-sided level, e.g. 0.95 → 2.5 % and 97.5 % limits.
-    ``method``
-        Which interval fills ``ci_low``/``ci_high``: ``"bca"`` (default) or ``"percentile"``;
-        both are always computed. When BCa is undefined (every resample on one side of the
-        estimate, so :math:`\\hat z_0 = \\pm\\infty`) the percentile interval is used and
-        ``Interval.method`` says so (per category: element-wise, silently).
-    ``draws``
-        ``"multinomial"`` (fast, default) or ``"indices"`` (same draws as a naive loop or
-        ``scipy.stats.bootstrap``); see the module docstring.
-    ``max_memory_gb``
-        Cap on the memory the resampled statistics may take (8 bytes per statistic value per
-        resample, twice for the interval computations); a larger ``n_boot`` is refused before
-        any work with a message that states the cap and how to raise it.
+    def __init__(self, names: Sequence[str], sample: Sample, freq: np.ndarray):
+        self.names = tuple(names)
+        self.functionals: dict[str, Functional] = {s: functional(s, sample) for s in self.names}
+        parts = [self.functionals[s].features for s in self.names]
+        self.bounds = np.cumsum([0] + [p.shape[1] for p in parts])
+        self.features = np.concatenate(parts, axis=1) if parts else np.zeros((len(freq), 0))
+        self.freq = freq
+        self.full = freq @ self.features
+        # statistics share feature columns (the rater one-hots of Conger's and Light's κ, the
+        # item counts): resample each distinct column once
+        self.distinct, self.expand = _distinct_columns(self.features)
 
-    Raises :class:`~wordplay_audit.errors.ParameterError` for a value out of range.
-    """
-
-    n_boot: int = 1000
-    seed: int | None = 0
-    confidence: float = 0.95
-    method: CIMethod = "bca"
-    draws: Draws = "multinomial"
-    max_memory_gb: float = 4.0
-
-    def __post_init__(self) -> None:
-        n_boot = check_whole("n_boot", self.n_boot, low=0)
-        if n_boot == 1:
-            raise ParameterError("n_boot: expected 0 (no bootstrap) or a whole number ≥ 2, got 1")
-        object.__setattr__(self, "n_boot", n_boot)
-        object.__setattr__(self, "confidence", check_confidence(self.confidence))
-        check_choice("method", self.method, CI_METHODS)
-        check_choice("draws", self.draws, DRAWS)
-        try:
-            ok = 0.0 < float(self.max_memory_gb) < float("inf")  # also refuses nan
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise ParameterError(f"max_memory_gb: expected a number of GB > 0, got {self.max_memory_gb!r}")
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A point estimate with its bootstrap interval(s).
-
-    ``value``, ``ci_low``, ``ci_high`` (the interval of ``method``), ``percentile`` and ``bca``
-    (both intervals), ``boot_se`` (standard deviation of the bootstrap values, ddof=1), ``se``
-    (analytic standard error where one exists, else None), ``n_boot`` (resamples drawn),
-    ``n_undefined`` (resamples where the statistic was nan) and ``distribution`` (the
-    bootstrap values). For per-category κ the numbers are arrays of length *K* and
-    ``categories`` names them. Without bootstrap (``n_boot`` 0) the bounds are nan and
-    ``method`` is ``"none"``. ``reason``, ``ci_reason``, ``se_reason``: why the value, the
-    interval (and ``boot_se``), the analytic SE is nan, None where it is not (a tuple per
-    category; :mod:`.reasons`).
-    """
-
-    value: float | np.ndarray
-    ci_low: float | np.ndarray
-    ci_high: float | np.ndarray
-    method: str
-    percentile: tuple
-    bca: tuple
-    boot_se: float | np.ndarray
-    se: float | None
-    n_boot: int
-    n_undefined: int | np.ndarray
-    confidence: float
-    categories: tuple[str, ...] | None = None
-    distribution: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
-    reason: str | tuple | None = None
-    ci_reason: str | tuple | None = None
-    se_reason: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{value, reason, ci_low, ci_high, ci_reason, se, se_reason, boot_se, method,
-        confidence, n_boot, n_undefined}``."""
-        return {
-            "value": self.value,
-            "reason": self.reason,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "ci_reason": self.ci_reason,
-            "se": self.se,
-            "se_reason": self.se_reason,
-            "boot_se": self.boot_se,
-            "method": self.method,
-            "confidence": self.confidence,
-            "n_boot": self.n_boot,
-            "n_undefined": self.n_undefined,
-        }
-
-    def frame(self) -> pd.DataFrame:
-        """Per-category intervals as a DataFrame indexed by category."""
-        if self.categories is None:
-            raise ParameterError("frame(): only per-category intervals have one row per category")
-        return pd.DataFrame(
-            {
-                "kappa": self.value,
-                "ci_low": self.ci_low,
-                "ci_high": self.ci_high,
-                "boot_se": self.boot_se,
-            },
-            index=pd.Index(list(self.categories), name="category"),
-        )
-
-
-def _functional(name: str, patterns: np.ndarray, level: str, values: np.ndarray | None) -> Functional:
-    if name == "fleiss_kappa":
-        return fleiss_functional(patterns)
-    if name == "gwet_ac1":
-        return ac1_functional(patterns)
-    if name == "krippendorff_alpha":
-        return alpha_functional(patterns, level=level, values=values)
-    return per_category_functional(patterns)
-
-
-@dataclass(frozen=True)
-class _Features:
-    """The statistics' feature blocks side by side, so one product serves all of them."""
-
-    names: tuple[str, ...]
-    functionals: dict[str, Functional]
-    features: np.ndarray
-    bounds: np.ndarray
-
-    @classmethod
-    def build(cls, names: Sequence[str], pats: Patterns, level: str, values: np.ndarray | None):
-        functionals = {s: _functional(s, pats.patterns, level, values) for s in names}
-        blocks = [functionals[s].features for s in names]
-        bounds = np.cumsum([0] + [b.shape[1] for b in blocks])
-        return cls(tuple(names), functionals, np.concatenate(blocks, axis=1), bounds)
+    def sums(self, weights: np.ndarray) -> np.ndarray:
+        """``weights @ features`` through the distinct columns."""
+        return (weights @ self.distinct)[..., self.expand]
 
     def evaluate(self, sums: np.ndarray) -> dict[str, np.ndarray]:
         out = {}
@@ -224,52 +100,69 @@ class _Features:
                 out[s] = self.functionals[s].evaluate(sums[..., lo:hi])
         return out
 
+    def jackknife(self) -> dict[str, np.ndarray]:
+        """Each statistic with one item of each pattern left out, ``(P, J)``."""
+        return {
+            s: v.reshape(len(self.freq), -1)
+            for s, v in self.evaluate(self.full[None, :] - self.features).items()
+        }
 
-def _analytic_se(name: str, pats: Patterns) -> float | None:
-    """Gwet's linearisation SE for κ and AC1; None for the others."""
-    if name not in ("fleiss_kappa", "gwet_ac1"):
-        return None
-    chance = "fleiss" if name == "fleiss_kappa" else "ac1"
-    return linearised_se(pats.patterns, pats.freq, chance=chance)
+
+def _distinct_columns(features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct columns of ``features`` and, for each column, the index of its copy (equal
+    columns found by a random projection, then compared exactly)."""
+    if features.shape[1] == 0:
+        return features, np.zeros(0, dtype=np.int64)
+    key = np.random.default_rng(12345).standard_normal(len(features)) @ features
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    candidate = features[:, first]
+    if not np.array_equal(candidate[:, inverse], features):  # a collision: keep every column
+        return features, np.arange(features.shape[1])
+    return candidate, inverse.reshape(-1)
 
 
 def _pick(scalar: bool):
     return (lambda a: float(a[0])) if scalar else (lambda a: np.asarray(a))
 
 
-def _point_only(
-    name: str, theta_hat: np.ndarray, pats: Patterns, options: BootstrapOptions, names: tuple
-) -> Interval:
-    """An interval without bootstrap (``n_boot`` 0): the value, nan bounds, ``method`` none."""
+def _base(
+    name: str, theta_hat: np.ndarray, se: float | None, sample: Sample, options: BootstrapOptions
+) -> dict:
+    """The fields every interval has: value, analytic SE, the t test and Wald/t interval."""
     scalar = name != "per_category_kappa"
-    pick = _pick(scalar)
-    nan = pick(np.full(theta_hat.shape, np.nan))
+    test = t_test(float(theta_hat[0]), se, sample.pats.n_items, options.confidence) if scalar else {}
+    return {
+        "value": _pick(scalar)(theta_hat),
+        "se": se,
+        "confidence": options.confidence,
+        "categories": None if scalar else tuple(str(n) for n in sample.names),
+        **test,
+    }
+
+
+def _point_only(name: str, base: dict, n_values: int) -> Interval:
+    """An interval without bootstrap: nan bounds, ``method`` none."""
+    scalar = name != "per_category_kappa"
+    nan = float("nan") if scalar else np.full(n_values, np.nan)
     return Interval(
-        value=pick(theta_hat),
         ci_low=nan,
         ci_high=nan,
         method="none",
         percentile=(nan, nan),
         bca=(nan, nan),
         boot_se=nan,
-        se=_analytic_se(name, pats),
         n_boot=0,
-        n_undefined=0 if scalar else np.zeros(len(theta_hat), int),
-        confidence=options.confidence,
-        categories=None if scalar else names,
+        n_undefined=0 if scalar else np.zeros(n_values, int),
+        **base,
     )
 
 
 def _interval(
-    name: str,
-    estimates: tuple[np.ndarray, np.ndarray, np.ndarray],
-    pats: Patterns,
-    options: BootstrapOptions,
-    names: tuple,
+    name: str, base: dict, resampled: np.ndarray, jack: np.ndarray, freq: np.ndarray, options
 ) -> Interval:
-    """The :class:`Interval` of one statistic from ``(theta_hat, resampled, jackknife)``."""
-    theta_hat, theta_b, jack = estimates
-    ints = interval_bounds(theta_hat, theta_b, jack, pats.freq, options.confidence)
+    """The :class:`Interval` of one statistic from its resampled and jackknife values."""
+    theta_hat = np.atleast_1d(np.asarray(base["value"], dtype=float))
+    ints = interval_bounds(theta_hat, resampled, jack, freq, options.confidence)
     chosen, used_method = ints[options.method], options.method
     scalar = name != "per_category_kappa"
     if options.method == "bca":  # BCa undefined (z0 infinite: all resamples on one side)
@@ -279,30 +172,33 @@ def _interval(
             used_method = "percentile" if scalar else used_method
     pick = _pick(scalar)
     return Interval(
-        value=pick(theta_hat),
         ci_low=pick(chosen[0]),
         ci_high=pick(chosen[1]),
         method=used_method,
         percentile=(pick(ints["percentile"][0]), pick(ints["percentile"][1])),
         bca=(pick(ints["bca"][0]), pick(ints["bca"][1])),
         boot_se=pick(ints["boot_se"]),
-        se=_analytic_se(name, pats),
         n_boot=options.n_boot,
         n_undefined=int(ints["n_undefined"][0]) if scalar else ints["n_undefined"],
-        confidence=options.confidence,
-        categories=None if scalar else names,
-        distribution=theta_b[:, 0] if scalar else theta_b,
+        distribution=resampled[:, 0] if scalar else resampled,
+        **base,
     )
 
 
-def _resample(block: _Features, pats: Patterns, options: BootstrapOptions) -> dict[str, np.ndarray]:
+def _resample(
+    blocks: tuple[_Block, _Block | None], sample: Sample, options: BootstrapOptions
+) -> dict[str, np.ndarray]:
     """Each statistic on every resample, ``(n_boot, J)`` (see the module docstring)."""
     rng = np.random.default_rng(options.seed)
-    chunks: dict[str, list[np.ndarray]] = {s: [] for s in block.names}
-    for weights in draw_pattern_weights(pats, options.n_boot, rng, draws=options.draws):
-        for s, v in block.evaluate(weights @ block.features).items():
-            chunks[s].append(v)
-    return {s: np.concatenate(chunks[s], axis=0).reshape(options.n_boot, -1) for s in block.names}
+    count_block, rater_block = blocks
+    rp = sample.rp if rater_block is not None else None
+    chunks: dict[str, list[np.ndarray]] = {s: [] for b in blocks if b is not None for s in b.names}
+    for w_count, w_code in draw_weights(sample.pats, rp, options.n_boot, rng, draws=options.draws):
+        for block, w in ((count_block, w_count), (rater_block, w_code)):
+            if block is not None and block.names:
+                for s, v in block.evaluate(block.sums(w)).items():
+                    chunks[s].append(v)
+    return {s: np.concatenate(v, axis=0).reshape(options.n_boot, -1) for s, v in chunks.items()}
 
 
 def _check_memory(options: BootstrapOptions, n_values: int) -> None:
@@ -318,63 +214,114 @@ def _check_memory(options: BootstrapOptions, n_values: int) -> None:
         )
 
 
+def _sample(data, statistics, level, weights, categories, rater_type, single_rated) -> Sample:
+    """The patterns, names, weights and α values of ``data`` for ``statistics``."""
+    check_statistics(statistics, weights, isinstance(data, RatingTable) or looks_like_labels(data))
+    raters = any(s in RATER_STATISTICS for s in statistics)
+    table = as_rating_table(data, categories=categories, rater_type=rater_type) if raters else None
+    counts, names = (
+        (table.counts, table.categories)
+        if table is not None
+        else resolve_counts(data, categories=categories, rater_type=rater_type)
+    )
+    values = category_values(names, level) if "krippendorff_alpha" in statistics else None
+    pats = sample_patterns(counts, single_rated)
+    rp = rater_patterns(table, pats) if table is not None else None
+    pairs = tuple(light_pairs(rp)) if rp is not None and "light_kappa" in statistics else ()
+    return Sample(pats, rp, names, matrix_of(weights, list(names)), level, values, pairs)
+
+
+def _too_big(name: str, sample: Sample) -> str:
+    return (
+        f"too many distinct rating rows ({len(sample.rp.freq):,}) × features for a bootstrap of {name} "
+        f"(limit {MAX_FEATURE_CELLS:,} cells)"
+    )
+
+
+def _check_options(statistics: Sequence[str], level: str, single_rated: str) -> None:
+    if isinstance(statistics, str):
+        raise ParameterError(f"statistics: expected a tuple of names, got the string {statistics!r}")
+    for s in statistics:
+        check_choice("statistics", s, STATISTICS)
+    check_choice("level", level, LEVELS)
+    check_choice("single_rated", single_rated, SINGLE_RATED)
+
+
+def _bases(statistics: Sequence[str], count_block: _Block, sample: Sample, options: BootstrapOptions) -> dict:
+    """Value, analytic SE and t test of every statistic (rater statistics without features)."""
+    point = count_block.evaluate(count_block.full)
+    bases = {}
+    for s in statistics:
+        if s in RATER_STATISTICS:
+            value, se = rater_value_se(s, sample)
+            bases[s] = _base(s, np.array([value]), se, sample, options)
+        else:
+            theta = np.atleast_1d(point[s]).astype(float)
+            bases[s] = _base(s, theta, analytic_se(s, sample), sample, options)
+    return bases
+
+
 def bootstrap_intervals(
     data: object,
     *,
     statistics: Sequence[Statistic] = DEFAULT_STATISTICS,
     bootstrap: BootstrapOptions | None = None,
     level: Level = "nominal",
+    weights: WeightName | object | None = None,
     categories: Sequence[str] | None = None,
     rater_type: RaterType | None = "human",
+    single_rated: SingleRated = "gwet",
 ) -> dict[str, Interval]:
-    """Point estimates and item-bootstrap intervals of several statistics in one pass.
+    """Point estimates, analytic SEs, t tests and item-bootstrap intervals of several
+    statistics in one pass.
 
     Parameters
     ----------
     data
-        Labels DataFrame, :class:`~.tables.RatingTable` or count table ``(n, K)``.
+        Labels DataFrame, :class:`~.tables.RatingTable` or count table ``(n, K)`` (not for
+        ``conger_kappa*`` and ``light_kappa``, which need the raters).
     statistics
-        Any of ``fleiss_kappa``, ``krippendorff_alpha`` (at ``level``), ``gwet_ac1``,
-        ``per_category_kappa``. All use the same resamples.
+        Any of :data:`~._common.STATISTICS`: ``percent_agreement``, ``fleiss_kappa``,
+        ``gwet_ac1``, ``brennan_prediger``, ``conger_kappa``, ``light_kappa``,
+        ``krippendorff_alpha`` (at ``level``), ``per_category_kappa`` and the weighted
+        ``fleiss_kappa_weighted``, ``gwet_ac2``, ``brennan_prediger_weighted``,
+        ``conger_kappa_weighted`` (with ``weights``). All use the same resamples.
     bootstrap
         :class:`BootstrapOptions` (resamples, seed, ``confidence``, interval ``method``,
         ``draws``); default ``BootstrapOptions()``: 1,000 multinomial resamples, seed 0, 95 %
         BCa. ``n_boot=0`` gives the point estimates with nan bounds (``method`` ``"none"``).
-    level, categories, rater_type
-        Krippendorff's α level; the declared categories and the rater type kept (labels only).
+    level, weights, categories, rater_type, single_rated
+        Krippendorff's α level; the weights of the weighted statistics (:mod:`.weights`); the
+        declared categories and the rater type kept (labels only); the items rated once
+        (:mod:`._core`).
 
     Returns
     -------
-    dict statistic name → :class:`Interval`. Analytic SEs (Gwet's linearisation) are filled
-    for ``fleiss_kappa`` and ``gwet_ac1``; Krippendorff's α has none (``se`` None).
+    dict statistic name → :class:`Interval`, with Gwet's analytic SE (delta method for Light's
+    κ; none for ordinal α and per-category κ) and the t test and Wald/t interval from it.
     Undefined values are nan without a warning (the caller decides what to say), each with its
     ``reason``; fewer than 2 items, or items that all carry the same ratings, give no interval
     (``ci_reason``).
     """
     options = bootstrap if bootstrap is not None else BootstrapOptions()
-    if isinstance(statistics, str):
-        raise ParameterError(f"statistics: expected a tuple of names, got the string {statistics!r}")
-    for s in statistics:
-        check_choice("statistics", s, STATISTICS)
-    check_choice("level", level, LEVELS)
-    counts, names = resolve_counts(data, categories=categories, rater_type=rater_type)
-    values = category_values(names, level) if "krippendorff_alpha" in statistics else None
-    pats = usable_patterns(counts)
-    block = _Features.build(statistics, pats, level, values)
-    full = pats.freq @ block.features
-    point = block.evaluate(full)
-    labels = tuple(str(n) for n in names)
-    if options.n_boot == 0:
-        out = {
-            s: _point_only(s, np.atleast_1d(point[s]).astype(float), pats, options, labels)
-            for s in statistics
-        }
-        return {s: explain(v, s, pats) for s, v in out.items()}
-    _check_memory(options, sum(np.atleast_1d(point[s]).size for s in statistics))
-    resampled = _resample(block, pats, options)
-    jack = block.evaluate(full[None, :] - block.features)  # one item of each pattern left out
-    theta = {
-        s: (np.atleast_1d(point[s]).astype(float), resampled[s], jack[s].reshape(len(pats.freq), -1))
-        for s in statistics
-    }
-    return {s: explain(_interval(s, theta[s], pats, options, labels), s, pats) for s in statistics}
+    _check_options(statistics, level, single_rated)
+    sample = _sample(data, statistics, level, weights, categories, rater_type, single_rated)
+    rater_names = [s for s in statistics if s in RATER_STATISTICS]
+    blocks = (
+        _Block([s for s in statistics if s not in RATER_STATISTICS], sample, sample.pats.freq),
+        _Block([s for s in rater_names if fits(s, sample)], sample, sample.rp.freq) if rater_names else None,
+    )
+    bases = _bases(statistics, blocks[0], sample, options)
+    out = {s: _point_only(s, bases[s], len(sample.names)) for s in statistics}
+    if options.n_boot > 0:
+        _check_memory(options, sum(np.atleast_1d(bases[s]["value"]).size for s in statistics))
+        draws = _resample(blocks, sample, options)
+        for block in (b for b in blocks if b is not None and b.names):
+            jack = block.jackknife()
+            for s in block.names:
+                out[s] = _interval(s, bases[s], draws[s], jack[s], block.freq, options)
+    done = {s: explain(v, s, sample.pats) for s, v in out.items()}
+    for s in rater_names:
+        if options.n_boot > 0 and not fits(s, sample) and done[s].reason is None:
+            done[s] = replace(done[s], ci_reason=_too_big(s, sample))
+    return done

@@ -1,59 +1,55 @@
-"""Fleiss' κ (overall and per category), percent agreement and pairwise Cohen's κ.
+"""Fleiss' κ (overall, weighted and per category), percent agreement, Cohen's κ of a confusion
+table and the kappa-paradox indices.
 
 Input of the κ functions: a labels DataFrame (contract columns), a :class:`~.tables.RatingTable`
-or a prepared count table ``(n_items, n_categories)`` (Fleiss' :math:`n_{ij}`). Items with fewer
-than two ratings are left out (see :func:`items_used`). Undefined values are ``nan`` with an
-:class:`~._common.UndefinedStatisticWarning`.
+or a prepared count table ``(n_items, n_categories)`` (Fleiss' :math:`n_{ij}`). Items rated once
+follow ``single_rated`` (see :mod:`._core`: ``"gwet"`` keeps them in the category shares,
+``"drop"`` leaves them out); items never rated are left out. Undefined values are ``nan``
+with an :class:`~._common.UndefinedStatisticWarning`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import InputError
-
-from ._common import MAX_PAIRWISE_CELLS, RaterType, warn_undefined
+from ._common import RaterType, warn_undefined
 from ._core import (
     Patterns,
+    SingleRated,
     fleiss_functional,
     per_category_functional,
     percent_agreement_functional,
-    point_se,
     point_statistic,
     point_value,
     prevalence,
-    usable_patterns,
+    sample_patterns,
 )
-from .tables import RatingTable, as_rating_table, resolve_counts
+from ._variance import cohen_kappa_se, point_se
+from .tables import resolve_counts
+from .weights import WeightName, matrix_of
 
 __all__ = [
     "fleiss_kappa",
     "fleiss_kappa_se",
     "per_category_kappa",
     "percent_agreement",
+    "percent_agreement_se",
     "items_used",
-    "PairwiseAgreement",
-    "RatingPairs",
-    "rating_pairs",
-    "pairwise_agreement",
-    "pairwise_fits",
     "cohen_kappa",
-    "cohen_kappa_matrix",
+    "cohen_kappa_se",
     "prevalence_index",
     "pabak",
 ]
 
 
 def _patterns(
-    data: object, categories: Sequence[str] | None, rater_type: RaterType | None
+    data: object, categories: Sequence[str] | None, rater_type: RaterType | None, single_rated: SingleRated
 ) -> tuple[Patterns, np.ndarray]:
     counts, names = resolve_counts(data, categories=categories, rater_type=rater_type)
-    return usable_patterns(counts), names
+    return sample_patterns(counts, single_rated), names
 
 
 def items_used(
@@ -61,42 +57,66 @@ def items_used(
     *,
     categories: Sequence[str] | None = None,
     rater_type: RaterType | None = "human",
+    single_rated: SingleRated = "gwet",
 ) -> tuple[int, int]:
-    """``(used, dropped)``: items with at least two ratings, and items with one (left out)."""
-    pats, _ = _patterns(data, categories, rater_type)
+    """``(in the sample, left out)``: items the statistics use (under ``single_rated``) and
+    items they leave out (never rated; under ``"drop"`` also rated once)."""
+    pats, _ = _patterns(data, categories, rater_type, single_rated)
     return pats.n_items, pats.n_dropped
 
 
 def percent_agreement(
     data: object,
     *,
+    weights: WeightName | object | None = None,
     categories: Sequence[str] | None = None,
     rater_type: RaterType | None = "human",
 ) -> float:
-    """Mean pairwise agreement :math:`p_a = \\frac1n\\sum_i \\sum_k n_{ik}(n_{ik}-1)/(n_i(n_i-1))`
-    over items with :math:`n_i \\ge 2` — Fleiss' :math:`\\bar P` (Fleiss 1971, eq. 2–3)."""
-    pats, _ = _patterns(data, categories, rater_type)
-    return float(point_value(pats, percent_agreement_functional(pats.patterns)))
+    """Mean pairwise agreement :math:`p_a = \\frac{1}{n'}\\sum_i \\sum_k n_{ik}(n^*_{ik}-1)/(n_i(n_i-1))`
+    over the :math:`n'` items with :math:`n_i \\ge 2` — Fleiss' :math:`\\bar P` (Fleiss 1971,
+    eq. 2–3); with ``weights`` the weighted agreement of Gwet (2014), :math:`n^*_{ik} =
+    \\sum_l w_{kl}n_{il}` (:math:`n^* = n` unweighted)."""
+    pats, names = _patterns(data, categories, rater_type, "drop")
+    return float(
+        point_value(pats, percent_agreement_functional(pats.patterns, matrix_of(weights, list(names))))
+    )
+
+
+def percent_agreement_se(
+    data: object,
+    *,
+    weights: WeightName | object | None = None,
+    categories: Sequence[str] | None = None,
+    rater_type: RaterType | None = "human",
+    single_rated: SingleRated = "gwet",
+) -> float:
+    """Standard error of :func:`percent_agreement` (R irrCAC ``pa.coeff.raw``): each item's
+    agreement scaled by :math:`n/n'`, :math:`\\frac{1}{n(n-1)}\\sum_i(\\frac{n}{n'}a_i - p_a)^2`."""
+    return point_se(
+        data, "none", weights=weights, categories=categories, rater_type=rater_type, single_rated=single_rated
+    )
 
 
 def fleiss_kappa(
     data: object,
     *,
+    weights: WeightName | object | None = None,
     categories: Sequence[str] | None = None,
     rater_type: RaterType | None = "human",
+    single_rated: SingleRated = "gwet",
 ) -> float:
-    """Fleiss' κ for many raters, nominal categories.
+    """Fleiss' κ for many raters: :math:`\\kappa = (p_a - p_e)/(1 - p_e)` with :math:`p_a` the
+    mean pairwise agreement over items rated twice or more (:func:`percent_agreement`),
+    :math:`p_e = \\sum_{kl} w_{kl}\\pi_k\\pi_l` and :math:`\\pi_k = \\frac1n\\sum_i n_{ik}/n_i`
+    over the *n* items of the sample.
 
-    :math:`\\kappa = (p_a - p_e)/(1 - p_e)` with :math:`p_a` the mean pairwise agreement
-    (:func:`percent_agreement`), :math:`p_e = \\sum_k \\pi_k^2` and
-    :math:`\\pi_k = \\frac1n\\sum_i n_{ik}/n_i`.
-
-    With the same number of ratings :math:`m` for every item this is exactly Fleiss (1971)
-    (:math:`\\pi_k = \\sum_i n_{ik}/(nm)`) and equals ``statsmodels.stats.inter_rater.fleiss_kappa``.
-    When the numbers differ (missing ratings) it is the generalisation of Gwet (2014, Handbook of
-    Inter-Rater Reliability, §2.3; irrCAC ``fleiss.kappa.raw``): each item's agreement uses its
-    own :math:`n_i`, and :math:`\\pi_k` averages the items' shares. Items with one rating are
-    left out.
+    With the same number of ratings for every item and no ``weights`` this is exactly Fleiss
+    (1971) and equals ``statsmodels.stats.inter_rater.fleiss_kappa``. With missing ratings it is
+    Gwet's generalisation (2014, §2.3; R irrCAC ``fleiss.kappa.raw``): each item's agreement
+    uses its own :math:`n_i`, and :math:`\\pi_k` averages the items' shares — under the default
+    ``single_rated="gwet"`` also those of the items rated once, as irrCAC does;
+    ``single_rated="drop"`` leaves those out first. ``weights``: a family of :mod:`.weights`
+    (``"quadratic"``, …), a matrix or a CSV file — the weighted κ of Gwet (2014, ch. 3).
 
     Returns nan (with :class:`UndefinedStatisticWarning`) when :math:`p_e = 1`, i.e. every
     rating is in one category.
@@ -106,27 +126,38 @@ def fleiss_kappa(
     """
     return point_statistic(
         data,
-        lambda patterns, _: fleiss_functional(patterns),
+        lambda patterns, names: fleiss_functional(patterns, matrix_of(weights, list(names))),
         "Fleiss' kappa",
         categories=categories,
         rater_type=rater_type,
+        single_rated=single_rated,
     )
 
 
 def fleiss_kappa_se(
     data: object,
     *,
+    weights: WeightName | object | None = None,
     categories: Sequence[str] | None = None,
     rater_type: RaterType | None = "human",
+    single_rated: SingleRated = "gwet",
 ) -> float:
     """Large-sample standard error of :func:`fleiss_kappa` (not only under κ = 0).
 
-    Gwet's linearisation, conditional on the raters (see :func:`._core.linearised_se`):
-    :math:`\\widehat{\\mathrm{Var}}(\\kappa) = \\frac{1}{n(n-1)}\\sum_i (\\kappa^*_i - \\kappa)^2`,
-    :math:`\\kappa^*_i = \\frac{a_i - p_e}{1-p_e} - 2(1-\\kappa)\\frac{p_{e|i} - p_e}{1-p_e}`,
-    :math:`p_{e|i} = \\sum_k \\pi_k n_{ik}/n_i`. Reference: Gwet (2014), ch. 5.
+    Gwet's linearisation, conditional on the raters (see :mod:`._variance`, as R irrCAC
+    ``fleiss.kappa.raw``): :math:`\\widehat{\\mathrm{Var}}(\\kappa) = \\frac{1}{n(n-1)}\\sum_i
+    (\\kappa^*_i - \\kappa)^2`, :math:`\\kappa^*_i = \\frac{n}{n'}\\frac{a_i - p_e m_i}{1-p_e}
+    - 2(1-\\kappa)\\frac{p_{e|i} - p_e}{1-p_e}`, :math:`p_{e|i} = \\sum_k \\bar\\pi_{w,k} n_{ik}/n_i`.
+    Reference: Gwet (2014), ch. 5.
     """
-    return point_se(data, "fleiss", categories=categories, rater_type=rater_type)
+    return point_se(
+        data,
+        "fleiss",
+        weights=weights,
+        categories=categories,
+        rater_type=rater_type,
+        single_rated=single_rated,
+    )
 
 
 def per_category_kappa(
@@ -134,17 +165,19 @@ def per_category_kappa(
     *,
     categories: Sequence[str] | None = None,
     rater_type: RaterType | None = "human",
+    single_rated: SingleRated = "gwet",
 ) -> pd.DataFrame:
     """κ of each category against all others (Fleiss 1971, eq. 13) and its prevalence.
 
-    :math:`\\kappa_k = 1 - \\frac{\\sum_i n_{ik}(n_i - n_{ik})/(n_i(n_i-1))}{n\\,\\pi_k(1-\\pi_k)}`,
+    :math:`\\kappa_k = 1 - \\frac{\\frac{1}{n'}\\sum_i n_{ik}(n_i - n_{ik})/(n_i(n_i-1))}{\\pi_k(1-\\pi_k)}`,
     which with equal :math:`n_i = m` is Fleiss' :math:`1 - \\sum_i n_{ik}(m-n_{ik})/(Nm(m-1)p_kq_k)`
-    and in general equals Fleiss' κ of the table collapsed to "k" versus "not k".
+    and in general equals :func:`fleiss_kappa` of the table collapsed to "k" versus "not k"
+    (same ``single_rated`` rule).
 
     Returns a DataFrame indexed by ``category`` with ``kappa`` and ``prevalence``
     (:math:`\\pi_k`). A category never or always used has κ nan (with a warning).
     """
-    pats, names = _patterns(data, categories, rater_type)
+    pats, names = _patterns(data, categories, rater_type, single_rated)
     f = per_category_functional(pats.patterns)
     values = point_value(pats, f)
     undefined = [str(n) for n, v in zip(names, values, strict=True) if np.isnan(v)]
@@ -175,190 +208,30 @@ def pabak(p_a: float, q: int) -> float:
     return float((q * p_a - 1.0) / (q - 1.0))
 
 
-def cohen_kappa(confusion: np.ndarray) -> np.ndarray:
+def cohen_kappa(confusion: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """Cohen's κ of each ``(..., K, K)`` table of counts (rater *a*'s label × rater *b*'s).
 
-    With :math:`n = \\sum c_{kl}`: :math:`p_o = \\sum_k c_{kk}/n`,
-    :math:`p_e = \\sum_k c_{k\\cdot}c_{\\cdot k}/n^2`, :math:`\\kappa = (p_o - p_e)/(1 - p_e)`;
-    nan where the table is empty or :math:`p_e = 1` (one label on both sides). The one Cohen's
-    κ of the package (pairwise tables and rater quality); the margins' products are exact
-    integers, so :math:`p_e` is rounded once.
+    With :math:`n = \\sum c_{kl}`: :math:`p_o = \\sum_{kl} w_{kl}c_{kl}/n`,
+    :math:`p_e = \\sum_{kl} w_{kl}c_{k\\cdot}c_{\\cdot l}/n^2`, :math:`\\kappa = (p_o - p_e)/(1 - p_e)`
+    (identity weights unless ``weights``, a ``(K, K)`` agreement matrix — Cohen's 1968 weighted
+    κ with :math:`w = 1 -` disagreement weight); nan where the table is empty or :math:`p_e = 1`
+    (one label on both sides). The one Cohen's κ of the package (pairwise tables and rater
+    quality); unweighted, the margins' products are exact integers, so :math:`p_e` is rounded once.
 
     >>> round(float(cohen_kappa(np.array([[20, 5], [10, 15]]))), 12)  # p_o .7, p_e .5
     0.4
 
     Reference: Cohen, J. (1960). A coefficient of agreement for nominal scales.
-    Educ. Psychol. Meas. 20, 37–46.
+    Educ. Psychol. Meas. 20, 37–46; Cohen, J. (1968). Weighted kappa. Psychol. Bull. 70, 213–220.
     """
     n = confusion.sum(axis=(-2, -1)).astype(float)
+    rows, cols = confusion.sum(axis=-1), confusion.sum(axis=-2)
     with np.errstate(invalid="ignore", divide="ignore"):
-        p_o = np.trace(confusion, axis1=-2, axis2=-1) / n
-        p_e = (confusion.sum(axis=-1) * confusion.sum(axis=-2)).sum(axis=-1) / n**2
+        if weights is None:
+            p_o = np.trace(confusion, axis1=-2, axis2=-1) / n
+            p_e = (rows * cols).sum(axis=-1) / n**2
+        else:
+            w = np.asarray(weights, dtype=float)
+            p_o = (confusion * w).sum(axis=(-2, -1)) / n
+            p_e = np.einsum("...k,kl,...l->...", rows.astype(float), w, cols.astype(float)) / n**2
         return np.where((n > 0) & (p_e < 1.0), (p_o - p_e) / (1.0 - p_e), np.nan)
-
-
-def _rater_frame(values: np.ndarray, raters: np.ndarray) -> pd.DataFrame:
-    index = pd.Index(raters, name="rater")
-    return pd.DataFrame(values, index=index, columns=index.rename("other"))
-
-
-def _off_diagonal(frame: pd.DataFrame, cast: type = float) -> dict[str, dict[str, Any]]:
-    return {str(a): {str(b): cast(v) for b, v in row.items() if b != a} for a, row in frame.iterrows()}
-
-
-@dataclass(frozen=True)
-class PairwiseAgreement:
-    """Rater × rater tables (DataFrames indexed and columned by rater; diagonal nan).
-
-    ``kappa``: Cohen's κ on the items both rated; ``n_common``: those items;
-    ``agreement``: share of them with the same label; ``bias``: Byrt et al.'s bias index
-    generalised as :math:`\\frac12\\sum_k |p_{a,k} - p_{b,k}|` (the two raters' label shares on
-    the common items; :math:`|b-c|/n` for two categories); ``confusion``: array
-    ``(R, R, K, K)`` of counts, ``confusion[a, b, k, l]`` = items rater *a* put in *k* and *b* in *l*.
-    """
-
-    kappa: pd.DataFrame
-    n_common: pd.DataFrame
-    agreement: pd.DataFrame
-    bias: pd.DataFrame
-    confusion: np.ndarray
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{kappa, n_common, agreement, bias}``, each ``{rater: {other rater: value}}``
-        (diagonal left out); ``kappa`` and ``n_common`` are the CLI's ``pairwise_cohen`` and
-        ``pairwise_n_common``."""
-        return {
-            "kappa": _off_diagonal(self.kappa),
-            "n_common": _off_diagonal(self.n_common, int),
-            "agreement": _off_diagonal(self.agreement),
-            "bias": _off_diagonal(self.bias),
-        }
-
-    def bias_index(self) -> float:
-        """Overlap-weighted mean over rater pairs of the bias index (nan when no pair has a
-        common item)."""
-        n_ab = self.n_common.to_numpy().astype(float)
-        b = self.bias.to_numpy()
-        ok = (n_ab > 0) & ~np.isnan(b)
-        if not ok.any():
-            return float("nan")
-        return float((b[ok] * n_ab[ok]).sum() / n_ab[ok].sum())
-
-
-class RatingPairs(NamedTuple):
-    """Every unordered pair of ratings of the same item once (arrays of equal length)."""
-
-    rater_a: np.ndarray
-    rater_b: np.ndarray
-    label_a: np.ndarray
-    label_b: np.ndarray
-
-
-def rating_pairs(table: RatingTable) -> RatingPairs:
-    """Every unordered pair of ratings of the same item, once (which rater comes first is
-    arbitrary); :math:`\\sum_i n_i(n_i-1)/2` pairs from one vectorised self-join, no Python
-    loop. Compute once and pass to :func:`pairwise_agreement` and
-    :func:`.quality.rater_quality` (``pairs=``)."""
-    item = table.item
-    if len(item) > 1 and (np.diff(item) < 0).any():
-        order = np.argsort(item, kind="stable")
-        item, rater, label = item[order], table.rater[order], table.label[order]
-    else:
-        rater, label = table.rater, table.label
-    # small integer types keep the pairs of millions of ratings within memory (issue 13)
-    rater = rater.astype(np.min_scalar_type(max(table.n_raters - 1, 0)))
-    label = label.astype(np.min_scalar_type(max(table.n_categories - 1, 0)))
-    index = np.int32 if len(item) < 2**31 - 1 else np.int64
-    sizes = np.bincount(item, minlength=table.n_items).astype(index)
-    starts = np.cumsum(sizes, dtype=np.int64) - sizes
-    partners = (sizes[item] - 1 - (np.arange(len(item), dtype=np.int64) - starts[item])).astype(index)
-    ends = np.cumsum(partners, dtype=np.int64)
-    total = int(ends[-1]) if len(ends) else 0
-    index = np.int32 if total < 2**31 - 1 else np.int64
-    first = np.repeat(np.arange(len(item), dtype=index), partners)
-    second = first + 1
-    second += (np.arange(total, dtype=index) - np.repeat((ends - partners).astype(index), partners)).astype(
-        index
-    )
-    return RatingPairs(rater[first], rater[second], label[first], label[second])
-
-
-def pairwise_fits(n_raters: int, n_categories: int) -> bool:
-    """Whether the ``(R, R, K, K)`` pairwise confusion array stays within
-    :data:`~._common.MAX_PAIRWISE_CELLS`."""
-    return n_raters * n_raters * n_categories * n_categories <= MAX_PAIRWISE_CELLS
-
-
-def _pair_confusion(table: RatingTable, pairs: RatingPairs) -> np.ndarray:
-    """``(R, R, K, K)`` counts, each pair counted from both sides."""
-    r, k = table.n_raters, table.n_categories
-    ra, rb, la, lb = pairs
-    code = ra.astype(np.int64 if r * r * k * k >= 2**31 else np.int32)  # one array, updated in place
-    for factor, part in ((r, rb), (k, la), (k, lb)):
-        code *= factor
-        code += part
-    cells = np.bincount(code, minlength=r * r * k * k)
-    confusion = cells.reshape(r, r, k, k)
-    return confusion + confusion.transpose(1, 0, 3, 2)
-
-
-def pairwise_agreement(
-    data: pd.DataFrame | RatingTable,
-    *,
-    categories: Sequence[str] | None = None,
-    rater_type: RaterType | None = "human",
-    pairs: RatingPairs | None = None,
-) -> PairwiseAgreement:
-    """Cohen's κ, raw agreement, overlap and bias index for every pair of raters.
-
-    For raters *a*, *b* and the :math:`n_{ab}` items both rated, with confusion counts
-    :math:`c_{kl}`: Cohen's κ by :func:`cohen_kappa` — ``sklearn.metrics.cohen_kappa_score`` on
-    the same items with ``labels`` = all categories. A pair with no common item has nan
-    everywhere; a pair whose common items all carry one label has κ nan (with a warning).
-    ``pairs``: the :func:`rating_pairs` of the table when already computed.
-
-    Raises :class:`InputError` when :math:`R^2K^2` exceeds
-    :data:`~._common.MAX_PAIRWISE_CELLS` (see :func:`pairwise_fits`).
-    """
-    table = as_rating_table(data, categories=categories, rater_type=rater_type)
-    r = table.n_raters
-    if not pairwise_fits(r, table.n_categories):
-        raise InputError(
-            f"{r} raters × {table.n_categories} categories give too many rater pairs for a "
-            f"pairwise table (limit {MAX_PAIRWISE_CELLS:,} confusion cells); select fewer raters"
-        )
-    confusion = _pair_confusion(table, pairs if pairs is not None else rating_pairs(table))
-    n_ab = confusion.sum(axis=(2, 3)).astype(float)
-    kappa = cohen_kappa(confusion)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_o = np.trace(confusion, axis1=2, axis2=3) / n_ab
-        rows = confusion.sum(axis=3) / n_ab[..., None]
-        cols = confusion.sum(axis=2) / n_ab[..., None]
-        bias = 0.5 * np.abs(rows - cols).sum(axis=2)
-    eye = np.eye(r, dtype=bool)
-    for arr in (kappa, p_o, bias):
-        arr[eye] = np.nan
-    bad = (n_ab > 0) & ~eye & np.isnan(kappa)
-    if bad.any():
-        a, b = np.argwhere(np.triu(bad))[0]
-        warn_undefined(
-            f"Cohen's kappa is undefined for raters {table.raters[a]!r} and {table.raters[b]!r} "
-            "(their common items all carry one label); returning nan"
-        )
-    return PairwiseAgreement(
-        kappa=_rater_frame(kappa, table.raters),
-        n_common=_rater_frame(n_ab.astype(np.int64), table.raters),
-        agreement=_rater_frame(p_o, table.raters),
-        bias=_rater_frame(bias, table.raters),
-        confusion=confusion,
-    )
-
-
-def cohen_kappa_matrix(
-    data: pd.DataFrame | RatingTable,
-    *,
-    categories: Sequence[str] | None = None,
-    rater_type: RaterType | None = "human",
-) -> pd.DataFrame:
-    """Rater × rater Cohen's κ (see :func:`pairwise_agreement`); diagonal nan."""
-    return pairwise_agreement(data, categories=categories, rater_type=rater_type).kappa

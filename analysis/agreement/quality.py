@@ -11,7 +11,8 @@ from wordplay_audit.corpora.contract import place
 from wordplay_audit.errors import InputError, ParameterError, at_line
 
 from ._common import RaterType
-from .kappa import RatingPairs, cohen_kappa, rating_pairs
+from .kappa import cohen_kappa
+from .pairwise import RatingPairs, rating_pairs
 from .tables import RatingTable, as_rating_table
 
 __all__ = ["rater_quality", "gold_labels", "consensus_confusion"]

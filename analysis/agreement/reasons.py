@@ -17,7 +17,7 @@ import numpy as np
 from ._core import Patterns, prevalence
 
 if TYPE_CHECKING:
-    from .bootstrap import Interval
+    from .intervals import Interval
 
 __all__ = ["explain", "index_reason"]
 
@@ -26,7 +26,8 @@ FEW_ITEMS = "fewer than 2 items"
 ONE_PATTERN = "every item carries the same ratings, so every resample is the data itself"
 ONE_CATEGORY = "every rating is in one category"
 FEW_CATEGORIES = "only one category, none other declared"
-NO_ALPHA_SE = "no analytic SE for Krippendorff's alpha"
+NO_ALPHA_SE = "no analytic SE for ordinal Krippendorff's alpha (its distances depend on the data)"
+GWET_FAMILY = ("gwet_ac1", "gwet_ac2", "brennan_prediger", "brennan_prediger_weighted")
 
 
 def _value_reasons(name: str, values: np.ndarray, pats: Patterns) -> list[str | None]:
@@ -40,12 +41,18 @@ def _value_reasons(name: str, values: np.ndarray, pats: Patterns) -> list[str | 
             out.append(
                 "never used" if share[k] == 0 else "used in every rating" if share[k] == 1 else "undefined"
             )
-        elif name == "gwet_ac1" and len(share) < 2:
+        elif name in GWET_FAMILY and len(share) < 2:
             out.append(FEW_CATEGORIES)
+        elif name.startswith("brennan_prediger"):
+            out.append("every weight is 1, so chance agreement is 1")
+        elif name == "light_kappa":
+            out.append("Cohen's kappa is undefined for a rater pair (their common items all carry one label)")
         elif used <= 1:
             out.append(ONE_CATEGORY)
-        else:
+        elif name == "krippendorff_alpha":
             out.append("no variation among pairable values (D_e = 0)")
+        else:
+            out.append("a rater used no category (no rating in the sample)")
     return out
 
 
@@ -71,8 +78,8 @@ def explain(interval: Interval, name: str, pats: Patterns) -> Interval:
     undefined = np.atleast_1d(np.asarray(interval.n_undefined))
     reasons = _value_reasons(name, values, pats)
     ci = [_interval_reason(r, pats, interval.n_boot, int(u)) for r, u in zip(reasons, undefined, strict=True)]
-    if name == "krippendorff_alpha":
-        se_reasons: list[str | None] = [NO_ALPHA_SE]
+    if interval.se is None:
+        se_reasons: list[str | None] = [NO_ALPHA_SE if name == "krippendorff_alpha" else None]
     else:
         se_reasons = [r or (FEW_ITEMS if pats.n_items < 2 else None) for r in reasons]
     blank = np.array([c is not None for c in ci])

@@ -4,6 +4,7 @@ quantiles, the BCa acceleration and both intervals (see that module's docstring)
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -11,22 +12,34 @@ from wordplay_audit.errors import check_choice
 
 from ._common import DRAWS, Draws
 from ._core import Patterns
+from ._raters import RaterPatterns
 
-__all__ = ["draw_pattern_weights", "interval_bounds"]
+__all__ = ["draw_pattern_weights", "draw_weights", "interval_bounds"]
+
+
+def _chunk(n_boot: int, width: int) -> int:
+    """Resamples per chunk: about 4 million pattern weights at a time."""
+    return max(1, min(n_boot, (1 << 22) // max(width, 1)))
 
 
 def draw_pattern_weights(
-    pats: Patterns, n_boot: int, rng: np.random.Generator, *, draws: Draws = "multinomial"
+    pats: Patterns,
+    n_boot: int,
+    rng: np.random.Generator,
+    *,
+    draws: Draws = "multinomial",
+    width: int | None = None,
 ) -> Iterator[np.ndarray]:
     """Yield chunks of bootstrap pattern multiplicities ``W`` ``(chunk, P)`` (float64).
 
-    Each row sums to ``pats.n_items``. See the module docstring for ``draws``.
+    Each row sums to ``pats.n_items``. See the module docstring for ``draws``; ``width`` sizes
+    the chunks (default: the number of patterns).
     """
     check_choice("draws", draws, DRAWS)
     n, n_pat = pats.n_items, len(pats.freq)
     if draws == "multinomial":
         probs = pats.freq / n
-        chunk = max(1, min(n_boot, (1 << 22) // max(n_pat, 1)))
+        chunk = _chunk(n_boot, width or n_pat)
         for start in range(0, n_boot, chunk):
             size = min(chunk, n_boot - start)
             yield rng.multinomial(n, probs, size=size).astype(float)
@@ -37,6 +50,83 @@ def draw_pattern_weights(
         idx = rng.integers(0, n, size=(size, n))
         flat = pats.inverse[idx] + (np.arange(size) * n_pat)[:, None]
         yield np.bincount(flat.ravel(), minlength=size * n_pat).reshape(size, n_pat).astype(float)
+
+
+@dataclass(frozen=True)
+class _SplitPlan:
+    """How each count pattern's draws are split among its code patterns: sequential
+    conditional binomials, all count patterns at once per position ``t`` (``steps``: code
+    patterns, their count patterns, the probability of each given the ones before it); the
+    commonest code pattern of each count pattern comes last and takes the rest (no draw)."""
+
+    steps: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
+    last: tuple[np.ndarray, np.ndarray]
+
+    @classmethod
+    def of(cls, rp: RaterPatterns) -> _SplitPlan:
+        order = np.lexsort((rp.freq, rp.group))  # rarest first: the commonest takes the rest
+        group, freq = rp.group[order], rp.freq[order].astype(float)
+        first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        sizes = np.diff(np.r_[first, len(group)])
+        position = np.arange(len(group)) - np.repeat(first, sizes)
+        tail = np.concatenate([np.cumsum(f[::-1])[::-1] for f in np.split(freq, first[1:])])
+        is_last = position == np.repeat(sizes, sizes) - 1
+        steps = tuple(
+            (order[at], group[at], freq[at] / tail[at])
+            for at in ((position == t) & ~is_last for t in range(int(sizes.max()) - 1))
+        )
+        return cls(steps, (order[is_last], group[is_last]))
+
+
+def _split(counts: np.ndarray, plan: _SplitPlan, n_code: int, rng: np.random.Generator) -> np.ndarray:
+    """Code-pattern multiplicities ``(B, Pc)`` given count-pattern ones ``(B, P)``: the draws of
+    each count pattern split among its code patterns by sequential conditional binomials —
+    one multinomial per count pattern."""
+    remaining = counts.astype(np.int64)
+    out = np.empty((len(counts), n_code))
+    for codes, groups, cond in plan.steps:
+        drawn = rng.binomial(remaining[:, groups], cond)
+        out[:, codes] = drawn
+        remaining[:, groups] -= drawn
+    codes, groups = plan.last
+    out[:, codes] = remaining[:, groups]
+    return out
+
+
+def draw_weights(
+    pats: Patterns,
+    rp: RaterPatterns | None,
+    n_boot: int,
+    rng: np.random.Generator,
+    *,
+    draws: Draws = "multinomial",
+) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
+    """Yield chunks ``(W_count, W_code)`` of multiplicities per count pattern and, with code
+    patterns ``rp``, per code pattern (None without).
+
+    ``"multinomial"``: ``W_count`` is drawn exactly as without ``rp`` (same stream), then each
+    count pattern's draws are split among its code patterns by a multinomial from a generator
+    spawned off ``rng`` — together the multinomial over code patterns, the item bootstrap.
+    ``"indices"``: item indices as a naive loop draws them, counted per code pattern and summed
+    per count pattern.
+    """
+    if rp is None:
+        for weights in draw_pattern_weights(pats, n_boot, rng, draws=draws):
+            yield weights, None
+        return
+    check_choice("draws", draws, DRAWS)
+    width = len(rp.freq)
+    if draws == "multinomial":
+        splitter, plan = rng.spawn(1)[0], _SplitPlan.of(rp)
+        for counts in draw_pattern_weights(pats, n_boot, rng, draws=draws, width=width):
+            yield counts, _split(counts, plan, width, splitter)
+        return
+    code_pats = Patterns(rp.codes, rp.freq, rp.inverse, pats.n_items, 0)
+    n_count = len(pats.freq)
+    for codes in draw_pattern_weights(code_pats, n_boot, rng, draws="indices"):
+        counts = np.zeros((len(codes), n_count))
+        np.add.at(counts.T, rp.group, codes.T)
+        yield counts, codes
 
 
 def _quantile(values: np.ndarray, probs: np.ndarray) -> np.ndarray:

@@ -113,14 +113,24 @@ def consensus_confusions(result: AgreementResult, *, max_raters: int = 16) -> Mp
 
 
 def _summary_table(result: AgreementResult) -> pd.DataFrame:
-    """κ, α, AC1 with interval and SEs; percent agreement, PABAK, prevalence and bias indices."""
+    """The coefficients with interval, SEs and p-value; percent agreement, PABAK, prevalence and
+    bias indices."""
     conf = int(round(result.fleiss_kappa.confidence * 100))
     rows = []
-    for name, est in (
+    estimates = [
         ("Fleiss' κ", result.fleiss_kappa),
         (f"Krippendorff's α ({result.level})", result.krippendorff_alpha),
         ("Gwet's AC1", result.gwet_ac1),
-    ):
+        ("Brennan–Prediger", result.brennan_prediger),
+        ("Conger's κ", result.conger_kappa),
+        ("Light's κ", result.light_kappa),
+    ]
+    estimates += [
+        (f"{key} ({result.weights.name})", est) for key, est in result.weighted.items() if result.weights
+    ]
+    for name, est in estimates:
+        if est is None:
+            continue
         rows.append(
             {
                 "statistic": name,
@@ -128,6 +138,7 @@ def _summary_table(result: AgreementResult) -> pd.DataFrame:
                 f"{conf} % interval ({est.method})": f"[{_fmt(est.ci_low)}, {_fmt(est.ci_high)}]",
                 "bootstrap SE": est.boot_se,
                 "analytic SE": float("nan") if est.se is None else est.se,
+                "p (θ = 0)": est.p_value,
             }
         )
     for name, value in (
@@ -174,7 +185,8 @@ def agreement_section(result: AgreementResult, *, title: str = "Agreement betwee
     intro = (
         f"{result.n_items} items, {len(result.raters)} raters ({result.rater_type or 'all types'}), "
         f"{result.n_ratings} ratings, {len(result.categories)} categories. "
-        f"{result.n_items_single} items with a single rating are left out of κ, α and AC1. "
+        f"{result.n_items_single} items with a single rating are "
+        f"{'kept in the category shares (Gwet) and left out of α' if result.single_rated == 'gwet' else 'left out'}. "
         f"Intervals: item bootstrap with {result.fleiss_kappa.n_boot} resamples."
     )
     blocks: list = [Paragraph(intro), Table(_summary_table(result), caption="Agreement")]

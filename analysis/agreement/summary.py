@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -13,131 +12,50 @@ import pandas as pd
 from wordplay_audit.errors import check_choice
 
 from ._common import LEVELS, Level, RaterType, UndefinedStatisticWarning, warn_undefined
-from ._core import Patterns, percent_agreement_functional, point_value, prevalence, usable_patterns
+from ._core import SINGLE_RATED, Patterns, SingleRated, prevalence, sample_patterns
 from .aggregation import majority_vote
 from .bootstrap import BootstrapOptions, Interval, bootstrap_intervals
-from .kappa import (
-    PairwiseAgreement,
-    pabak,
-    pairwise_agreement,
-    pairwise_fits,
-    prevalence_index,
-    rating_pairs,
-)
+from .inference import SCALE_NAMES, Scale, benchmark
+from .kappa import pabak, prevalence_index
 from .numbers import equal_numbers, merge_equal_numbers
+from .pairwise import pairwise_agreement, pairwise_fits, pairwise_kappa, rating_pairs
 from .quality import consensus_confusion, gold_labels, rater_quality
-from .reasons import index_reason
+from .result import WEIGHTED_KEYS, AgreementResult
 from .tables import RatingTable, as_rating_table
+from .weights import WeightName, Weights, weight_matrix
 
 __all__ = ["AgreementResult", "agreement"]
 
-_STATISTICS = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "per_category_kappa")
-_UNDEFINED = (
-    ("fleiss_kappa", "Fleiss' kappa (every rating is in one category)"),
-    ("krippendorff_alpha", "Krippendorff's alpha (no variation among pairable values)"),
-    ("gwet_ac1", "Gwet's AC1 (fewer than two categories)"),
+_STATISTICS = (
+    "percent_agreement",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "gwet_ac1",
+    "brennan_prediger",
+    "conger_kappa",
+    "light_kappa",
+    "per_category_kappa",
 )
-
-
-@dataclass(frozen=True)
-class AgreementResult:
-    """Agreement of one set of ratings. ``to_dict()`` gives the JSON of ``analyze agreement``.
-
-    ``per_category``: DataFrame indexed by category with ``kappa``, ``ci_low``, ``ci_high``,
-    ``prevalence``. ``consensus``: :func:`.majority.majority_vote` (ties adjudicated).
-    ``consensus_confusion``: ``(R, K, K)`` counts of consensus label × each rater's label
-    (:func:`.quality.consensus_confusion`). ``table``: the :class:`RatingTable` (codes of every
-    rating).
-    """
-
-    n_items: int
-    n_items_used: int
-    n_items_single: int
-    n_ratings: int
-    raters: tuple[str, ...]
-    categories: tuple[str, ...]
-    rater_type: str | None
-    level: str
-    percent_agreement: float
-    fleiss_kappa: Interval
-    krippendorff_alpha: Interval
-    gwet_ac1: Interval
-    per_category: pd.DataFrame
-    pairwise: PairwiseAgreement | None
-    prevalence_index: float
-    bias_index: float
-    pabak: float
-    rater_quality: pd.DataFrame
-    consensus: pd.DataFrame
-    consensus_confusion: np.ndarray
-    table: RatingTable
-    gold_rows: int | None = None  # with gold: its rows, and those naming no item of the table
-    gold_unmatched: int | None = None
-    equal_as_numbers: dict[str, list[str]] | None = None  # labels equal as numbers (numbers.py)
-    merged_numbers: bool = False  # … merged into one category (numeric levels)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict (JSON keys documented in docs/AGREEMENT.md)."""
-        per_category = {
-            str(cat): {
-                "kappa": row.kappa,
-                "reason": row.reason,
-                "ci_low": row.ci_low,
-                "ci_high": row.ci_high,
-                "ci_reason": row.ci_reason,
-                "prevalence": row.prevalence,
-            }
-            for cat, row in self.per_category.iterrows()
-        }
-        pairwise = self.pairwise.to_dict() if self.pairwise is not None else {}
-        out = {
-            "items": self.n_items,
-            "items_used": self.n_items_used,
-            "items_single_rating": self.n_items_single,
-            "ratings": self.n_ratings,
-            "raters": len(self.raters),
-            "rater_names": list(self.raters),
-            "rater_type": self.rater_type or "all",
-            "categories": list(self.categories),
-            "level": self.level,
-            "percent_agreement": self.percent_agreement,
-            "fleiss_kappa": self.fleiss_kappa.to_dict(),
-            "krippendorff_alpha": self.krippendorff_alpha.to_dict(),
-            "gwet_ac1": self.gwet_ac1.to_dict(),
-            "pabak": self.pabak,
-            "pabak_reason": index_reason(len(self.categories)),
-            "prevalence_index": self.prevalence_index,
-            "prevalence_index_reason": index_reason(len(self.categories)),
-            "bias_index": self.bias_index,
-            "bias_index_reason": _bias_reason(self),
-            "per_category": per_category,
-            "pairwise_cohen": pairwise.get("kappa"),
-            "pairwise_n_common": pairwise.get("n_common"),
-            "rater_quality": self.rater_quality.reset_index().to_dict(orient="records"),
-            "consensus_ties": int(self.consensus["tie"].sum()),
-        }
-        if self.gold_rows is not None:
-            out.update(gold_rows=self.gold_rows, gold_unmatched=self.gold_unmatched)
-        out["labels_equal_as_numbers"] = self.equal_as_numbers or {}
-        out["labels_equal_as_numbers_merged"] = self.merged_numbers
-        return out
-
-
-def _bias_reason(result: AgreementResult) -> str | None:
-    """Why the bias index is nan (None when it is not)."""
-    if result.bias_index == result.bias_index:
-        return None
-    if result.pairwise is None:
-        return "no pairwise table (too many raters × categories)"
-    return "no two raters rated a common item"
+_UNDEFINED = (
+    ("fleiss_kappa", "Fleiss' kappa"),
+    ("krippendorff_alpha", "Krippendorff's alpha"),
+    ("gwet_ac1", "Gwet's AC1"),
+    ("brennan_prediger", "the Brennan-Prediger coefficient"),
+    ("conger_kappa", "Conger's kappa"),
+    ("light_kappa", "Light's kappa"),
+    ("gwet_ac2", "Gwet's AC2"),
+    ("fleiss_kappa_weighted", "weighted Fleiss' kappa"),
+    ("conger_kappa_weighted", "weighted Conger's kappa"),
+    ("brennan_prediger_weighted", "the weighted Brennan-Prediger coefficient"),
+)
 
 
 def _warn_undefined(intervals: dict[str, Interval], names: np.ndarray) -> None:
     """One :class:`UndefinedStatisticWarning` per undefined statistic (per-category κ only
     when some, not all, categories are undefined)."""
     for s, label in _UNDEFINED:
-        if np.isnan(intervals[s].value):
-            warn_undefined(f"{label} is undefined; returning nan", stacklevel=4)
+        if s in intervals and np.isnan(intervals[s].value):
+            warn_undefined(f"{label} is undefined ({intervals[s].reason}); returning nan", stacklevel=4)
     values = intervals["per_category_kappa"].value
     undefined = [str(c) for c, v in zip(names, values, strict=True) if np.isnan(v)]
     if undefined and len(undefined) < len(names):
@@ -161,7 +79,25 @@ def _per_category(per_cat: Interval, pats: Patterns, names: np.ndarray) -> pd.Da
     )
 
 
-def agreement(
+def _benchmarked(intervals: dict[str, Interval], scale: str | None) -> dict[str, Interval]:
+    """Each scalar interval with its :class:`~.inference.Benchmark` on ``scale``."""
+    if scale is None:
+        return intervals
+    return {
+        s: v if s == "per_category_kappa" else replace(v, benchmark=benchmark(float(v.value), v.se, scale))  # type: ignore[arg-type]
+        for s, v in intervals.items()
+    }
+
+
+def _prepared(labels, categories, rater_type, level) -> tuple[RatingTable, dict]:
+    """The rating table, with labels equal as numbers merged at a numeric level."""
+    table = as_rating_table(labels, categories=categories, rater_type=rater_type)
+    if level == "nominal":  # a label is a name: "1" and "1.0" stay apart, and are listed
+        return table, equal_numbers(table.categories)
+    return merge_equal_numbers(table)  # a label is a number: names equal as numbers are one category
+
+
+def agreement(  # noqa: PLR0913 (one keyword per option of the analysis)
     labels: pd.DataFrame | RatingTable,
     *,
     categories: Sequence[str] | None = None,
@@ -169,23 +105,32 @@ def agreement(
     level: Level = "nominal",
     bootstrap: BootstrapOptions | None = None,
     gold: pd.Series | pd.DataFrame | Mapping[str, str] | None = None,
+    weights: WeightName | object | None = None,
+    benchmark: Scale | None = None,
+    single_rated: SingleRated = "gwet",
 ) -> AgreementResult:
-    """Percent agreement, Fleiss' κ, Krippendorff's α, Gwet's AC1 (each with an item-bootstrap
-    interval and, for κ and AC1, Gwet's analytic SE), per-category κ with intervals and
-    prevalence, pairwise Cohen's κ, prevalence/bias indices, PABAK, rater quality and the
-    majority-vote consensus.
+    """Percent agreement, Fleiss' κ, Krippendorff's α, Gwet's AC1, Brennan–Prediger, Conger's
+    κ and Light's κ, each with an item-bootstrap interval, Gwet's analytic SE, the t test of
+    θ = 0 and the Wald/t interval; per-category κ with intervals and prevalence, pairwise
+    Cohen's κ with SEs, prevalence/bias indices, PABAK, rater quality and the majority-vote
+    consensus.
+
+    ``weights`` (a family of :mod:`.weights`, a *q* × *q* matrix or a CSV file) adds Gwet's
+    AC2 and the weighted Fleiss', Conger's and Brennan–Prediger coefficients
+    (:data:`~.result.WEIGHTED_KEYS`) and the weighted pairwise Cohen's κ. ``benchmark``
+    (``"landis-koch"``, ``"fleiss"``, ``"altman"``) adds Gwet's probabilistic benchmarking to
+    every coefficient (:func:`.inference.benchmark`). ``single_rated``: ``"gwet"`` keeps the
+    items rated once in the category shares and in *n* (Gwet 2014, irrCAC), ``"drop"`` leaves
+    them out (:mod:`._core`).
 
     ``bootstrap``: :class:`~.bootstrap.BootstrapOptions` (default 1,000 resamples, seed 0,
-    95 % BCa); ``BootstrapOptions(n_boot=0)`` skips the bootstrap (intervals nan). The
-    statistics are defined in :mod:`.kappa`, :mod:`.alpha`, :mod:`.ac1`; the intervals in
-    :mod:`.bootstrap`. The rating pairs are joined once and shared by the pairwise tables and
-    rater quality.
+    95 % BCa); ``BootstrapOptions(n_boot=0)`` skips the bootstrap (intervals nan). The rating
+    pairs are joined once and shared by the pairwise tables and rater quality.
 
     With ``gold``, its rows naming no item of the table (e.g. of another kind) are left out of
-    the honeypot accuracy and counted (``gold_unmatched``).
-
-    At a numeric ``level`` labels equal as numbers (``1``, ``1.0``, ``01``) are one category; at
-    the nominal level they stay apart and are listed (``labels_equal_as_numbers``).
+    the honeypot accuracy and counted (``gold_unmatched``). At a numeric ``level`` labels equal
+    as numbers (``1``, ``1.0``, ``01``) are one category; at the nominal level they stay apart
+    and are listed (``labels_equal_as_numbers``).
 
     Undefined statistics are nan with one :class:`UndefinedStatisticWarning` each and a reason
     (``reason``/``ci_reason`` of the intervals, ``*_reason`` in ``to_dict()``). Raises
@@ -194,35 +139,38 @@ def agreement(
     :class:`~wordplay_audit.errors.ParameterError` for a bad option.
     """
     check_choice("level", level, LEVELS)
+    check_choice("single_rated", single_rated, SINGLE_RATED)
+    if benchmark is not None:
+        check_choice("benchmark", benchmark, SCALE_NAMES)
     options = bootstrap if bootstrap is not None else BootstrapOptions()
-    table = as_rating_table(labels, categories=categories, rater_type=rater_type)
-    if level == "nominal":  # a label is a name: "1" and "1.0" stay apart, and are listed
-        equal = equal_numbers(table.categories)
-    else:  # a label is a number: names equal as numbers are one category
-        table, equal = merge_equal_numbers(table)
+    table, equal = _prepared(labels, categories, rater_type, level)
     names = table.categories
-    pats = usable_patterns(table.counts)
+    checked = weight_matrix(weights, list(names)) if weights is not None else None
+    pats = sample_patterns(table.counts, single_rated)
     pairs = rating_pairs(table)
+    statistics = _STATISTICS + (WEIGHTED_KEYS if checked is not None else ())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedStatisticWarning)
         intervals = bootstrap_intervals(
-            table.counts,
-            statistics=_STATISTICS,
+            table,
+            statistics=statistics,
             bootstrap=options,
             level=level,
-            categories=list(names),
+            weights=checked,
+            single_rated=single_rated,
         )
         fits = pairwise_fits(table.n_raters, table.n_categories)
         pairwise = pairwise_agreement(table, pairs=pairs) if fits else None
     _warn_undefined(intervals, names)
-    p_a = float(point_value(pats, percent_agreement_functional(pats.patterns)))
+    intervals = _benchmarked(intervals, benchmark)
     per_category = _per_category(intervals["per_category_kappa"], pats, names)
     consensus = majority_vote(table)
     truth = gold_labels(gold) if gold is not None else None
+    p_a = float(intervals["percent_agreement"].value)
     return AgreementResult(
         n_items=table.n_items,
-        n_items_used=pats.n_items,
-        n_items_single=pats.n_dropped,
+        n_items_used=pats.n_multi,
+        n_items_single=pats.n_single,
         n_ratings=int(len(table.label)),
         raters=tuple(str(r) for r in table.raters),
         categories=tuple(str(c) for c in names),
@@ -245,4 +193,24 @@ def agreement(
         gold_unmatched=None if truth is None else int((~truth.index.isin(table.item_ids)).sum()),
         equal_as_numbers=equal,
         merged_numbers=bool(equal) and level != "nominal",
+        single_rated=single_rated,
+        benchmark=benchmark,
+        **_added(intervals, pairwise, checked, options.confidence),
     )
+
+
+def _added(intervals: dict[str, Interval], pairwise, checked: Weights | None, confidence: float) -> dict:
+    """The fields of the coefficients beyond κ, α and AC1: intervals, weights, pairwise tests."""
+    weighted = None
+    if pairwise is not None and checked is not None:
+        weighted = pairwise_kappa(pairwise, checked.matrix, name=checked.name, confidence=confidence)
+    return {
+        "percent_agreement_interval": intervals["percent_agreement"],
+        "brennan_prediger": intervals["brennan_prediger"],
+        "conger_kappa": intervals["conger_kappa"],
+        "light_kappa": intervals["light_kappa"],
+        "weighted": {key: intervals[key] for key in WEIGHTED_KEYS if key in intervals},
+        "weights": checked,
+        "pairwise_kappa": pairwise_kappa(pairwise, confidence=confidence) if pairwise is not None else None,
+        "pairwise_weighted": weighted,
+    }

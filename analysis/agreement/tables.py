@@ -38,6 +38,7 @@ __all__ = [
     "as_counts",
     "count_patterns",
     "order_categories",
+    "looks_like_labels",
     "resolve_counts",
 ]
 
@@ -245,7 +246,7 @@ def as_rating_table(
     return rating_table(data, categories=categories, rater_type=rater_type)
 
 
-def _looks_like_labels(data: object) -> bool:
+def looks_like_labels(data: object) -> bool:
     """A DataFrame with any contract column is a labels table (so a missing column is named)."""
     return isinstance(data, pd.DataFrame) and any(c in data.columns for c in LABEL_COLUMNS)
 
@@ -259,7 +260,7 @@ def as_counts(data: object) -> np.ndarray:
     """
     if isinstance(data, RatingTable):
         return data.counts
-    if _looks_like_labels(data):
+    if looks_like_labels(data):
         return rating_table(data, rater_type=None).counts
     array = np.asarray(data)
     if array.ndim != 2:
@@ -325,7 +326,7 @@ def resolve_counts(
     """
     if isinstance(data, RatingTable):
         return data.counts, data.categories
-    if _looks_like_labels(data):
+    if looks_like_labels(data):
         table = rating_table(data, categories=categories, rater_type=rater_type)
         return table.counts, table.categories
     counts = as_counts(data)

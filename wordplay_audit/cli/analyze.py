@@ -123,13 +123,26 @@ def agreement_command(
     max_memory_gb: Annotated[
         float, typer.Option("--max-memory-gb", help="Cap on the bootstrap's memory.")
     ] = 4.0,
+    weights: Annotated[
+        str | None,
+        typer.Option(
+            "--weights",
+            help="Weighted coefficients: identity, linear, quadratic, ordinal, radical, ratio, circular, "
+            "bipolar, or a CSV weight matrix.",
+        ),
+    ] = None,
+    benchmark: Annotated[
+        str | None, typer.Option("--benchmark", help="Benchmark scale: landis-koch, fleiss or altman.")
+    ] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Percent agreement, Fleiss' κ, Krippendorff's α and Gwet's AC1 with intervals,
-    per-category κ, pairwise Cohen's κ and rater quality."""
+    """Percent agreement, Fleiss', Conger's and Light's κ, Krippendorff's α, Gwet's AC1 and
+    Brennan–Prediger with intervals, SEs and tests, per-category κ, pairwise Cohen's κ and
+    rater quality; with --weights the weighted coefficients and Gwet's AC2."""
     from typing import get_args
 
     from wordplay_audit.analysis.agreement import CIMethod, Level, UndefinedStatisticWarning, agreement
+    from wordplay_audit.analysis.agreement.text import summary_lines
     from wordplay_audit.corpora.contract import read_table
 
     check_choice("--level", level, get_args(Level))
@@ -139,17 +152,24 @@ def agreement_command(
     declared = _categories(categories)
     frame, left_out = _load(labels, kind, items, declared, who)
     gold_table = read_table(gold) if gold is not None else None
-    with _about(labels, gold), _flags(), warnings.catch_warnings():
+    with _about(labels, gold, weights), _flags(), warnings.catch_warnings():
         # every undefined statistic is null with its reason in the output: no warning lines
         warnings.simplefilter("ignore", UndefinedStatisticWarning)
         result = agreement(
-            frame, categories=declared, rater_type=who, level=level, bootstrap=options, gold=gold_table
+            frame,
+            categories=declared,
+            rater_type=who,
+            level=level,
+            bootstrap=options,
+            gold=gold_table,
+            weights=weights,
+            benchmark=benchmark,
         )
     out = result.to_dict()
     out["rows_left_out"] = left_out
     if kind is not None:
         out["kind"] = kind
-    lines = _agreement_lines(out, level) + [_left_out_line(left_out, kind, who)]
+    lines = summary_lines(out) + [_left_out_line(left_out, kind, who)]
     if gold is not None:
         lines.append(
             f"gold {gold}: {out['gold_rows']} items, {out['gold_unmatched']} naming no rated item (left out)"
@@ -158,12 +178,13 @@ def agreement_command(
 
 
 @contextmanager
-def _about(labels: Path, gold: Path | None) -> Iterator[None]:
-    """:func:`about` LABELS, except for an error that names the --gold file already."""
+def _about(labels: Path, *others: object) -> Iterator[None]:
+    """:func:`about` LABELS, except for an error that names another file already (--gold,
+    --weights)."""
     try:
         yield
     except InputError as exc:
-        if gold is not None and str(exc).startswith(str(gold)):
+        if any(other is not None and str(exc).startswith(str(other)) for other in others):
             raise
         with about(labels):
             raise
@@ -174,6 +195,8 @@ _FLAGS = {
     "confidence": "--confidence",
     "method": "--ci",
     "max_memory_gb": "--max-memory-gb",
+    "weights": "--weights",
+    "benchmark": "--benchmark",
 }
 
 
@@ -188,47 +211,6 @@ def _flags() -> Iterator[None]:
             raise
         pattern = r"\b(" + "|".join(_FLAGS) + r")\b"
         raise ParameterError(re.sub(pattern, lambda m: _FLAGS[m.group(1)], str(exc))) from None
-
-
-def _number(value: float | None, reason: str | None) -> str:
-    """A value, or ``n/a (why)`` where it is null."""
-    if value is None or value != value:
-        return f"n/a ({reason or 'not computed'})"
-    return f"{value:.3f}"
-
-
-def _agreement_lines(out: dict, level: str) -> list[str]:
-    """The readable summary of ``analyze agreement`` (without ``--json``)."""
-
-    def line(name: str, est: dict) -> str:
-        if est["value"] is None or est["value"] != est["value"]:
-            return f"{name}: {_number(None, est['reason'])}"
-        if est["ci_reason"] is not None:  # no interval: null bounds in JSON, the reason here
-            return f"{name}: {est['value']:.3f} n/a ({est['ci_reason'].removesuffix(' (bootstrap 0)')})"
-        return f"{name}: {est['value']:.3f} [{est['ci_low']:.3f}, {est['ci_high']:.3f}]"
-
-    lines = [
-        f"items: {out['items']} ({out['items_single_rating']} with one rating left out)",
-        f"raters: {out['raters']}  ratings: {out['ratings']}",
-        f"percent agreement: {out['percent_agreement']:.3f}",
-        line("Fleiss' kappa", out["fleiss_kappa"]),
-        line(f"Krippendorff's alpha ({level})", out["krippendorff_alpha"]),
-        line("Gwet's AC1", out["gwet_ac1"]),
-        f"PABAK: {_number(out['pabak'], out['pabak_reason'])}  "
-        f"prevalence index: {_number(out['prevalence_index'], out['prevalence_index_reason'])}",
-    ]
-    lines += [
-        f"  {cat}: kappa {_number(v['kappa'], v['reason'])}, prevalence {v['prevalence']:.3f}"
-        for cat, v in out["per_category"].items()
-    ]
-    for name, spellings in out["labels_equal_as_numbers"].items():
-        what = (
-            f"merged into {name!r} (level {level})"
-            if out["labels_equal_as_numbers_merged"]
-            else "kept apart at level nominal (a numeric --level merges them)"
-        )
-        lines.append(f"labels equal as numbers: {', '.join(map(repr, spellings))} {what}")
-    return lines
 
 
 def _bootstrap_options(n_boot: int, seed: int, confidence: float, ci: str, max_memory_gb: float):

@@ -1,0 +1,81 @@
+"""The readable text of an agreement result: one line per coefficient, ``n/a (why)`` for
+every null number, the benchmark under its coefficient."""
+
+from __future__ import annotations
+
+__all__ = ["summary_lines"]
+
+
+def _number(value: float | None, reason: str | None) -> str:
+    """A value, or ``n/a (why)`` where it is null."""
+    if value is None or value != value:
+        return f"n/a ({reason or 'not computed'})"
+    return f"{value:.3f}"
+
+
+def _estimate_line(name: str, est: dict | None) -> list[str]:
+    """``name: value [low, high]`` (or ``n/a (why)``), and its benchmark when there is one."""
+    if est is None:
+        return []
+    if est["value"] is None or est["value"] != est["value"]:
+        return [f"{name}: {_number(None, est['reason'])}"]
+    if est["ci_reason"] is not None:  # no interval: null bounds in JSON, the reason here
+        line = f"{name}: {est['value']:.3f} n/a ({est['ci_reason'].removesuffix(' (bootstrap 0)')})"
+    else:
+        line = f"{name}: {est['value']:.3f} [{est['ci_low']:.3f}, {est['ci_high']:.3f}]"
+    if est.get("p_value") is not None and est["p_value"] == est["p_value"]:
+        line += f"  SE {est['se']:.3f}, p {est['p_value']:.2g}"
+    lines = [line]
+    bench = est.get("benchmark")
+    if bench is not None:
+        level = bench["level"] or f"n/a ({bench['reason'] or 'no band reaches the threshold'})"
+        lines.append(
+            f"  {bench['scale']}: {level} (cumulative probability ≥ {bench['threshold']}); estimate in {bench['band']}"
+        )
+    return lines
+
+
+_COEFFICIENTS = (
+    ("Fleiss' kappa", "fleiss_kappa"),
+    ("Krippendorff's alpha ({level})", "krippendorff_alpha"),
+    ("Gwet's AC1", "gwet_ac1"),
+    ("Brennan-Prediger", "brennan_prediger"),
+    ("Conger's kappa", "conger_kappa"),
+    ("Light's kappa", "light_kappa"),
+    ("Gwet's AC2", "gwet_ac2"),
+    ("weighted Fleiss' kappa", "fleiss_kappa_weighted"),
+    ("weighted Conger's kappa", "conger_kappa_weighted"),
+    ("weighted Brennan-Prediger", "brennan_prediger_weighted"),
+)
+
+
+def summary_lines(out: dict) -> list[str]:
+    """The readable summary of :meth:`AgreementResult.to_dict` ``out`` (the text of
+    ``analyze agreement`` without ``--json``): every null number is ``n/a (why)``."""
+    level = out["level"]
+    kept = "kept in the category shares" if out["single_rated"] == "gwet" else "left out"
+    lines = [
+        f"items: {out['items']} ({out['items_single_rating']} with one rating: {kept})",
+        f"raters: {out['raters']}  ratings: {out['ratings']}",
+        f"percent agreement: {out['percent_agreement']:.3f}",
+    ]
+    for name, key in _COEFFICIENTS:
+        if key == "gwet_ac2" and "weights" in out:
+            lines.append(f"weights: {out['weights']['name']}")
+        lines += _estimate_line(name.format(level=level), out.get(key))
+    lines.append(
+        f"PABAK: {_number(out['pabak'], out['pabak_reason'])}  "
+        f"prevalence index: {_number(out['prevalence_index'], out['prevalence_index_reason'])}"
+    )
+    lines += [
+        f"  {cat}: kappa {_number(v['kappa'], v['reason'])}, prevalence {v['prevalence']:.3f}"
+        for cat, v in out["per_category"].items()
+    ]
+    for name, spellings in out["labels_equal_as_numbers"].items():
+        what = (
+            f"merged into {name!r} (level {level})"
+            if out["labels_equal_as_numbers_merged"]
+            else "kept apart at level nominal (a numeric --level merges them)"
+        )
+        lines.append(f"labels equal as numbers: {', '.join(map(repr, spellings))} {what}")
+    return lines
