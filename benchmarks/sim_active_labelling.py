@@ -184,11 +184,10 @@ def main() -> None:
             cover = " ".join(f"{c:.3f}" if c is not None else "–" for c in r["coverage_per_model"])
             print(f"  {LABELS[m]:<66} {r['labels_mean']:7.1f} ± {r['labels_se']:4.1f}  "
                   f"vs adaptive {-r['saving_vs_adaptive']:+7.1%}  coverage {cover}")  # fmt: skip
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "sim_active_labelling.json").write_text(
-            json.dumps(results, indent=1) + "\n", encoding="utf-8"
-        )
+        if args.out is not None:  # after every design: a long run keeps what it finished
+            args.out.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(results, indent=1) + "\n"
+            (args.out / "sim_active_labelling.json").write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":
