@@ -85,7 +85,9 @@ def test_reliability_ece_and_brier_are_sklearns(bins):
     # ECE from sklearn's curve and the bin counts (np.histogram over the same edges, right-closed last bin)
     counts = np.histogram(p, bins=np.linspace(0, 1, bins + 1))[0]
     counts = counts[counts > 0]
-    assert expected_calibration_error(p, y, bins=bins) == pytest.approx(np.sum(counts / 400 * np.abs(share - mean)))
+    assert expected_calibration_error(p, y, bins=bins) == pytest.approx(
+        np.sum(counts / 400 * np.abs(share - mean))
+    )
 
 
 def _labels(scores, calibrated=None, source="logprobs"):

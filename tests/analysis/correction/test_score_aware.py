@@ -40,7 +40,9 @@ def test_engine_with_bands_by_hand():
 
 
 def test_engine_band_options_are_checked():
-    f = pd.DataFrame({"item_id": ["a"], "c": "x", "judge": [True], "human": pd.array([True], dtype="boolean")})
+    f = pd.DataFrame(
+        {"item_id": ["a"], "c": "x", "judge": [True], "human": pd.array([True], dtype="boolean")}
+    )
     with pytest.raises(ParameterError, match="score, bands"):
         corrected_shares(f, cells=["c"], score="s")
     with pytest.raises(ParameterError, match="score: column 's'"):
@@ -53,14 +55,18 @@ def test_ppi_continuous_by_hand():
     # μ̂ = λ·0.525 + 0.75 − λ·0.65 = 0.653017; residuals y − λf = (0.301724, −0.155172,
     # 0.456897, 0.379310), mean 0.245690, squared deviations sum 0.226292, s² = 0.075431
     # (n − 1); Var = s²(1/4 + 1/4) = 0.037716
-    theta, var, lam = ppi_mean(np.array([1, 0, 1, 1.0]), np.array([0.9, 0.2, 0.7, 0.8]), np.array([0.9, 0.1, 0.6, 0.5]))
+    theta, var, lam = ppi_mean(
+        np.array([1, 0, 1, 1.0]), np.array([0.9, 0.2, 0.7, 0.8]), np.array([0.9, 0.1, 0.6, 0.5])
+    )
     assert lam == pytest.approx(0.775862, abs=1e-6)
     assert theta == pytest.approx(0.653017, abs=1e-6)
     r = np.array([1, 0, 1, 1.0]) - lam * np.array([0.9, 0.2, 0.7, 0.8])
     assert var == pytest.approx(r.var(ddof=1) * 0.5) and var == pytest.approx(0.037716, abs=1e-6)
     est, low, high, _ = ppi_share([1, 0, 1, 1], [0.9, 0.2, 0.7, 0.8], [0.9, 0.1, 0.6, 0.5])
     half = 1.959963984540054 * 4 * np.sqrt(var) / 8
-    assert (est, low, high) == pytest.approx(((3 + 4 * theta) / 8, (3 + 4 * theta) / 8 - half, min((3 + 4 * theta) / 8 + half, 1)))
+    assert (est, low, high) == pytest.approx(
+        ((3 + 4 * theta) / 8, (3 + 4 * theta) / 8 - half, min((3 + 4 * theta) / 8 + half, 1))
+    )
 
 
 def test_ppi_binary_path_unchanged():
