@@ -29,8 +29,5 @@ def test_judge_audit_scores_cli(run_cli, tmp_path):
     code, out, err = run_cli(*args, "--json", "--out", str(tmp_path / "out"))
     assert code == 0, err
     row = json.loads(out)["groups"][0]
-    assert (
-        row["auc"]["value"] == np.float64(roc_auc_score(truth[1:], score[1:])).round(12)
-        or abs(row["auc"]["value"] - roc_auc_score(truth[1:], score[1:])) < 1e-12
-    )
+    assert abs(row["auc"]["value"] - roc_auc_score(truth[1:], score[1:])) < 1e-12
     assert {"judge_roc.png", "judge_reliability.png"} <= {p.name for p in (tmp_path / "out").iterdir()}
