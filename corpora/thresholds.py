@@ -18,7 +18,14 @@ import numpy as np
 
 from wordplay_audit.errors import ParameterError, check_choice
 
-__all__ = ["DEFAULT_OBJECTIVE", "OBJECTIVES", "CvThreshold", "best_threshold", "cv_threshold", "threshold_rates"]
+__all__ = [
+    "DEFAULT_OBJECTIVE",
+    "OBJECTIVES",
+    "CvThreshold",
+    "best_threshold",
+    "cv_threshold",
+    "threshold_rates",
+]
 
 Objective = Literal["youden", "f1"]
 OBJECTIVES: tuple[str, ...] = ("youden", "f1")
