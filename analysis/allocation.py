@@ -188,14 +188,19 @@ def fnr_target(
     return Target(name, np.where(mask, grad, 0.0), x)
 
 
-def unit_variances(counts: StrataCounts, targets: Sequence[Target], floor: float, pseudo: float = PSEUDO):
+def unit_variances(
+    counts: StrataCounts, targets: Sequence[Target], floor: float, pseudo: float = PSEUDO, prior=None
+):
     """The matrix g_th² S²_th (targets × strata), S² = max(q̃(1 − q̃), floor)·N/(N − 1) with
-    q̃ = (x + a/2)/(n + a), a = ``pseudo`` (0.5 where n + a = 0)."""
+    q̃ = (x + a·m)/(n + a), a = ``pseudo``, m = ``prior`` per stratum (default ½: q̃ = (x + a/2)/
+    (n + a); a judge's mean calibrated probability over the stratum makes the allocation follow
+    its uncertainty before labels arrive, :mod:`wordplay_audit.analysis.active`), m where n + a = 0."""
     big_n, n = counts.population, counts.labelled
+    mean = np.full(len(big_n), 0.5) if prior is None else np.asarray(prior, dtype=float)
     rows = []
     for target in targets:
         q = np.where(
-            n + pseudo > 0, (target.labelled_true + pseudo / 2) / np.maximum(n + pseudo, 1e-300), 0.5
+            n + pseudo > 0, (target.labelled_true + pseudo * mean) / np.maximum(n + pseudo, 1e-300), mean
         )
         s2 = np.maximum(q * (1 - q), floor) * np.where(big_n > 1, big_n / np.maximum(big_n - 1, 1), 0.0)
         rows.append(np.asarray(target.gradient, dtype=float) ** 2 * s2)

@@ -21,6 +21,11 @@ Unparsed verdicts (policy ``unparsed=``): ``exclude`` (default) sets them apart 
 group as ``n_unparsed``, not in the cells; ``as_false`` / ``as_true`` count them as that verdict
 (an upper and a lower bound on what they cost). Human ties are left out and counted.
 
+Scores (``scores=True``): per judge and group, over the counted items that carry a score, ROC-AUC
+with its DeLong interval, the reliability curve, expected calibration error, Brier score and a
+cross-validated threshold (:mod:`wordplay_audit.analysis.judge_scores`); an item whose score is
+empty (unknown) is left out of them and counted as ``n_no_score``.
+
 Re-weighting: with ``weight=`` (an items column of inverse inclusion probabilities, e.g. a
 campaign manifest's weights), the cells are sums of weights and ``*_w`` point estimates follow
 (Horvitz & Thompson 1952, JASA 47:663).
@@ -36,11 +41,13 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.judge_audit import human_consensus
+from wordplay_audit.analysis.judge_scores import score_row
 from wordplay_audit.analysis.proportions import ratio, wilson_interval, z_value
 from wordplay_audit.corpora.consensus import people_rows
 from wordplay_audit.corpora.contract import (
     bool_labels,
     is_final_labels,
+    label_scores,
     place,
     require_columns,
     validate_final_labels,
@@ -57,7 +64,9 @@ ALL = "(all)"
 
 
 def judge_verdicts(labels: pd.DataFrame, *, source: str | None = None) -> pd.DataFrame:
-    """The judge rows of a labels table: ``item_id``, ``rater``, ``verdict`` (true/false/unparsed)."""
+    """The judge rows of a labels table: ``item_id``, ``rater``, ``verdict`` (true/false/unparsed),
+    ``score`` (float, nan where empty: unknown) and, where the table has them, ``calibrated`` and
+    ``score_source``."""
     checked = validate_labels(labels, source=source)
     rows = checked[checked["rater_type"] == "judge"].copy()
     if rows.empty:
@@ -67,11 +76,15 @@ def judge_verdicts(labels: pd.DataFrame, *, source: str | None = None) -> pd.Dat
     if (~unparsed).any():
         verdict[~unparsed] = bool_labels(rows[~unparsed], source=source)
     rows["verdict"] = verdict
+    rows["score"] = label_scores(rows, source=source).to_numpy(float)
+    if "calibrated" in rows.columns:
+        rows["calibrated"] = label_scores(rows, "calibrated", source=source).to_numpy(float)
     dup = rows.duplicated(["rater", "item_id"])
     if dup.any():
         item = rows.loc[dup, "item_id"].iloc[0]
         raise InputError(f"{source or 'judge labels'}: item {item!r} is judged twice by one judge")
-    return rows[["item_id", "rater", "verdict"]].reset_index(drop=True)
+    keep = ["item_id", "rater", "verdict", "score", *(c for c in ("calibrated", "score_source") if c in rows)]
+    return rows[keep].reset_index(drop=True)
 
 
 def _people(labels: pd.DataFrame, *, source: str | None) -> pd.DataFrame:
@@ -232,6 +245,7 @@ class JudgeAuditResult:
     confidence: float
     n_boot: int
     skipped: dict[str, int] = field(default_factory=dict)
+    scores: bool = False
 
     def table(self) -> pd.DataFrame:
         """Flat table: ``<metric>``, ``<metric>_low``, ``<metric>_high``, ``<metric>_n`` columns."""
@@ -249,6 +263,15 @@ class JudgeAuditResult:
                         f"{m}_ci_reason": e["ci_reason"],
                     }
                 )
+            if self.scores:
+                for nested in ("reliability", "cv_threshold", "roc"):
+                    out.pop(nested, None)
+                auc, cut = row["auc"], row["cv_threshold"]
+                out.update({"auc": auc["value"], "auc_low": auc["ci_low"], "auc_high": auc["ci_high"],
+                            "auc_n": auc["n"], "auc_ci_reason": auc["ci_reason"], "cv_threshold": cut["threshold"],
+                            "cv_sensitivity": cut.get("cv_sensitivity", float("nan")),
+                            "cv_specificity": cut.get("cv_specificity", float("nan")),
+                            "cv_reason": cut["reason"]})  # fmt: skip
             flat.append(out)
         return pd.DataFrame(flat)
 
@@ -256,7 +279,7 @@ class JudgeAuditResult:
         return {
             "judges": self.judges, "by": self.by, "unparsed_policy": self.unparsed,
             "confidence": self.confidence, "bootstrap": self.n_boot,
-            "skipped": dict(self.skipped), "groups": self.rows,
+            "skipped": dict(self.skipped), "groups": self.rows, "scores": self.scores,
         }  # fmt: skip
 
 
@@ -312,6 +335,9 @@ class AuditOptions:
     n_boot: int = 1000
     seed: int = 0
     min_cell: int = 10
+    scores: bool = False
+    bins: int = 10
+    folds: int = 5
 
     def __post_init__(self) -> None:
         check_choice("unparsed", self.unparsed, UNPARSED_POLICIES)
@@ -320,6 +346,9 @@ class AuditOptions:
             raise ParameterError(
                 f"n_boot: expected 0 (no bootstrap) or a whole number ≥ 2; got {self.n_boot}"
             )
+        for name, value, least in (("bins", self.bins, 1), ("folds", self.folds, 2)):
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
+                raise ParameterError(f"{name}: expected a whole number ≥ {least}; got {value!r}")
 
 
 def judge_audit(  # noqa: PLR0913 - keyword-only options, one per setting
@@ -335,14 +364,23 @@ def judge_audit(  # noqa: PLR0913 - keyword-only options, one per setting
     n_boot: int = 1000,
     seed: int = 0,
     min_cell: int = 10,
+    scores: bool = False,
+    bins: int = 10,
+    folds: int = 5,
 ) -> JudgeAuditResult:
     """Audit each judge in ``judge_labels`` against ``human_labels``, per ``by`` group and overall.
 
     ``unparsed``: how a verdict the judge's reply did not give is counted (``exclude``,
     ``as_false``, ``as_true``); ``n_boot`` resamples for the F1 and κ intervals (0: none);
     ``min_cell``: groups with fewer human-true or human-false items are flagged ``small``.
+    ``scores``: also the score metrics of each judge and group over its counted items
+    (:func:`wordplay_audit.analysis.judge_scores.score_row`: ROC-AUC with its DeLong interval,
+    Brier score, ECE and the reliability curve over ``bins`` bins, the ``folds``-fold
+    cross-validated Youden threshold); an item without a score is left out of them and counted
+    (``n_no_score``).
     """
-    opts = AuditOptions(unparsed=unparsed, confidence=confidence, n_boot=n_boot, seed=seed, min_cell=min_cell)
+    opts = AuditOptions(unparsed=unparsed, confidence=confidence, n_boot=n_boot, seed=seed, min_cell=min_cell,
+                        scores=scores, bins=bins, folds=folds)  # fmt: skip
     verdicts = judge_verdicts(judge_labels, source=judge_labels.attrs.get("source"))
     truth, ties = human_truth(human_labels, verdicts["item_id"].unique(), rater=human_rater,
                               source=human_labels.attrs.get("source"))  # fmt: skip
@@ -359,6 +397,9 @@ def judge_audit(  # noqa: PLR0913 - keyword-only options, one per setting
             row = {"judge": judge, **dict(zip(by, key, strict=True))}
             row.update(group_row(part, confidence=opts.confidence, n_boot=opts.n_boot, rng=rng,
                                  min_cell=opts.min_cell, weight=weight))  # fmt: skip
+            if opts.scores:
+                row.update(score_row(part[~part["unparsed"]], confidence=opts.confidence, bins=opts.bins,
+                                     folds=opts.folds, seed=opts.seed))  # fmt: skip
             rows.append(row)
     people = _people(human_labels, source=human_labels.attrs.get("source"))
     if human_rater is not None:
@@ -370,4 +411,6 @@ def judge_audit(  # noqa: PLR0913 - keyword-only options, one per setting
         "human_without_judge": len(rated - judged),
     }
     judges = sorted(frame["rater"].unique())
-    return JudgeAuditResult(rows, by, judges, opts.unparsed, opts.confidence, opts.n_boot, skipped)
+    return JudgeAuditResult(
+        rows, by, judges, opts.unparsed, opts.confidence, opts.n_boot, skipped, opts.scores
+    )

@@ -3,6 +3,17 @@
 from wordplay_audit import lazy_exports
 
 _EXPORTS = {}
-_SUBMODULES = ("balderdash", "connections", "consensus", "contract", "demo", "io", "literal", "values", "wof")
+_SUBMODULES = (
+    "balderdash",
+    "connections",
+    "consensus",
+    "contract",
+    "demo",
+    "io",
+    "literal",
+    "thresholds",
+    "values",
+    "wof",
+)
 __all__ = sorted([*_EXPORTS, *_SUBMODULES])
 __getattr__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)

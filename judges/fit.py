@@ -29,7 +29,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -42,65 +42,20 @@ from wordplay_audit.corpora.contract import (
     validate_final_labels,
     validate_labels,
 )
+from wordplay_audit.corpora.thresholds import (  # the one threshold search, below judges and analysis
+    DEFAULT_OBJECTIVE,
+    OBJECTIVES,  # noqa: F401 (re-exported: judge fit's choices)
+    Objective,
+    best_threshold,  # noqa: F401 (re-exported)
+    cv_threshold,
+)
+from wordplay_audit.corpora.thresholds import threshold_rates as _rates
 from wordplay_audit.corpora.values import parse_number
-from wordplay_audit.errors import InputError, ParameterError, at_field, check_choice, expect_file
+from wordplay_audit.errors import InputError, ParameterError, at_field, expect_file
 
-Objective = Literal["youden", "f1"]
-OBJECTIVES: tuple[str, ...] = ("youden", "f1")
-DEFAULT_OBJECTIVE = "youden"
 SCORE_RANGES = {"tfidf": (0.0, 1.0), "embed": (-1.0, 1.0)}
 """The cosine scores' range: TF-IDF vectors are non-negative, embeddings are not."""
 _SLACK = 1e-6  # a fitted cut lies up to 0.5e-6 below the lowest score (best_threshold)
-
-
-def best_threshold(
-    scores: np.ndarray, truth: np.ndarray, *, objective: Objective = DEFAULT_OBJECTIVE
-) -> tuple[float, float]:
-    """``(threshold, value)`` of the cut that maximises ``objective`` (ties: the highest cut).
-
-    ``youden`` = TP/P − FP/N (Youden 1950, Cancer 3:32), which does not reward calling
-    everything true when most pairs are true; ``f1`` = 2TP / (2TP + FP + FN).
-
-    >>> best_threshold(np.array([0.9, 0.8, 0.3, 0.1]), np.array([1, 1, 0, 0]))
-    (0.55, 1.0)
-    """
-    check_choice("objective", objective, OBJECTIVES)
-    scores, truth = np.asarray(scores, float), np.asarray(truth, bool)
-    if len(scores) == 0:
-        raise ParameterError("scores: no labelled items to fit a threshold on")
-    order = np.argsort(-scores, kind="mergesort")
-    s, y = scores[order], truth[order]
-    last = np.r_[s[1:] != s[:-1], True]  # last index of each run of equal scores
-    tp, fp, cut = np.cumsum(y)[last], np.cumsum(~y)[last], s[last]
-    positives, negatives = max(int(y.sum()), 1), max(int((~y).sum()), 1)
-    if objective == "f1":
-        value = np.where(tp > 0, 2 * tp / (tp + fp + y.sum()), 0.0)  # FN = P − TP
-    else:
-        value = tp / positives - fp / negatives
-    k = int(np.argmax(value))
-    lower = cut[k + 1] if k + 1 < len(cut) else cut[k] - 1e-6
-    return float((cut[k] + lower) / 2), float(value[k])
-
-
-def _rates(pred: np.ndarray, truth: np.ndarray) -> dict[str, float]:
-    """The four counts, sensitivity (= recall), specificity, precision, F1 and Youden's J of
-    boolean predictions (nan where undefined)."""
-    tp = int(np.sum(pred & truth))
-    fp = int(np.sum(pred & ~truth))
-    fn = int(np.sum(~pred & truth))
-    tn = int(np.sum(~pred & ~truth))
-    nan = float("nan")
-    sensitivity = tp / (tp + fn) if tp + fn else nan
-    specificity = tn / (tn + fp) if tn + fp else nan
-    return {
-        "tp": tp, "fp": fp, "fn": fn, "tn": tn,
-        "precision": tp / (tp + fp) if tp + fp else nan,
-        "recall": sensitivity,
-        "sensitivity": sensitivity,
-        "specificity": specificity,
-        "f1": 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else nan,
-        "youden": sensitivity + specificity - 1 if tp + fn and tn + fp else nan,
-    }  # fmt: skip
 
 
 def fit_platt(scores: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
@@ -294,25 +249,17 @@ def fit_threshold(
 
     ``scores`` and ``truth`` are indexed by ``item_id``; items in only one are left out.
     """
-    from sklearn.model_selection import StratifiedKFold
-
     common = scores.index.intersection(truth.index)
     s = scores.loc[common].to_numpy(float)
     y = truth.loc[common].to_numpy(bool)
-    if y.sum() < folds or (~y).sum() < folds:
-        raise ParameterError(f"folds {folds}: need at least {folds} true and {folds} false human labels")
-    threshold, _ = best_threshold(s, y, objective=objective)
+    found = cv_threshold(s, y, folds=folds, seed=seed, objective=objective)
+    threshold, oof = found.threshold, found.oof_pred
     _refuse_constant(s >= threshold, y, threshold, objective)
-    oof, oof_prob = np.zeros(len(y), bool), np.zeros(len(y))
-    cuts, constant = [], 0
-    for train, test in StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed).split(s, y):
-        cut, _ = best_threshold(s[train], y[train], objective=objective)
-        cuts.append(cut)
-        constant += int(len(set((s[train] >= cut).tolist())) == 1)
-        oof[test] = s[test] >= cut
+    oof_prob = np.zeros(len(y))
+    for train, test in found.splits:
         oof_prob[test] = platt_probability(s[test], *fit_platt(s[train], y[train]))
-    cv = {"folds": folds, "seed": seed, "thresholds": cuts, "constant_folds": constant, **_rates(oof, y),
-          "brier": float(np.mean((oof_prob - y) ** 2))}  # fmt: skip
+    cv = {"folds": folds, "seed": seed, "thresholds": found.thresholds, "constant_folds": found.constant_folds,
+          **_rates(oof, y), "brier": float(np.mean((oof_prob - y) ** 2))}  # fmt: skip
     slope, intercept = fit_platt(s, y)
     in_sample = {**_rates(s >= threshold, y),
                  "brier": float(np.mean((platt_probability(s, slope, intercept) - y) ** 2))}  # fmt: skip

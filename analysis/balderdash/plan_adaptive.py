@@ -156,9 +156,11 @@ def fixed_batch(big_n, n, batch, shares):
     return add
 
 
-def adaptive_batch(big_n, n, x, model, batch, confidence: float = 0.95, pseudo: float = PSEUDO):
+def adaptive_batch(big_n, n, x, model, batch, confidence: float = 0.95, pseudo: float = PSEUDO, prior=None):
     """The next batch by :func:`allocate_variances`: minimise the largest predicted half-width
-    of the models' corrected TDRs (q̃ = (x + a/2)/(n + a), a = ``pseudo``). A one-item stratum
+    of the models' corrected TDRs (q̃ = (x + a·m)/(n + a), a = ``pseudo``, m = ``prior`` per
+    stratum, ½ by default; the judge's mean calibrated probability for active labelling,
+    :mod:`wordplay_audit.analysis.active`). A one-item stratum
     has no variance to predict (the allocation would never label it) but the interval waits
     for its label: it gets it first."""
     lone = ((big_n == 1) & (n == 0)).astype(int)
@@ -166,13 +168,13 @@ def adaptive_batch(big_n, n, x, model, batch, confidence: float = 0.95, pseudo: 
     counts = StrataCounts(big_n.astype(float), (n + lone).astype(float))
     targets = [linear_target(str(m), counts, model == m, x) for m in np.unique(model)]
     options = AllocationOptions(pilot=MIN_LABELS, pseudo=pseudo, confidence=confidence)
-    unit = unit_variances(counts, targets, options.floor, options.pseudo)
+    unit = unit_variances(counts, targets, options.floor, options.pseudo, prior=prior)
     return lone + allocate_variances(unit, counts, batch - int(lone.sum()), options)
 
 
-def run_campaign(pop, method: str, rng, *, half_width: float, batch: int, confidence: float = 0.95, pseudo: float = PSEUDO, confirm: int = 0):  # fmt: skip
+def run_campaign(pop, method: str, rng, *, half_width: float, batch: int, confidence: float = 0.95, pseudo: float = PSEUDO, confirm: int = 0, prior=None):  # noqa: PLR0913  # fmt: skip
     """Label in batches until every model's half-width ≤ ``half_width`` (or all is labelled).
-    ``pop`` = (N_h, T_h, model, v_h); returns (labels spent, estimates, lows, highs, known),
+    ``pop`` = (N_h, T_h, model, v_h); ``prior``: :func:`adaptive_batch`'s; returns (labels spent, estimates, lows, highs, known),
     known = the model's strata were labelled in full (its TDR is known, width 0)."""
     big_n, true, model, v = pop
     n, x = np.zeros(len(big_n), dtype=int), np.zeros(len(big_n), dtype=int)
@@ -188,7 +190,7 @@ def run_campaign(pop, method: str, rng, *, half_width: float, batch: int, confid
             return int(n.sum()), estimates(big_n, n, x, model), low, high, known
         if method == "adaptive":
             with np.errstate(invalid="ignore"):  # inf × 0 for strata no target uses (harmless)
-                add = adaptive_batch(big_n, n, x, model, batch, confidence, pseudo)
+                add = adaptive_batch(big_n, n, x, model, batch, confidence, pseudo, prior)
         else:
             add = fixed_batch(big_n, n, batch, shares)
         left_true, left = true - x, big_n - n

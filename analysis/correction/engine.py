@@ -29,6 +29,13 @@ are widened to hold the point where the randomisation leaves it outside. Randomi
 v is drawn from a generator seeded by (``seed``, ``stream``, the cell's first ``seed_column``
 value), so the same input gives the same interval.
 
+*Score bands* (``score``, ``bands``): the judge's score cut into quantile bands inside each
+verdict, merged until each band holds ``min_labels`` labels, become the finest post-strata
+(:mod:`~wordplay_audit.analysis.correction.bands`); the estimator and interval are unchanged. A
+judge that ranks items well leaves less variation inside a band than inside a verdict, so the
+same labels give a narrower interval; a badly calibrated score bands by rank, so its calibration
+does not matter here (docs/SCORES.md).
+
 *When it is valid.* Inside each post-stratum of a cell the labelled items are a simple random
 sample of its items (given how many): a sample drawn within the judge's verdicts (stratified),
 or a simple random sample of the cell (conditional on the verdict counts it is one of each
@@ -49,6 +56,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from wordplay_audit.analysis.correction.bands import BAND, score_bands
 from wordplay_audit.analysis.correction.cells import level_parts, own_interval
 from wordplay_audit.analysis.correction.intervals import MIN_LABELS, TOO_FEW, seeded_rng
 from wordplay_audit.errors import ParameterError
@@ -183,7 +191,7 @@ def _checked(
     return data.assign(judge=judge.astype(bool).to_numpy(), labelled=labelled, human=human)
 
 
-def corrected_shares(
+def corrected_shares(  # noqa: PLR0913 - keyword-only options, one per setting
     frame: pd.DataFrame,
     *,
     cells: Sequence[str],
@@ -193,6 +201,8 @@ def corrected_shares(
     seed: int = 0,
     seed_column: str = "item_id",
     stream: str | None = None,
+    score: str | None = None,
+    bands: int | None = None,
 ) -> pd.DataFrame:
     """Per cell, the judge's rate and the realised share under people's labels, corrected with
     its randomised exact interval (module doc).
@@ -214,6 +224,12 @@ def corrected_shares(
     seed, seed_column, stream
         Each cell's generator is seeded by (``seed``, ``stream`` when given, the cell's first
         ``seed_column`` value in frame order).
+    score, bands
+        Score-band post-strata: the ``score`` column (the judge's score or calibrated
+        probability; nan unknown) cut into ``bands`` quantile bands inside each verdict ×
+        ``post_strata`` group of a cell, merged until each holds ``min_labels`` labels
+        (:func:`~wordplay_audit.analysis.correction.bands.score_bands`), are the finest
+        post-strata. Give both or neither.
 
     Returns
     -------
@@ -231,13 +247,28 @@ def corrected_shares(
     [[0.75, 0.75, 0.75]]
     """
     cells, post_strata = list(cells), list(post_strata)
+    if (score is None) != (bands is None):
+        raise ParameterError(f"score, bands: give both or neither (got score={score!r}, bands={bands!r})")
+    if score is not None:
+        if not isinstance(frame, pd.DataFrame) or score not in frame.columns:
+            raise ParameterError(f"score: column {score!r} is not in frame")
+        if isinstance(bands, bool) or not isinstance(bands, int | np.integer) or bands < 1:
+            raise ParameterError(f"bands: expected a whole number ≥ 1, got {bands!r}")
     data = _checked(frame, cells, post_strata, confidence, min_labels, seed_column)
+    if score is not None:
+        data[score] = pd.to_numeric(frame[score], errors="coerce").to_numpy(float)
+        post_strata = [*post_strata, BAND]
     groups = data.groupby(cells, sort=True, dropna=False, observed=True) if cells else [((), data)]
     streams = [] if stream is None else [stream]
     rows = []
     for key, cell in groups:
         key = key if isinstance(key, tuple) else (key,)
         rng = seeded_rng(seed, *streams, data[seed_column].iloc[cell.index[0]])
+        if score is not None:
+            keys = ["judge", *post_strata[:-1]]
+            cell = cell.assign(
+                **{BAND: score_bands(cell, score=score, bands=bands, keys=keys, min_labels=min_labels)}
+            )
         share = cell_share(cell, post_strata, confidence=confidence, min_labels=min_labels, rng=rng)
         rows.append(
             (*key, len(cell), int(cell["labelled"].sum()), float(cell["judge"].mean()), share.estimate,

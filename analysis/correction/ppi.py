@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["ppi_mean", "stratified_mean"]
+__all__ = ["ppi_mean", "ppi_share", "stratified_mean"]
 
 
 def _tuned_lambda(y: np.ndarray, f: np.ndarray, n_unlabelled: int) -> float:
@@ -40,6 +40,8 @@ def ppi_mean(
     Variance of θ̂ − Ȳ_u: s²(Y − λf) (1/n + 1/N_u), s² taken from the (Y, f) table with 0.5
     added to each cell (Agresti & Min 2005, Stat. Med. 24:729), so a sample where judge and
     people always agree does not claim zero variance.
+    A continuous ``f`` (a score or calibrated probability, not only 0/1) takes s² as the
+    sample variance of Y − λf (n − 1 divisor; PPI++'s plug-in, Angelopoulos et al. 2023, §3).
     Returns ``(theta, variance, lam)``; nan when no labelled item.
     """
     y = np.asarray(y_labelled, dtype=float)
@@ -53,6 +55,9 @@ def ppi_mean(
     if n_u == 0:
         return float(y.mean()), 0.0, lam
     theta = lam * float(fu.mean()) + float((y - lam * f).mean())
+    if not np.isin(f, (0.0, 1.0)).all():  # a score: the plug-in variance of Y − λf
+        s2 = float(np.var(y - lam * f, ddof=1)) if n > 1 else np.nan
+        return theta, s2 * (1 / n + 1 / n_u), lam
     values = np.array([1 - lam, 1.0, -lam, 0.0])
     cells = [(y == 1) & (f == 1), (y == 1) & (f == 0), (y == 0) & (f == 1), (y == 0) & (f == 0)]
     counts = np.array([np.sum(c) for c in cells], dtype=float) + 0.5
@@ -60,6 +65,33 @@ def ppi_mean(
     centre = float(np.sum(weights * values))
     s2 = float(np.sum(weights * (values - centre) ** 2))
     return theta, s2 * (1 / n + 1 / n_u), lam
+
+
+def ppi_share(
+    y_labelled: np.ndarray, f_labelled: np.ndarray, f_unlabelled: np.ndarray, *, confidence: float = 0.95
+) -> tuple[float, float, float, float]:
+    """A cell's realised share with PPI++ for a simple random sample of labels: the labelled
+    items count as labelled and the unlabelled rest's share is :func:`ppi_mean`'s, so
+    θ̂ = (Σ y_L + N_u·μ̂_u)/N with the normal interval θ̂ ± z·N_u·√Var/N clipped to [0, 1].
+    Returns ``(estimate, low, high, lam)`` (nan without two labels).
+
+    By hand: f̄_L = 0.65, s²(f) = 0.29/3, Cov(Y, f) = 0.45/3, λ = 0.15/(2 · 0.29/3) = 0.7759;
+    μ̂_u = λ·0.525 + (0.75 − λ·0.65) = 0.6530; θ̂ = (3 + 4 · 0.6530)/8 = 0.7015:
+
+    >>> est, low, high, lam = ppi_share([1, 0, 1, 1], [0.9, 0.2, 0.7, 0.8], [0.9, 0.1, 0.6, 0.5])
+    >>> round(est, 4), round(lam, 4)
+    (0.7015, 0.7759)
+    """
+    from scipy.special import ndtri
+
+    y = np.asarray(y_labelled, dtype=float)
+    n_u, total = len(f_unlabelled), len(y) + len(f_unlabelled)
+    mean, var, lam = ppi_mean(y, f_labelled, f_unlabelled)
+    if len(y) < 2 or not np.isfinite(var):
+        return np.nan, np.nan, np.nan, lam
+    estimate = (y.sum() + n_u * mean) / total
+    half = float(ndtri(0.5 + confidence / 2)) * n_u * np.sqrt(var) / total
+    return float(estimate), float(max(estimate - half, 0.0)), float(min(estimate + half, 1.0)), lam
 
 
 def stratified_mean(

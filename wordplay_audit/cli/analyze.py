@@ -323,6 +323,9 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
     out: Annotated[
         Path | None, typer.Option("--out", help="Folder for judge_audit.csv, plot and report.")
     ] = None,
+    scores: Annotated[
+        bool, typer.Option("--scores", help="Also ROC-AUC, Brier, ECE, reliability and a CV threshold.")
+    ] = False,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Judge verdicts against human labels per group: cells, precision, recall, F1, FNR, FPR, kappa."""
@@ -335,7 +338,7 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
     columns = [c.strip() for c in by.split(",") if c.strip()]
     result, written = judge_audit_run(
         judge_labels, human, items=items, by=columns, out=out, question=question, human_rater=human_rater, unparsed=unparsed,
-        weight=weight, n_boot=bootstrap, seed=seed, confidence=confidence, min_cell=min_cell,
+        weight=weight, n_boot=bootstrap, seed=seed, confidence=confidence, min_cell=min_cell, scores=scores,
     )  # fmt: skip
     payload = result.to_dict()
     if out is not None:
@@ -351,5 +354,9 @@ def judge_audit_command(  # noqa: PLR0913 (one parameter per command-line option
         flag = " (small)" if row["small"] else ""
         lines.append(f"{row['judge']} | {group}{flag}: n {row['n']} (tp {row['tp']} fp {row['fp']} fn {row['fn']} "
                      f"tn {row['tn']}, unparsed {row['n_unparsed']})  F1 {est(row['f1'])}  FNR {est(row['fnr'])}")  # fmt: skip
+        if scores and row.get("n_scored"):
+            lines.append(f"    scores: {row['n_scored']} scored ({row['n_no_score']} without a score, left out)  "
+                         f"AUC {est(row['auc'])}  Brier {row['brier']:.3f}  ECE {row['ece']:.3f}  "
+                         f"CV Youden cut {row['cv_threshold']['threshold']:.3f}")  # fmt: skip
     lines.append(f"left out: {payload['skipped']}")
     emit(payload, as_json=as_json, lines=lines)

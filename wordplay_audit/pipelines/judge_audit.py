@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wordplay_audit.analysis.judge_audit_groups import JudgeAuditResult, judge_audit
-from wordplay_audit.analysis.judge_audit_report import fnr_plot, judge_audit_section
+from wordplay_audit.analysis.judge_audit_report import audit_figures, judge_audit_section
 from wordplay_audit.analysis.report import Report
 from wordplay_audit.corpora.contract import read_items, read_labels
 from wordplay_audit.corpora.io import output_folder
@@ -40,8 +40,8 @@ def judge_audit_run(
     question: str = "reference",
     **options: Any,
 ) -> tuple[JudgeAuditResult, dict[str, Path]]:
-    """Read the files, audit, and with ``out`` write ``judge_audit.csv``, ``judge_fnr.png`` and
-    ``report.html`` into that folder in one step. Labels that carry a ``question`` column (the
+    """Read the files, audit, and with ``out`` write ``judge_audit.csv``, ``judge_fnr.png`` (with
+    ``scores``: ``judge_roc.png``, ``judge_reliability.png``) and ``report.html`` into that folder in one step. Labels that carry a ``question`` column (the
     Balderdash ``reference``/``any_sense`` pair) are audited on ``question`` (an empty value
     counts as ``reference``). ``options`` go to :func:`judge_audit`."""
     item_table = read_items(items) if items is not None else None
@@ -59,7 +59,7 @@ def judge_audit_run(
             names = write_outputs(
                 folder,
                 tables={"judge_audit": result.table()},
-                figures={"judge_fnr": fnr_plot(result)},
+                figures=audit_figures(result),
                 report=report,
             )
         written = {name: Path(out) / path for name, path in names.items()}

@@ -48,9 +48,9 @@ class JudgeAudit(Result):
         return {"judge_audit": self.result.table()}
 
     def figures(self) -> dict[str, bytes]:
-        from wordplay_audit.analysis.judge_audit_report import fnr_plot
+        from wordplay_audit.analysis.judge_audit_report import audit_figures
 
-        return {"judge_fnr": fnr_plot(self.result)}
+        return audit_figures(self.result)
 
     def to_dict(self) -> dict[str, Any]:
         return plain(self.result.to_dict())
@@ -67,6 +67,10 @@ class JudgeAudit(Result):
             flag = " (small)" if row["small"] else ""
             lines.append(f"{row['judge']} | {group}{flag}: n {row['n']} (tp {row['tp']} fp {row['fp']} fn {row['fn']} "
                          f"tn {row['tn']}, unparsed {row['n_unparsed']})  F1 {est(row['f1'])}  FNR {est(row['fnr'])}")  # fmt: skip
+            if self.result.scores and row.get("n_scored"):
+                auc = est(row["auc"])
+                lines.append(f"    scores: {row['n_scored']} scored ({row['n_no_score']} without a score, left out)  "
+                             f"AUC {auc}  Brier {row['brier']:.3f}  ECE {row['ece']:.3f}")  # fmt: skip
         lines.append(f"left out: {counts(self.result.skipped)}")
         return lines
 
@@ -90,11 +94,14 @@ def judge_audit(
     seed: int = 0,
     confidence: float = 0.95,
     min_cell: int = 10,
+    scores: bool = False,
 ) -> JudgeAudit:
     """Audit each judge of ``judge_labels`` against ``human`` (the majority of people per item,
     or one ``human_rater``), per ``by`` group (columns of ``items``) and overall. Labels with a
     ``question`` column are audited on ``question``; ``weight``: an items column of sampling
-    weights; ``bootstrap`` resamples for the F1 and κ intervals (0: none)."""
+    weights; ``bootstrap`` resamples for the F1 and κ intervals (0: none); ``scores``: also
+    ROC-AUC with its interval, Brier, ECE, the reliability curve and a cross-validated threshold
+    of each scored judge (:mod:`wordplay_audit.analysis.judge_scores`)."""
     from wordplay_audit.analysis.judge_audit_groups import judge_audit as audit
     from wordplay_audit.errors import check_choice
 
@@ -108,5 +115,5 @@ def judge_audit(
         raise ParameterError(f"weight: expected the name of an items column; got {weight!r}")
     judged, people = one_question(judge_labels, question), one_question(human, question)
     result = audit(judged, people, items, by=list(by), human_rater=human_rater, weight=weight, unparsed=unparsed,
-                   n_boot=bootstrap, seed=seed, confidence=confidence, min_cell=min_cell)  # fmt: skip
+                   n_boot=bootstrap, seed=seed, confidence=confidence, min_cell=min_cell, scores=scores)  # fmt: skip
     return JudgeAudit(result)
