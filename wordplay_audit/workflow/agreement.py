@@ -17,7 +17,6 @@ import pandas as pd
 
 from wordplay_audit.errors import InputError, ParameterError, about, check_choice
 from wordplay_audit.workflow.results import Result, plain
-from wordplay_audit.workflow.text import number
 
 __all__ = ["Agreement", "Consensus", "agreement", "consensus", "select_labels"]
 
@@ -110,34 +109,11 @@ class Agreement(Result):
         return plain(out)
 
     def summary(self) -> list[str]:
+        from wordplay_audit.analysis.agreement.text import summary_lines
+
         out = self.to_dict()
-
-        def line(name: str, est: dict) -> str:
-            if est["value"] is None:
-                return f"{name}: {number(None, est['reason'])}"
-            if est["ci_reason"] is not None:
-                return f"{name}: {est['value']:.3f} (no interval: {est['ci_reason'].removesuffix(' (bootstrap 0)')})"
-            return f"{name}: {est['value']:.3f} [{est['ci_low']:.3f}, {est['ci_high']:.3f}]"
-
-        level = out["level"]
-        single = out["items_single_rating"]
-        lines = [
-            f"items: {out['items']} ({single} rated only once, left out of κ, α and AC1)",
-            f"raters: {out['raters']} ({', '.join(out['rater_names'])}), ratings: {out['ratings']}",
-            f"percent agreement: {number(out['percent_agreement'])}",
-            line("Fleiss' kappa", out["fleiss_kappa"]),
-            line(f"Krippendorff's alpha ({level})", out["krippendorff_alpha"]),
-            line("Gwet's AC1", out["gwet_ac1"]),
-            f"PABAK: {number(out['pabak'], out['pabak_reason'])}, "
-            f"prevalence index: {number(out['prevalence_index'], out['prevalence_index_reason'])}",
-        ]
-        lines += [f"  {cat}: kappa {number(v['kappa'], v['reason'])}, prevalence {number(v['prevalence'])}"
-                  for cat, v in out["per_category"].items()]  # fmt: skip
-        for name, spellings in out["labels_equal_as_numbers"].items():
-            what = (f"merged into {name!r} (level {level})" if out["labels_equal_as_numbers_merged"]
-                    else "kept apart at level nominal (a numeric level merges them)")  # fmt: skip
-            lines.append(f"labels equal as numbers: {', '.join(map(repr, spellings))} {what}")
         lo = self.left_out
+        lines = summary_lines(out)
         lines.append(f"rows left out: {lo.get('question', 0)} of another question, {lo.get('kind', 0)} of another "
                      f"kind, {lo.get('rater_type', 0)} of another rater type (adjudicators are not raters)")  # fmt: skip
         if out.get("gold_rows") is not None:
@@ -166,12 +142,21 @@ def agreement(
     confidence: float = 0.95,
     ci: Literal["bca", "percentile"] = "bca",
     gold: pd.DataFrame | None = None,
+    weights=None,
+    benchmark: Literal["landis-koch", "fleiss", "altman"] | None = None,
+    single_rated: Literal["gwet", "drop"] = "gwet",
     max_memory_gb: float = 4.0,
 ) -> Agreement:
     """Agreement of the raters in the long ``labels`` table (``item_id``, ``rater``,
-    ``rater_type``, ``label``); ``question``/``kind``/``rater_type`` choose the rows
-    (:func:`select_labels`); ``bootstrap`` item resamples for the intervals (0: none);
-    ``gold``: honeypot answers (``item_id``, ``label``) for rater quality."""
+    ``rater_type``, ``label``; pull's ``labels.csv``, adjudicators left out): percent agreement,
+    Fleiss', Conger's and Light's κ, Krippendorff's α, Gwet's AC1 and Brennan–Prediger, each with
+    an item-bootstrap interval, SE, t test and Wald/t interval; ``question``/``kind``/``rater_type``
+    choose the rows (:func:`select_labels`); ``bootstrap`` resamples (0: none); ``weights`` (a
+    family — identity, linear, quadratic, ordinal, radical, ratio, circular, bipolar —, a matrix
+    or a CSV file) adds Gwet's AC2 and the weighted coefficients; ``benchmark`` adds Gwet's
+    probabilistic benchmarking on that scale; ``single_rated``: ``gwet`` keeps items rated once in
+    the category shares (irrCAC), ``drop`` leaves them out; ``gold``: honeypot answers
+    (``item_id``, ``label``) for rater quality."""
     from typing import get_args
 
     from wordplay_audit.analysis.agreement import BootstrapOptions, CIMethod, Level, UndefinedStatisticWarning
@@ -182,8 +167,14 @@ def agreement(
     check_choice("ci", ci, get_args(CIMethod))
     if categories is not None and not [c for c in categories if str(c).strip()]:
         raise ParameterError("categories: empty; give the declared labels in order")
-    options = BootstrapOptions(n_boot=bootstrap, seed=seed, confidence=confidence, method=ci,
-                               max_memory_gb=max_memory_gb)  # fmt: skip
+    try:
+        options = BootstrapOptions(n_boot=bootstrap, seed=seed, confidence=confidence, method=ci,
+                                   max_memory_gb=max_memory_gb)  # fmt: skip
+    except ParameterError as exc:  # its fields as this function's parameters
+        text = str(exc).replace("n_boot", "bootstrap", 1) if str(exc).startswith("n_boot") else str(exc)
+        raise ParameterError(
+            text.replace("method:", "ci:", 1) if text.startswith("method") else text
+        ) from None
     rows, left_out = select_labels(labels, question=question, kind=kind, items=items, rater_type=rater_type)
     if categories is not None:
         validate_labels(rows, allowed=list(categories), source=_source(labels))

@@ -16,7 +16,7 @@ import pandas as pd
 
 from wordplay_audit.errors import ParameterError
 from wordplay_audit.workflow.results import Result, plain
-from wordplay_audit.workflow.text import counts
+from wordplay_audit.workflow.text import counts, number
 
 __all__ = ["JudgeAudit", "judge_audit"]
 
@@ -68,9 +68,9 @@ class JudgeAudit(Result):
             lines.append(f"{row['judge']} | {group}{flag}: n {row['n']} (tp {row['tp']} fp {row['fp']} fn {row['fn']} "
                          f"tn {row['tn']}, unparsed {row['n_unparsed']})  F1 {est(row['f1'])}  FNR {est(row['fnr'])}")  # fmt: skip
             if self.result.scores and row.get("n_scored"):
-                auc = est(row["auc"])
                 lines.append(f"    scores: {row['n_scored']} scored ({row['n_no_score']} without a score, left out)  "
-                             f"AUC {auc}  Brier {row['brier']:.3f}  ECE {row['ece']:.3f}")  # fmt: skip
+                             f"AUC {est(row['auc'])}  Brier {number(row['brier'])}  ECE {number(row['ece'])}  "
+                             f"cross-validated Youden cut {number(row['cv_threshold']['threshold'])}")  # fmt: skip
         lines.append(f"left out: {counts(self.result.skipped)}")
         return lines
 

@@ -66,9 +66,9 @@ def _connections_part(*, folder: Path, seed: int):
 
 def _judge_part(*, folder: Path, seed: int):
     """TF-IDF and an LLM judge (local server) on the demo's category names, audited."""
-    from wordplay_audit.pipelines.judge_demo import run_demo_part
+    from wordplay_audit.workflow.demo_parts import judge_part
 
-    return run_demo_part(folder, seed=seed)
+    return judge_part(folder, seed=seed)
 
 
 def _agreement_part(*, folder: Path, seed: int):
@@ -92,17 +92,17 @@ def _agreement_part(*, folder: Path, seed: int):
 
 def _balderdash_part(*, folder: Path, seed: int):
     """A simulated Balderdash campaign written in the export format, read back and audited."""
-    from wordplay_audit.pipelines.balderdash import run_demo_part
+    from wordplay_audit.workflow.demo_parts import balderdash_part
 
-    summary, section = run_demo_part(folder / "balderdash", seed=seed)
+    summary, section = balderdash_part(folder / "balderdash", seed=seed)
     return {"balderdash": summary}, section, {}
 
 
 def _wof_part(*, folder: Path, seed: int):
     """Simulated LLMike runs on the demo riddles, read back, measured, audited and corrected."""
-    from wordplay_audit.pipelines.wof import run_demo_part
+    from wordplay_audit.workflow.demo_parts import wof_part
 
-    summary, section = run_demo_part(folder / "wof", seed=seed)
+    summary, section = wof_part(folder / "wof", seed=seed)
     return {"wof": summary}, section, {}
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from wordplay_audit.errors import InputError, ParameterError, check_choice
@@ -51,6 +52,30 @@ def _categories(riddles: pd.DataFrame | None) -> dict[str, str] | None:
     if riddles is None:
         return None
     return dict(zip(riddles["sentence"], riddles["category"], strict=True))
+
+
+MAX_NAMED = 20
+"""Unfinished games named in the output (all are counted)."""
+
+
+def unfinished_games(games: pd.DataFrame, files: dict[str, str]) -> tuple[int, list[dict]]:
+    """The number of unfinished games (the run was cut off inside them: neither won nor lost)
+    and the first :data:`MAX_NAMED`: item id, model, file and the line each opens on."""
+    left = games[~games["finished"]]
+    named = [{"item_id": r.item_id, "model": str(r.model), "file": files[str(r.model)], "line": int(r.first_line)}
+             for r in left.head(MAX_NAMED).itertuples(index=False)]  # fmt: skip
+    return len(left), named
+
+
+def unfinished_lines(count: int, named: list[dict]) -> list[str]:
+    """The unfinished games, counted and named (the first ones; the count is of all)."""
+    if not count:
+        return []
+    games = ", ".join(f"{g['item_id']} ({g['file']} line {g['line']})" for g in named)
+    more = f" and {count - len(named)} more" if count > len(named) else ""
+    return [
+        f"{count} unfinished game{'s' if count != 1 else ''} (not counted as played, won or lost): {games}{more}"
+    ]
 
 
 def read_riddles(path: str | Path) -> pd.DataFrame:
@@ -100,19 +125,36 @@ class WofMetricsResult(Result):
         return {"outcomes": figure_png(outcome_figure(self.metrics)),
                 "first_consonants": figure_png(first_consonant_figure(self.metrics))}  # fmt: skip
 
+    def unfinished(self) -> tuple[int, list[dict]]:
+        return unfinished_games(self.metrics.games, self.log.files)
+
     def skipped(self) -> dict[str, int]:
-        return {**self.log.skipped, **(self.items.skipped if self.items is not None else {})}
+        return {**self.log.skipped, "unfinished_games": self.unfinished()[0],
+                **(self.items.skipped if self.items is not None else {})}  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         return plain({"reports": self.log.files, "skipped": self.skipped(), "problems": self.log.problems,
-                      **self.metrics.to_dict()})  # fmt: skip
+                      "unfinished": self.unfinished()[1], **self.metrics.to_dict()})  # fmt: skip
 
     def summary(self) -> list[str]:
-        rows = [["model", "games", "wins", "win %", "budget", "letters", "% correct", "completion", "vowels"]]
+        rows = [
+            [
+                "model",
+                "games",
+                "wins",
+                "win %",
+                "budget",
+                "letters",
+                "% correct",
+                "completion",
+                "vowels",
+                "unfinished",
+            ]
+        ]
         for m in self.metrics.models.to_dict(orient="records"):
             rows.append([m["model"], m["games"], m["wins"], round(100 * m["win_rate"], 1), m["final_budget_total"],
                          m["letters_chosen"], round(m["pct_correct_letters"], 1), round(m["completion_at_win"], 1),
-                         m["vowels_bought"]])  # fmt: skip
+                         m["vowels_bought"], m["unfinished"]])  # fmt: skip
         from wordplay_audit.workflow.text import aligned
 
         lines = aligned(rows)
@@ -120,6 +162,7 @@ class WofMetricsResult(Result):
         for e in self.metrics.errors.to_dict(orient="records"):
             if e["count"]:
                 lines.append(f"  {e['model']}: {e['outcome']} {e['count']} ({e['percent_of_losses']:.1f} %)")
+        lines += unfinished_lines(*self.unfinished())
         lines.append(f"left out: {counts(self.skipped()) or 'nothing'}")
         return lines
 
@@ -187,7 +230,11 @@ class WofRecompute(Result):
         lines.append("McNemar tests (paired riddles):")
         lines += frame_lines(self.result.mcnemar, ["model_a", "model_b", "labels", "pairs", "difference",
                                                    "difference_low", "difference_high", "p_value"])  # fmt: skip
+        from wordplay_audit.corpora.consensus import ties_note
+
+        lines += unfinished_lines(self.skipped.get("unfinished_games", 0), self.unfinished)
         lines.append(f"left out: {counts(self.skipped) or 'nothing'}")
+        lines += [note for note in [ties_note(self.skipped.get("ties", 0))] if note]
         return lines
 
     def section(self):
@@ -208,9 +255,11 @@ def wof_recompute(
 ) -> WofRecompute:
     """Audit the exact-match judge against ``human`` (people's true/false labels on the
     ``guess`` items of :func:`wof_items`) and recompute win rates per model."""
+    from wordplay_audit.analysis.judge_audit import boolean_labels
     from wordplay_audit.analysis.wof.metrics import per_game
     from wordplay_audit.analysis.wof.recompute import recompute_wins
-    from wordplay_audit.corpora.contract import bool_labels, place, validate_labels
+    from wordplay_audit.corpora.consensus import people_rows
+    from wordplay_audit.corpora.contract import is_final_labels, place, validate_final_labels, validate_labels
     from wordplay_audit.corpora.wof.items import guess_items
 
     check_choice("design", design, ("stratified", "random"))
@@ -218,23 +267,29 @@ def wof_recompute(
         raise ParameterError(f"confidence: expected a level strictly between 0 and 1; got {confidence!r}")
     source = str(human.attrs.get("source") or "human")
     items, judge = guess_items(log.moves)
-    labels = validate_labels(human, items=items, source=source)
-    labels = labels.assign(label=bool_labels(labels, source=source))
-    people = labels[labels["rater_type"] == "human"]
+    final = is_final_labels(human)
+    checked = (
+        validate_final_labels(human, source=source)
+        if final
+        else validate_labels(human, items=items, source=source)
+    )
+    labels = boolean_labels(checked, source=source)
+    people, others = people_rows(labels)  # per rater (pull's labels.csv) or final (final.csv)
     if people.empty:
         raise InputError(f"{source}: holds no people's labels (rater_type 'human')")
-    twice = people.duplicated(["item_id", "rater"]).to_numpy()
+    twice = people.duplicated(["item_id", "rater"]).to_numpy() if not final else np.zeros(len(people), bool)
     if twice.any():
         pos = int(twice.nonzero()[0][0])
         raise InputError(
             f"{place(people, pos, source)}rater {people['rater'].iloc[pos]!r} rated item "
             f"{people['item_id'].iloc[pos]!r} twice (keep one rating per rater and item)"
         )
-    completion = per_game(log.moves).set_index("item_id")["completion"]
-    result = recompute_wins(items, judge, people, design=design, exact_is_true=exact_is_true,
-                            confidence=confidence, completion=completion, seed=seed)  # fmt: skip
-    skipped = {**log.skipped, **result.skipped, "judge_rows_in_human_file": int(len(labels) - len(people))}
-    return WofRecompute(log, result, skipped)
+    games = per_game(log.moves)
+    result = recompute_wins(items, judge, people, design=design, exact_is_true=exact_is_true, confidence=confidence,
+                            completion=games.set_index("item_id")["completion"], seed=seed)  # fmt: skip
+    count, named = unfinished_games(games, log.files)
+    skipped = {**log.skipped, "unfinished_games": count, **result.skipped, "judge_rows_in_human_file": others}
+    return WofRecompute(log, result, skipped, named)
 
 
 @dataclass
