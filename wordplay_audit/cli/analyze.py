@@ -68,6 +68,9 @@ def agreement_command(
     benchmark: Annotated[
         str | None, typer.Option("--benchmark", help="Benchmark scale: landis-koch, fleiss or altman.")
     ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Folder for the tables, plots and report.html.")
+    ] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Percent agreement, Fleiss', Conger's and Light's κ, Krippendorff's α, Gwet's AC1 and
@@ -81,7 +84,7 @@ def agreement_command(
         confidence=confidence, ci=ci, gold=wa.read_table(gold) if gold else None, weights=weights, benchmark=benchmark,
         max_memory_gb=max_memory_gb,
     )  # fmt: skip
-    show(result, as_json=as_json)
+    show(result, as_json=as_json, write=out)
 
 
 @app.command("aggregate")

@@ -97,6 +97,7 @@ def convergence_command(
     words: WordsOpt = None,
     design: DesignOpt = "stratified",
     assume_constant_accuracy: ConstantOpt = False,
+    out: OutOpt = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Convergence of LKR (the study's Eq 6) per ε under judge, replaced and corrected labels."""
@@ -108,19 +109,23 @@ def convergence_command(
         data, labels, eps=grid, window=window, assume_se=assume_se, assume_sp=assume_sp, design=design,
         assume_constant_accuracy=assume_constant_accuracy,
     )  # fmt: skip
-    show(result, as_json=as_json, human=str(human) if human else None)
+    show(result, as_json=as_json, write=out, human=str(human) if human else None)
 
 
 @app.command("trend")
 def trend_command(
-    export: ExportArg, human: HumanOpt = None, words: WordsOpt = None, as_json: bool = JSON_OPTION
+    export: ExportArg,
+    human: HumanOpt = None,
+    words: WordsOpt = None,
+    out: OutOpt = None,
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Trend tests of LKR and TDR over rounds: judge labels (adjusted for the judge's errors with
     --human), replaced labels with --human, and the judge drift check."""
     import wordplay_audit as wa
 
     data, labels = _read(export, words, human)
-    show(wa.balderdash_trend(data, labels), as_json=as_json, human=str(human) if human else None)
+    show(wa.balderdash_trend(data, labels), as_json=as_json, write=out, human=str(human) if human else None)
 
 
 @app.command("report")

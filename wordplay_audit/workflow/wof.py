@@ -172,13 +172,16 @@ class WofMetricsResult(Result):
         return wof_section(self.metrics, None, title="Wheel of Fortune", skipped=self.skipped())
 
     def write(self, out: str | Path, *, title: str | None = None) -> list[str]:
-        """Tables (CSV; ``models`` and ``errors`` also Markdown), items and judge labels, plots."""
+        """Tables (CSV; ``models`` and ``errors`` also Markdown), items and judge labels, plots
+        and ``report.html``."""
+        from wordplay_audit.analysis.report import Report
         from wordplay_audit.corpora.io import output_folder
         from wordplay_audit.workflow.files import write_outputs
 
-        del title
+        report = Report(title or "wordplay-audit: Wheel of Fortune")
+        report.add(self.section())
         with output_folder(out, option="out") as stage:
-            written = write_outputs(stage, tables=self.tables(), figures=self.figures(),
+            written = write_outputs(stage, tables=self.tables(), figures=self.figures(), report=report,
                                     markdown=("models", "errors"))  # fmt: skip
         return sorted(str(p) for p in written)
 
