@@ -41,7 +41,6 @@ from wordplay_audit.analysis.allocation import (
     StrataCounts,
     allocate,
     fnr_target,
-    inclusion_probabilities,
     linear_target,
 )
 from wordplay_audit.annotate.campaign import MANIFEST, Campaign, write_manifest
@@ -50,6 +49,7 @@ from wordplay_audit.annotate.design import STRATUM_COLUMN, assign_overlap, uid_o
 from wordplay_audit.annotate.plan import select_kind
 from wordplay_audit.corpora.contract import read_items, read_labels, read_table
 from wordplay_audit.corpora.io import MARKER
+from wordplay_audit.corpora.sampling import inclusion_probabilities
 from wordplay_audit.errors import InputError, ParameterError, check_choice, expect_file
 
 METRICS = ("tdr", "fnr", "lkr")
