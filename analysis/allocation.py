@@ -20,15 +20,11 @@ most. For one linear target this greedy rule is the exact integer optimum of the
 convex problem and approaches Neyman's allocation n_h ∝ N_h S_h (Neyman 1934, JRSS 97:558;
 :func:`neyman_allocation`).
 
-Rates that change between rounds (:func:`inclusion_probabilities`, :func:`weighted_share`):
-round r draws n_rs items by simple random sampling without replacement from the R_rs still
-unlabelled items of its sampling stratum s; an item's inclusion probability is taken in the
-per-round conditional form π_i = 1 − Π_r (1 − n_{r,s_r(i)}/R_{r,s_r(i)}). It is exact when
-every round's remaining counts R_rs are fixed by the earlier allocations — every round samples
-the same strata, or strata that are unions of the earlier rounds' strata; when a later round
-samples finer strata than an earlier one, R_rs is random and π_i is the conditional
-approximation. Estimates weight each labelled item by 1/π_i (Horvitz–Thompson; Hájek within
-strata), so a design whose rates changed in round 2 stays unbiased.
+Rates that change between rounds: the strata counts, the draw and each item's inclusion
+probability π_i across rounds are the sampling design's
+(:mod:`wordplay_audit.corpora.sampling`); :func:`weighted_share` and
+:func:`weighted_stratified_share` weight each labelled item by 1/π_i (Horvitz–Thompson; Hájek
+within strata), so a design whose rates changed in round 2 stays unbiased.
 """
 
 from __future__ import annotations
@@ -49,9 +45,7 @@ __all__ = [
     "Target",
     "allocate",
     "allocate_variances",
-    "draw_round",
     "fnr_target",
-    "inclusion_probabilities",
     "linear_target",
     "neyman_allocation",
     "predicted_half_widths",
@@ -329,48 +323,6 @@ def neyman_allocation(population: Sequence[float], sd: Sequence[float], n: float
     if weight.sum() <= 0:
         raise ParameterError("population, sd: Σ N_h S_h must be positive")
     return n * weight / weight.sum()
-
-
-def draw_round(strata, drawn: dict, taken, rng: np.random.Generator) -> np.ndarray:
-    """One round: ``drawn[s]`` items by simple random sampling without replacement from the
-    items of stratum s not yet ``taken``. Returns the round's flags (length of ``strata``)."""
-    strata = np.asarray(strata)
-    taken = np.asarray(taken, dtype=bool)
-    flags = np.zeros(len(strata), dtype=bool)
-    for s, k in drawn.items():
-        pool = np.flatnonzero((strata == s) & ~taken)
-        if k > len(pool):
-            raise ParameterError(f"round draws {k} from stratum {s!r} with {len(pool)} items left")
-        flags[rng.choice(pool, size=int(k), replace=False)] = True
-    return flags
-
-
-def inclusion_probabilities(rounds: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
-    """π_i = 1 − Π_r (1 − n_{r,s}/R_{r,s}) for every item (the per-round conditional form).
-
-    ``rounds`` lists, per round, ``(stratum_of_item, drawn)``: the round's sampling stratum of
-    every item and the flags of the items it drew; n_{r,s} = items of s drawn in round r,
-    R_{r,s} = items of s not drawn in an earlier round. Exact when the R_{r,s} are fixed by the
-    earlier allocations (see the module docstring).
-    """
-    if not rounds:
-        raise ParameterError("rounds: give at least one round")
-    size = len(rounds[0][1])
-    taken = np.zeros(size, dtype=bool)
-    miss = np.ones(size, dtype=float)
-    for strata, drawn in rounds:
-        strata, drawn = np.asarray(strata), np.asarray(drawn, dtype=bool)
-        if len(strata) != size or len(drawn) != size:
-            raise ParameterError("rounds: every round needs one stratum and one flag per item")
-        if (drawn & taken).any():
-            raise ParameterError("rounds: an item was drawn in two rounds")
-        for s in np.unique(strata):
-            at = strata == s
-            remaining = int((at & ~taken).sum())
-            if remaining:
-                miss[at] *= 1 - int((at & drawn).sum()) / remaining
-        taken |= drawn
-    return 1 - miss
 
 
 def weighted_share(y, pi) -> tuple[float, float]:

@@ -12,7 +12,6 @@ _EXPORTS = {
     "design_campaign": "design",
     "stratified_sample": "design",
     "assign_overlap": "design",
-    "allocate": "design",
     "Campaign": "campaign",
     "read_campaign": "campaign",
     "write_campaign": "campaign",

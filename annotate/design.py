@@ -1,16 +1,11 @@
 """Campaign design: a seeded stratified sample, k-overlap assignment, honeypots, shuffled queues.
 
-Sample (stratified simple random sampling without replacement, Cochran 1977, ch. 5). The
-population is split into strata ``h`` by the values of the ``strata`` columns; stratum ``h``
-holds ``N_h`` items of ``N`` and gets ``n_h`` sampled items:
-
-* ``proportional``: ``n_h ≈ n · N_h / N`` (largest-remainder rounding, so ``Σ n_h = n``);
-* ``equal``: ``n_h ≈ n / H`` for ``H`` strata.
-
-Either is capped at ``N_h`` and the excess handed, one at a time, to the strata with room (in
-order of the largest unrounded share). Each item of stratum ``h`` then has inclusion
-probability ``π_h = n_h / N_h`` and sampling weight ``w_h = 1 / π_h = N_h / n_h`` (the
-Horvitz–Thompson weight; ``Σ_sample w = N`` over strata that were sampled).
+Sample (stratified simple random sampling without replacement, Cochran 1977, ch. 5): the strata,
+the fixed allocation (``proportional`` n_h ≈ n·N_h/N or ``equal`` n_h ≈ n/H, largest remainder,
+capped at N_h) and the seeded draw are :mod:`wordplay_audit.corpora.sampling`'s, the design
+every round of a campaign uses. Each item of stratum ``h`` then has inclusion probability
+``π_h = n_h / N_h`` and sampling weight ``w_h = 1 / π_h = N_h / n_h`` (the Horvitz–Thompson
+weight; ``Σ_sample w = N`` over strata that were sampled).
 
 Assignment: each sampled item goes to ``k`` raters. Raters are taken lowest current load first,
 ties broken towards raters sharing fewer items with those already chosen, then at random; so
@@ -19,8 +14,9 @@ enough (checked: a design with a pair sharing none is refused when ``k ≥ 2``).
 
 Honeypots: items with known answers. A rater with ``m`` assigned items gets
 ``round(m · r / (1 − r))`` honeypots (``r`` = ``honeypot_rate``), distinct, drawn from the
-honeypot pool, so honeypots are a share ``r`` of the queue up to rounding. Each rater's queue
-(items and honeypots) is then shuffled.
+honeypot pool, so honeypots are a share ``r`` of the queue up to rounding (:func:`pick_honeypots`;
+a later round gives each rater ones they have not had, while the pool lasts). Each rater's
+queue (items and honeypots) is then shuffled.
 """
 
 from __future__ import annotations
@@ -34,10 +30,17 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from wordplay_audit.corpora.sampling import (
+    ALLOCATIONS,
+    draw_round,
+    fixed_allocation,
+    sampling_weights,
+    strata_counts,
+    stratum_keys,
+)
 from wordplay_audit.errors import ParameterError, check_choice
 
 Allocation = Literal["proportional", "equal"]
-ALLOCATIONS: tuple[str, ...] = ("proportional", "equal")
 STRATUM_COLUMN = "stratum"
 
 
@@ -81,73 +84,41 @@ def uid_of(campaign: str, item_id: str) -> str:
     return hashlib.sha256(f"{campaign}\0{item_id}".encode()).hexdigest()[:16]
 
 
-def _largest_remainder(shares: np.ndarray, total: int, caps: np.ndarray) -> np.ndarray:
-    """Integers ``≤ caps`` summing to ``min(total, Σ caps)``, as close to ``shares`` as rounding allows."""
-    counts = np.minimum(np.floor(shares).astype(int), caps)
-    remainder = shares - np.floor(shares)
-    order = np.lexsort((np.arange(len(shares)), -shares, -remainder))  # remainder first
-    left = min(total, int(caps.sum())) - int(counts.sum())
-    while left > 0:
-        moved = False
-        for index in order:
-            if left == 0:
-                break
-            if counts[index] < caps[index]:
-                counts[index] += 1
-                left -= 1
-                moved = True
-        if not moved:
-            break
-    return counts
-
-
-def allocate(population: Sequence[int], n: int, allocation: str) -> np.ndarray:
-    """Sample size per stratum (see the module docstring)."""
-    check_choice("allocation", allocation, ALLOCATIONS)
-    sizes = np.asarray(population, dtype=int)
-    if allocation == "proportional":
-        shares = n * sizes / sizes.sum()
-    else:
-        shares = np.full(len(sizes), n / len(sizes), dtype=float)
-    return _largest_remainder(shares, n, sizes)
-
-
 def stratified_sample(
     items: pd.DataFrame, n: int, strata: Sequence[str], allocation: str, rng: np.random.Generator
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Draw the sample; return (sampled items with weights, one row per stratum)."""
+    """Draw the sample; return (sampled items with weights, one row per stratum). The strata,
+    the allocation and the draw are :mod:`wordplay_audit.corpora.sampling`'s; the sample lists
+    the strata in sorted order, each stratum's items in the table's order."""
     frame = items.reset_index(drop=True).copy()
-    if strata:
-        keys = frame[list(strata)].astype(str).agg(" × ".join, axis=1)
-    else:
-        keys = pd.Series("all", index=frame.index)
+    keys = stratum_keys(frame, strata)
     frame[STRATUM_COLUMN] = keys
-    names = sorted(keys.unique())
-    groups = {name: frame.index[keys == name].to_numpy() for name in names}
-    sizes = np.array([len(groups[name]) for name in names])
-    counts = allocate(sizes, n, allocation)
-    chosen, rows = [], []
-    for name, size, count in zip(names, sizes, counts, strict=True):
-        picked = (
-            rng.choice(groups[name], size=int(count), replace=False) if count else np.array([], dtype=int)
-        )
-        chosen.extend(sorted(int(i) for i in picked))
-        first = frame.loc[groups[name][0]]
+    counts = strata_counts(keys)
+    names, sizes = list(counts.index), counts["N"].to_numpy()
+    sampled = fixed_allocation(sizes, n, allocation)
+    flags = draw_round(
+        keys.to_numpy(), dict(zip(names, sampled, strict=True)), np.zeros(len(frame), bool), rng
+    )
+    order = {name: i for i, name in enumerate(names)}
+    chosen = sorted(np.flatnonzero(flags), key=lambda i: (order[keys.iloc[i]], i))
+    pi = dict(zip(names, sampled / sizes, strict=True))
+    rows = []
+    for name, size, count in zip(names, sizes, sampled, strict=True):
+        first = frame.loc[int(np.flatnonzero((keys == name).to_numpy())[0])]
         rows.append(
             {
                 STRATUM_COLUMN: name,
                 **{col: str(first[col]) for col in strata},
                 "population": int(size),
                 "sampled": int(count),
-                "inclusion_probability": count / size if size else float("nan"),
+                "inclusion_probability": pi[name],
                 "weight": size / count if count else float("nan"),
             }
         )
     table = pd.DataFrame(rows)
     sample = frame.loc[chosen].copy()
-    pi = dict(zip(table[STRATUM_COLUMN], table["inclusion_probability"], strict=True))
     sample["inclusion_probability"] = sample[STRATUM_COLUMN].map(pi)
-    sample["sampling_weight"] = 1.0 / sample["inclusion_probability"]
+    sample["sampling_weight"] = sampling_weights(sample["inclusion_probability"].to_numpy(float))
     return sample.reset_index(drop=True), table
 
 
@@ -198,24 +169,64 @@ def _check(n: int, raters: Sequence[str], k: int, rate: float, population: int) 
         raise ParameterError(f"honeypot_rate: expected a share in [0, 1), got {rate}")
 
 
+def honeypots_wanted(m: int, rate: float) -> int:
+    """Honeypots for a queue of ``m`` items at ``rate``: round(m · r / (1 − r)).
+
+    >>> honeypots_wanted(18, 0.1), honeypots_wanted(0, 0.1)
+    (2, 0)
+    """
+    return int(round(m * rate / (1 - rate)))
+
+
+@dataclass
+class HoneypotPick:
+    """Honeypot assignments of one round and, per rater, how many the pool could not give
+    (``short``: rater → (wanted, given); only raters who got fewer than they should)."""
+
+    rows: list[dict]
+    short: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def pick_honeypots(
+    loads: dict[str, int],
+    pool: Sequence[str],
+    rate: float,
+    rng: np.random.Generator,
+    *,
+    had: dict[str, set[str]] | None = None,
+) -> HoneypotPick:
+    """Each rater's honeypots for ``loads`` new items (:func:`honeypots_wanted`), distinct, drawn
+    from ``pool`` without those the rater ``had`` already (a task appears once in a rater's
+    project); where too few are left the rater gets them all and :attr:`HoneypotPick.short`
+    counts the rest."""
+    ids = np.asarray([str(i) for i in pool], dtype=object)
+    pick = HoneypotPick([])
+    for rater, m in loads.items():
+        wanted = honeypots_wanted(m, rate)
+        seen = (had or {}).get(rater, set())
+        left = ids[[i not in seen for i in ids]] if seen else ids
+        size = min(wanted, len(left))
+        if size < wanted:
+            pick.short[rater] = (wanted, size)
+        if size:
+            pick.rows += [{"rater": rater, "item_id": str(i), "honeypot": True}
+                          for i in rng.choice(left, size=size, replace=False)]  # fmt: skip
+    return pick
+
+
 def _honeypot_rows(loads: dict[str, int], honeypots: pd.DataFrame | None, rate: float, rng) -> list[dict]:
     if rate == 0:
         return []
     if honeypots is None or honeypots.empty:
         raise ParameterError("honeypot_rate: is above 0 but no honeypots were given")
     pool = honeypots["item_id"].astype(str).to_numpy()
-    rows = []
-    for rater, m in loads.items():
-        h = int(round(m * rate / (1 - rate)))
-        if h > len(pool):
-            raise ParameterError(
-                f"honeypot_rate: rater {rater} needs {h} distinct honeypots, the file holds {len(pool)}"
-            )
-        rows += [
-            {"rater": rater, "item_id": str(i), "honeypot": True}
-            for i in rng.choice(pool, size=h, replace=False)
-        ]
-    return rows
+    pick = pick_honeypots(loads, pool, rate, rng)
+    if pick.short:
+        rater, (wanted, _given) = next(iter(pick.short.items()))
+        raise ParameterError(
+            f"honeypot_rate: rater {rater} needs {wanted} distinct honeypots, the file holds {len(pool)}"
+        )
+    return pick.rows
 
 
 @dataclass(frozen=True)
@@ -290,11 +301,27 @@ def design_campaign(
     return design
 
 
-def _shuffle_queues(frame: pd.DataFrame, raters: Sequence[str], rng: np.random.Generator) -> pd.DataFrame:
+def _shuffle_queues(
+    frame: pd.DataFrame, raters: Sequence[str], rng: np.random.Generator, after: dict[str, int] | None = None
+) -> pd.DataFrame:
+    """Each rater's rows of ``frame`` in a random order, numbered ``position`` from 1 (or from
+    after the rater's last position in ``after``: a later round's tasks follow the earlier ones)."""
     parts = []
     for rater in raters:
         part = frame[frame["rater"] == rater].reset_index(drop=True)
         part = part.iloc[rng.permutation(len(part))].reset_index(drop=True)
-        part.insert(1, "position", np.arange(1, len(part) + 1))
+        start = 1 + int((after or {}).get(rater, 0))
+        part.insert(1, "position", np.arange(start, start + len(part)))
         parts.append(part)
     return pd.concat(parts, ignore_index=True) if parts else frame.assign(position=[])
+
+
+def shuffled_round(
+    rows: list[dict], raters: Sequence[str], rng: np.random.Generator, after: dict[str, int], campaign: str
+) -> pd.DataFrame:
+    """A later round's assignments (``rows``: rater, item_id, honeypot): each rater's new tasks
+    shuffled and numbered after their ``after`` last position, with their ``uid``."""
+    frame = pd.DataFrame(rows, columns=["rater", "item_id", "honeypot"])
+    out = _shuffle_queues(frame, raters, rng, after)
+    out["uid"] = [uid_of(campaign, i) for i in out["item_id"]]
+    return out

@@ -20,7 +20,7 @@ import pandas as pd
 
 from wordplay_audit.annotate.campaign import Campaign
 from wordplay_audit.annotate.configs import allowed_labels, question_labels
-from wordplay_audit.corpora.contract import is_final_labels, place, read_labels, read_table
+from wordplay_audit.corpora.contract import is_final_labels, place, read_labels
 from wordplay_audit.errors import InputError, at_line, expect_file
 
 
@@ -38,23 +38,23 @@ def campaign_rows(campaign: Campaign, labels: pd.DataFrame, source: str | Path) 
     return labels[matched], int((~matched).sum())
 
 
-def check_final_labels(campaign: Campaign, path: str | Path) -> dict[str, int]:
-    """Check pull's ``final.csv`` for ``campaign`` (see the module docstring); return the counts
-    ``{"rows", "unmatched"}`` (rows naming no campaign item). A per-rater labels table (pull's
-    ``labels.csv``: it has ``rater``) is checked as :func:`check_labels` does (``annotate next``
-    and ``status`` settle it by :mod:`wordplay_audit.corpora.consensus`)."""
-    table = read_table(expect_file(path, "pull's final.csv for --labels"))
-    if not is_final_labels(table) and {"rater", "rater_type"} & set(table.columns):
-        _rows, unmatched = check_labels(campaign, path)
-        return {"rows": int(len(table)), "unmatched": unmatched}
-    if "item_id" not in table.columns or "label" not in table.columns:
+def check_final_labels(campaign: Campaign, labels: pd.DataFrame) -> dict[str, int]:
+    """Check pull's final labels (the table of ``final.csv``; ``attrs["source"]`` names its file)
+    for ``campaign`` (see the module docstring); return the counts ``{"rows", "unmatched"}``
+    (rows naming no campaign item). Per-rater labels (pull's ``labels.csv``: it has ``rater``) are
+    checked as :func:`check_labels` does (``next`` and ``status`` settle them by the consensus)."""
+    source = str(labels.attrs.get("source") or "labels")
+    if not is_final_labels(labels) and {"rater", "rater_type"} & set(labels.columns):
+        _rows, unmatched = check_label_rows(campaign, labels)  # per-rater: settled by the consensus
+        return {"rows": int(len(labels)), "unmatched": unmatched}
+    if "item_id" not in labels.columns or "label" not in labels.columns:
         raise InputError(
-            f"{at_line(path, 1)}expected pull's final.csv (columns item_id, question, label); "
-            f"got {', '.join(map(str, table.columns)) or 'no columns'}"
+            f"{at_line(source, 1) if labels.attrs.get('line_index') else source + ': '}expected pull's "
+            f"final.csv (columns item_id, question, label); got {', '.join(map(str, labels.columns)) or 'no columns'}"
         )
-    _check_answers(campaign, table, path, ["item_id", "question"], unresolved=True)
-    _matched, unmatched = campaign_rows(campaign, table, path)
-    return {"rows": int(len(table)), "unmatched": unmatched}
+    _check_answers(campaign, labels, source, ["item_id", "question"], unresolved=True)
+    _matched, unmatched = campaign_rows(campaign, labels, source)
+    return {"rows": int(len(labels)), "unmatched": unmatched}
 
 
 def check_labels(campaign: Campaign, path: str | Path) -> tuple[pd.DataFrame, int]:
@@ -110,13 +110,13 @@ def _check_answers(campaign: Campaign, table: pd.DataFrame, path, key: list[str]
     keys = pd.DataFrame({**columns, "question": question, "label": label.str.lower()})
     clash = keys.drop_duplicates().duplicated(key)
     if clash.any():
-        line = int(clash[clash].index[0])  # the index is the file's line (read_table)
+        line = clash[clash].index[0]  # read_table's index is the file's line (place says so)
         what = f"item {columns['item_id'][line]!r}" + (
             f", question {question[line]!r}" if question[line] else ""
         )
         if "rater" in columns:
             what = f"rater {columns['rater'][line]!r}, {what}"
         raise InputError(
-            f"{at_line(path, line)}{what}: label {label[line]!r} contradicts an earlier row "
+            f"{place(table, int(table.index.get_loc(line)), str(path))}{what}: label {label[line]!r} contradicts an earlier row "
             f"(expected one {'final label per item' if unresolved else 'label per rater, item'} and question)"
         )

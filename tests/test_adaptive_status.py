@@ -113,7 +113,8 @@ def test_status_widths_by_hand(camp, run_cli):
                 best = min(best, max(w1, w2))
     assert max(m1["half_width_next"], m2["half_width_next"]) == pytest.approx(best, rel=1e-9)
     text = _status(run_cli, camp, "--budget", "4")
-    assert f"tdr m1: 0.528 ±{now_m1:.3f} now (10 labelled)" in text and "after the next 4" in text
+    assert "tdr m1: 0.528 (" in text and "(10 labelled)" in text
+    assert f"tdr m1: ±{now_m1:.3f} now" in text and "after the next 4" in text
 
 
 def test_status_lkr_counts_any_sense(camp, run_cli):
@@ -170,7 +171,7 @@ def test_lkr_needs_a_kind_with_any_sense(tmp_path, run_cli):
         "--target", "lkr",
     )  # fmt: skip
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert "--target lkr" in err and "any_sense" in err and "category_name" in err
+    assert "--target: lkr" in err and "any_sense" in err and "category_name" in err
 
 
 def test_next_with_the_server_down_writes_nothing(camp, run_cli, monkeypatch, tree_digest):

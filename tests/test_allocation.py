@@ -17,9 +17,7 @@ from wordplay_audit.analysis.allocation import (
     StrataCounts,
     allocate,
     allocate_variances,
-    draw_round,
     fnr_target,
-    inclusion_probabilities,
     linear_target,
     neyman_allocation,
     predicted_half_widths,
@@ -27,6 +25,7 @@ from wordplay_audit.analysis.allocation import (
     weighted_share,
     weighted_stratified_share,
 )
+from wordplay_audit.corpora.sampling import draw_round, inclusion_probabilities
 from wordplay_audit.errors import ParameterError
 
 Z95 = 1.959963984540054

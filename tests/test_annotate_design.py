@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wordplay_audit.annotate.design import DesignSpec, allocate, assign_overlap, design_campaign, uid_of
+from wordplay_audit.annotate.design import DesignSpec, assign_overlap, design_campaign, uid_of
+from wordplay_audit.corpora.sampling import fixed_allocation as allocate
 from wordplay_audit.errors import ParameterError
 
 

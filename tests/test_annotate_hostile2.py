@@ -88,7 +88,7 @@ def test_next_keeps_the_sub_folders_of_the_campaign(defcamp, run_cli, tree_diges
 
 
 def test_a_next_that_read_the_campaign_before_another_wrote_it_is_refused(defcamp, run_cli, monkeypatch):
-    from wordplay_audit.pipelines import adaptive
+    from wordplay_audit.workflow import campaign_next as adaptive
 
     camp, final = defcamp / "camp", defcamp / "final.csv"
     real, inner = adaptive._server_for, {}

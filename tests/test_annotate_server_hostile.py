@@ -286,7 +286,7 @@ def test_answers_of_the_wrong_shape_are_one_line_errors(
 def test_ctrl_c_during_next_names_a_written_round(run_cli, tmp_path, monkeypatch, capsys):
     """Ctrl-C after `next` wrote its round (the manifest changed) says the push may be partial;
     before that, the usual "no output was changed"."""
-    from wordplay_audit.pipelines import adaptive
+    from wordplay_audit.workflow import campaign_next as adaptive
 
     camp = tmp_path / "camp"
     camp.mkdir()

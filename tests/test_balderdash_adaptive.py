@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wordplay_audit.analysis.allocation import draw_round, inclusion_probabilities
 from wordplay_audit.analysis.balderdash.adaptive_report import adaptive_section, width_history
 from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
 from wordplay_audit.analysis.balderdash.plan_adaptive import (
@@ -26,6 +25,7 @@ from wordplay_audit.analysis.balderdash.plan_adaptive import (
 from wordplay_audit.analysis.correction import JudgeAccuracy
 from wordplay_audit.analysis.correction.calibration import randomised_share_interval
 from wordplay_audit.analysis.report import Report
+from wordplay_audit.corpora.sampling import draw_round, inclusion_probabilities
 from wordplay_audit.errors import InputError, ParameterError
 
 NORMAL = CorrectionOptions(method="normal", draws=100)

@@ -127,6 +127,11 @@ API: dict[str, str] = {
     "RaterAccounts": f"{W}.campaign_people",
     "Adjudication": f"{W}.campaign_people",
     "ScriptedAnswers": f"{W}.campaign",
+    "next_round": f"{W}.campaign_next",
+    "NextRound": f"{W}.campaign_next",
+    "campaign_status": f"{W}.campaign_status",
+    "CampaignStatus": f"{W}.campaign_status",
+    "label_config": "wordplay_audit.annotate.configs",
     # the demo
     "run_demo": f"{W}.demo",
     "Demo": f"{W}.demo",

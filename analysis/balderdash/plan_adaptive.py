@@ -4,7 +4,9 @@
 Each simulated campaign draws a population: per model × deck cell N items, each human-true with
 the cell's TDR, and a judge verdict with the model's Se/Sp; strata are model × deck × verdict.
 People label in batches (default 20) by simple random sampling without replacement within
-strata (within a stratum only counts matter, so a batch is a hypergeometric draw per stratum).
+strata (the sampling design's draw, :mod:`wordplay_audit.corpora.sampling`; within a stratum
+only counts matter, so the simulation draws each batch's true count as a hypergeometric
+variate per stratum instead of drawing items).
 After each batch every model is judged by the interval the toolkit prints for a cell made of
 whole sampling strata (``balderdash recompute``): the randomised Clopper–Pearson predictive
 interval of the model's realised TDR (``correction.calibration.randomised_share_interval``)
@@ -19,8 +21,9 @@ a known TDR (width 0, covered trivially): it is counted apart (``known``) and le
 coverage. The point estimate is the stratified estimate Σ_h W_h q̂_h (W_h = N_h/N_model).
 Allocation of each batch:
 
-* ``proportional``: n_h → n·N_h/N, ``equal``: n_h → n/H (the batch goes to the largest deficits,
-  capped at N_h);
+* ``proportional``: n_h → n·N_h/N, ``equal``: n_h → n/H (the sampling design's fixed shares and
+  batch rule, :func:`wordplay_audit.corpora.sampling.top_up`: the batch goes to the largest
+  deficits, capped at N_h);
 * ``adaptive``: :func:`wordplay_audit.analysis.allocation.allocate_variances` (pilot 5 per
   stratum, floor 0.01 on q(1 − q), minimise the largest predicted half-width z·√(Σ W_h² q̃_h(1 −
   q̃_h) N_h/(N_h − 1)(1/n_h − 1/N_h)) with q̃ = (x + a/2)/(n + a), a = ``pseudo``, default
@@ -52,6 +55,7 @@ from wordplay_audit.analysis.allocation import (
     unit_variances,
 )
 from wordplay_audit.analysis.correction.calibration import randomised_share_interval
+from wordplay_audit.corpora.sampling import fixed_shares, top_up
 from wordplay_audit.errors import ParameterError
 
 METHODS = ("proportional", "equal", "adaptive")
@@ -143,19 +147,6 @@ def _stop_check(big_n, n, x, v, model, half_width: float, confidence: float, fir
     return True, low, high, first
 
 
-def fixed_batch(big_n, n, batch, shares):
-    """Give ``batch`` labels to the strata furthest below their share of the new total."""
-    add = np.zeros(len(big_n), dtype=int)
-    goal = (n.sum() + batch) * shares
-    for _ in range(batch):
-        room = n + add < big_n
-        if not room.any():
-            break
-        deficit = np.where(room, goal - (n + add), -np.inf)
-        add[np.argmax(deficit)] += 1
-    return add
-
-
 def adaptive_batch(big_n, n, x, model, batch, confidence: float = 0.95, pseudo: float = PSEUDO, prior=None):
     """The next batch by :func:`allocate_variances`: minimise the largest predicted half-width
     of the models' corrected TDRs (q̃ = (x + a·m)/(n + a), a = ``pseudo``, m = ``prior`` per
@@ -178,7 +169,7 @@ def run_campaign(pop, method: str, rng, *, half_width: float, batch: int, confid
     known = the model's strata were labelled in full (its TDR is known, width 0)."""
     big_n, true, model, v = pop
     n, x = np.zeros(len(big_n), dtype=int), np.zeros(len(big_n), dtype=int)
-    shares = big_n / big_n.sum() if method == "proportional" else np.full(len(big_n), 1 / len(big_n))
+    shares = fixed_shares(big_n, method) if method != "adaptive" else None
     first, held = 0, 0
     while True:
         stop, low, high, first = _stop_check(big_n, n, x, v, model, half_width, confidence, first)
@@ -192,7 +183,7 @@ def run_campaign(pop, method: str, rng, *, half_width: float, batch: int, confid
             with np.errstate(invalid="ignore"):  # inf × 0 for strata no target uses (harmless)
                 add = adaptive_batch(big_n, n, x, model, batch, confidence, pseudo, prior)
         else:
-            add = fixed_batch(big_n, n, batch, shares)
+            add = top_up(big_n, n, batch, shares)
         left_true, left = true - x, big_n - n
         new_true = np.where(add > 0, rng.hypergeometric(left_true, np.maximum(left - left_true, 0), add), 0)
         n, x = n + add, x + new_true

@@ -18,7 +18,9 @@ def _items(n: int = 12) -> pd.DataFrame:
 
 def test_plan_campaign_from_python_into_a_missing_folder_writes_a_campaign_the_cli_accepts(tmp_path, run_cli):
     out = tmp_path / "deep" / "campaign"  # its parent does not exist either
-    plan = wa.plan_campaign(_items(), out=out, n=8, raters=["ann", "bob"], overlap=2, strata=["player_model"], seed=1)
+    plan = wa.plan_campaign(
+        _items(), out=out, n=8, raters=["ann", "bob"], overlap=2, strata=["player_model"], seed=1
+    )
     assert (out / ".wordplay-audit").is_file()  # the marker: the folder is this toolkit's output
     assert wa.open_campaign(out).name == "campaign" == plan.to_dict()["campaign"]
     assert (out / "population.csv").is_file()  # an in-memory population is kept for later rounds
@@ -32,7 +34,9 @@ def test_plan_campaign_from_python_into_a_missing_folder_writes_a_campaign_the_c
 def test_the_tfidf_judge_needs_its_corpus():
     from wordplay_audit.judges import make_judge
 
-    with pytest.raises(wa.ParameterError, match="^corpus: the TF-IDF judge needs the texts its idf is fitted on"):
+    with pytest.raises(
+        wa.ParameterError, match="^corpus: the TF-IDF judge needs the texts its idf is fitted on"
+    ):
         make_judge("tfidf", threshold=0.5)
     assert make_judge("tfidf", threshold=0.5, corpus=["a b", "b c"]).threshold == 0.5
 
@@ -52,4 +56,7 @@ def test_a_judge_with_its_corpus_scores_a_pair_the_same_in_any_batch():
     alone = asyncio.run(fitted.judge([pair]))[0].score
     assert alone == asyncio.run(fitted.judge(queries))[4].score
     unfitted = TfidfJudge(0.5)  # each batch's own idf
-    assert asyncio.run(unfitted.judge([pair, queries[5]]))[0].score != asyncio.run(unfitted.judge(queries))[4].score
+    assert (
+        asyncio.run(unfitted.judge([pair, queries[5]]))[0].score
+        != asyncio.run(unfitted.judge(queries))[4].score
+    )

@@ -22,7 +22,6 @@ from wordplay_audit.cli.annotate_args import (
 )
 from wordplay_audit.cli.annotate_people import adjudicate_command, raters_command
 from wordplay_audit.cli.output import JSON_OPTION, emit, show
-from wordplay_audit.errors import ParameterError
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -39,9 +38,9 @@ def config_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Print the Label Studio labelling config (XML) of one kind."""
-    from wordplay_audit.annotate.configs import label_config
+    import wordplay_audit as wa
 
-    xml = label_config(kind, adjudication=adjudication)
+    xml = wa.label_config(kind, adjudication=adjudication)
     emit({"kind": kind, "config": xml}, as_json=as_json, lines=[xml.rstrip()])
 
 
@@ -170,12 +169,14 @@ def status_command(
     campaign: CampaignArg,
     labels: Annotated[
         Path | None,
-        typer.Option("--labels", help="final.csv: recompute the targets' widths (works without a server)."),
+        typer.Option(
+            "--labels", help="final.csv: the estimates and the targets' widths (works without a server)."
+        ),
     ] = None,
     budget: Annotated[
         int | None, typer.Option("--budget", help="Next batch size (default: the last round's).")
     ] = None,
-    target: Annotated[
+    targets: Annotated[
         str | None, typer.Option("--target", help="Metrics (default: the last round's, else tdr).")
     ] = None,
     by: Annotated[
@@ -184,44 +185,18 @@ def status_command(
     items: Annotated[Path | None, typer.Option("--items", help="The planned items table.")] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Per rater: done / skipped / left; per target: interval half-width now and after the next batch."""
-    import os
+    """Per rater: done / skipped / left; per target: the estimate now with its interval, and planned widths."""
+    import wordplay_audit as wa
 
-    from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.server import URL_ENV
-    from wordplay_audit.cli.annotate_args import rater_progress, unmatched_note
-    from wordplay_audit.pipelines.adaptive_status import (
-        status_from_labels,
-        status_from_manifest,
-        status_lines,
-    )
-
-    c = read_campaign(campaign)
-    if labels is not None:
-        overrides = {
-            "budget": budget,
-            "targets": None if target is None else tuple(split_names(target, "--target")),
-            "by": None if by is None else tuple(split_names(by, "--by")),
-            "items": items,
-        }
-        adaptive = status_from_labels(c, labels, overrides)
-    else:
-        adaptive = status_from_manifest(c)
-    rows, lines = None, []
-    if adaptive is None or os.environ.get(URL_ENV):
-        rows, lines = rater_progress(c)
-    else:
-        lines = [f"file mode ({URL_ENV} not set): no rater progress"]
-    if adaptive is not None:
-        lines += status_lines(adaptive) + unmatched_note(adaptive.get("labels_unmatched") or 0, labels)
-    emit({"campaign": c.name, "raters": rows, "adaptive": adaptive}, as_json=as_json, lines=lines)
+    result = wa.campaign_status(
+        campaign, labels=labels, budget=budget, items=wa.read_items(items) if items else None,
+        targets=split_names(targets, "--target") if targets is not None else None,
+        by=split_names(by, "--by") if by is not None else None,
+    )  # fmt: skip
+    show(result, as_json=as_json)
 
 
 app.command("adjudicate")(adjudicate_command)
-
-
-def _width(value: float | None) -> str:
-    return "?" if value is None else f"{value:.3f}"
 
 
 @app.command("next")
@@ -229,7 +204,9 @@ def next_command(
     campaign: CampaignArg,
     budget: Annotated[int, typer.Option("--budget", help="Items to add in this round.")],
     labels: Annotated[Path, typer.Option("--labels", help="final.csv from `annotate pull` / `import-file`.")],
-    target: Annotated[str, typer.Option("--target", help="Metrics, comma-separated: tdr, fnr, lkr.")] = "tdr",
+    targets: Annotated[
+        str, typer.Option("--target", help="Metrics, comma-separated: tdr, fnr, lkr.")
+    ] = "tdr",
     by: Annotated[
         str, typer.Option("--by", help="Columns of the targets' groups (strata: these × judge_verdict).")
     ] = "player_model",
@@ -247,39 +224,17 @@ def next_command(
         ),
     ] = None,
     review: Annotated[bool, typer.Option("--review", help="Push with the judge's verdicts shown.")] = False,
+    roster: RosterOpt = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Adaptive round: put the next --budget items where they shrink the widest interval most, then push."""
-    from wordplay_audit.analysis.allocation import OBJECTIVES
-    from wordplay_audit.cli.annotate_args import interrupted_round, unmatched_note
-    from wordplay_audit.errors import check_choice
-    from wordplay_audit.pipelines.adaptive import NextSpec, run_next
+    import wordplay_audit as wa
+    from wordplay_audit.cli.annotate_args import interrupted_round
 
-    check_choice("--objective", objective, OBJECTIVES)  # the library's messages say "objective"
-    if not 0 < confidence < 1:  # also nan
-        raise ParameterError(f"--confidence: expected a level strictly between 0 and 1, got {confidence!r}")
-    spec = NextSpec(
-        budget=budget,
-        labels=labels,
-        targets=tuple(split_names(target, "--target")),
-        by=tuple(split_names(by, "--by")),
-        seed=seed,
-        objective=objective,
-        confidence=confidence,
-        items=items,
-    )
     with interrupted_round(campaign):
-        record = run_next(campaign, spec, push=push, review=review)
-    lines = [f"round {record['round']}: {len(record['item_ids'])} items added -> {campaign}"]
-    lines += [
-        f"{name}: ±{_width(record['half_width_before'][name])} -> ±{_width(record['half_width_after'][name])}"
-        for name in record["half_width_before"]
-    ]
-    lines += [
-        f"pushed {r['owner']}: project {r['project_id']}, {r['imported']} tasks imported, "
-        f"{r['already_there']} already there"
-        for r in record["pushed"] or []
-    ]
-    lines += [f"note: {note}" for note in [*record["notes"], record["push_note"]] if note]
-    lines += unmatched_note(record["labels_unmatched"], labels)
-    emit(record, as_json=as_json, lines=lines)
+        result = wa.next_round(
+            campaign, budget=budget, labels=labels, targets=split_names(targets, "--target"),
+            by=split_names(by, "--by"), seed=seed, objective=objective, confidence=confidence,
+            items=wa.read_items(items) if items else None, push=push, review=review, roster=roster,
+        )  # fmt: skip
+    show(result, as_json=as_json)

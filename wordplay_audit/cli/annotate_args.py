@@ -38,18 +38,6 @@ def split_names(text: str, option: str, *, what: str = "names") -> list[str]:
     return parts
 
 
-def pulled_lines(result: dict, out: Path) -> list[str]:
-    """The summary lines; the warning that no roster was given comes first."""
-    from wordplay_audit.annotate.roster import NO_ROSTER
-
-    loud = [f"warning: {w}" for w in result["warnings"] if w == NO_ROSTER]
-    lines = [*loud, f"wrote {out}", f"counts: {result['counts']}"]
-    lines += [f"{r}: {s}" for r, s in result["per_rater"].items()]
-    lines += [f"honeypots {h['rater']}: {h['correct']}/{h['answered']}" for h in result["honeypot_accuracy"]]
-    lines += [f"warning: {w}" for w in result["warnings"] if w != NO_ROSTER]
-    return lines
-
-
 PULL_FLAGS = {"^roster": "--roster", "foreign='leave_out'": "--foreign leave-out"}
 
 
@@ -101,51 +89,6 @@ def rater_names(text: str, split) -> list[str]:
     return names
 
 
-def unmatched_note(count: int, labels: Path) -> list[str]:
-    """The printed note on label rows that name no campaign item (none: no note).
-
-    >>> unmatched_note(3, Path("final.csv"))
-    ['note: left out 3 label row(s) of final.csv naming no item of the campaign']
-    """
-    return (
-        [f"note: left out {count} label row(s) of {labels} naming no item of the campaign"] if count else []
-    )
-
-
-def rater_progress(c) -> tuple[list[dict], list[str]]:
-    """``annotate status``'s per-rater rows (from the server) and their lines with a progress bar;
-    a rater without a project, tasks not on the server or there twice are warning lines."""
-    from wordplay_audit.annotate.server import Server
-    from wordplay_audit.annotate.workflow import progress_bar, status_campaign
-
-    rows = status_campaign(c, Server())
-    width = max((len(r["rater"]) for r in rows), default=5)
-    lines = [
-        f"{r['rater']:<{width}} {progress_bar(r['done'] + r['skipped'], r['tasks'])}"
-        f"  done {r['done']}, skipped {r['skipped']}, left {r['left']}"
-        + (f", not on the server {r['not_on_server']}" if r["not_on_server"] else "")
-        for r in rows
-    ]
-    lines += [f"warning: {w}" for r in rows for w in r["warnings"]]
-    return rows, lines
-
-
-def push_lines(rows: list[dict]) -> list[str]:
-    """The lines of ``push``'s result: one per project, and a warning per project holding a task
-    more than once."""
-    lines = [
-        f"{r['owner']}: project {r['project_id']} ({'created' if r['created'] else 'found'}), "
-        f"{r['imported']} tasks imported, {r['already_there']} already there"
-        for r in rows
-    ]
-    return lines + [
-        f"warning: project {r['project_id']} ({r['owner']}) holds {r['duplicate_tasks']} extra copy(ies) "
-        "of tasks (a uid more than once); delete them on the server"
-        for r in rows
-        if r.get("duplicate_tasks")
-    ]
-
-
 @contextlib.contextmanager
 def interrupted_push(command: str) -> Iterator[None]:
     """Ctrl-C during a push: say that the server may hold part of the import (the usual "no
@@ -165,18 +108,20 @@ def interrupted_push(command: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def interrupted_round(folder: Path) -> Iterator[None]:
-    """Ctrl-C during ``annotate next``: once the round is written (the manifest changed) the
-    push that follows may be partial – say so and how to finish it; before, the usual message
-    (nothing was changed) stands."""
+    """Ctrl-C during ``annotate next``: once the round is written (the campaign's manifest
+    changed) the push that follows may be partial – say so and how to finish it; before, the
+    usual message (nothing was changed) stands."""
     import sys
 
-    from wordplay_audit.annotate.campaign import manifest_digest
+    def manifest() -> bytes:  # the campaign's manifest as it stands (b"" when there is none)
+        path = Path(folder) / "manifest.json"
+        return path.read_bytes() if path.is_file() else b""
 
-    before = manifest_digest(folder)
+    before = manifest()
     try:
         yield
     except KeyboardInterrupt:
-        if manifest_digest(folder) == before:
+        if manifest() == before:
             raise
         print(
             "error: interrupted after the round was written; the server may hold part of it; run "

@@ -1,1 +1,0 @@
-"""``annotate next``/``status``'s round logic, moving into :mod:`wordplay_audit.workflow`."""
