@@ -301,7 +301,7 @@ def fit_judge(
     from wordplay_audit.judges.make import SIMILARITY, make_judge
 
     if spec not in SIMILARITY:
-        raise ParameterError(f"--judge: expected one of {', '.join(SIMILARITY)}; got {spec!r}")
+        raise ParameterError(f"judge: expected one of {', '.join(SIMILARITY)}; got {spec!r}")
     chosen = items if kind is None else items[items["kind"] == kind]
     truth, ties = human_truth(labels, item_ids=chosen["item_id"], source=labels_source)
     human = people_rows(labels)[0]

@@ -132,7 +132,7 @@ class EmbedJudge(_SimilarityJudge):
         if self._model is None:
             if not embed_available():
                 raise ParameterError(
-                    "--judge embed: the 'embed' extra is not installed; pip install 'wordplay-audit[embed]'"
+                    "judge: embed needs the 'embed' extra (pip install 'wordplay-audit[embed]')"
                 )
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

@@ -86,14 +86,14 @@ def final_labels(labels: pd.DataFrame | str | Path) -> pd.DataFrame:
     The one place ``next`` and ``status`` read them."""
     from wordplay_audit.corpora.contract import read_labels
 
+    if isinstance(labels, str | Path):
+        labels = read_labels(expect_file(labels, "pull's final.csv (labels)"), accept_final=True)
     if isinstance(labels, pd.DataFrame):
         if "label" in labels.columns and labels["label"].isna().any():  # pandas' empty: unresolved
             out = labels.assign(label=labels["label"].astype(object).where(labels["label"].notna(), ""))
             out.attrs = dict(labels.attrs)
             return out
         return labels
-    if isinstance(labels, str | Path):
-        return read_labels(expect_file(labels, "pull's final.csv (labels)"), accept_final=True)
     raise ParameterError(
         f"labels: expected pull's final labels (a table, or the path of final.csv); got {type(labels).__name__}"
     )

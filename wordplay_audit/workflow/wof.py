@@ -11,7 +11,7 @@ models), and simulated runs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -205,6 +205,7 @@ class WofRecompute(Result):
     log: Any
     result: Any  # analysis.wof.recompute.WinRecompute
     skipped: dict[str, int]
+    unfinished: list[dict] = field(default_factory=list)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {
@@ -214,7 +215,8 @@ class WofRecompute(Result):
         }
 
     def to_dict(self) -> dict[str, Any]:
-        return plain({"reports": self.log.files, **self.result.to_dict(), "skipped": self.skipped})
+        return plain({"reports": self.log.files, **self.result.to_dict(), "skipped": self.skipped,
+                      "unfinished": self.unfinished})  # fmt: skip
 
     def summary(self) -> list[str]:
         lines = ["exact-match judge vs people (FNR = share of people's wins the judge calls losses):"]
