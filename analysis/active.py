@@ -29,7 +29,7 @@ post-stratum: ``post_strata=["score_band"]``): the post-stratified estimator
 stratum, unbiased given the strata — and the randomised exact interval per stratum, which holds
 because each stratum's labels are a simple random sample of it. A per-item π (Poisson sampling
 with the difference estimator and its normal interval) was measured beside it and under-covers
-at the sizes campaigns use (docs/SCORES.md, "Active labelling"): the banded design is the one
+at the sizes campaigns use (docs/methods/allocation.md): the banded design is the one
 to use.
 """
 

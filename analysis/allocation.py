@@ -12,13 +12,12 @@ W_th = N_h / Σ_{h∈t} N_h over the target's strata; a ratio such as a judge's 
     V_t(n) = Σ_h g_th² S²_th (1/n_h − 1/N_h),   g_th = ∂φ_t/∂q_h,
     S²_th = max(q̃_th(1 − q̃_th), floor) · N_h/(N_h − 1),   q̃ = (x + a/2)/(n + a),
 
-(a = 6 pseudo-observations by default, :data:`PSEUDO`), the floor keeping a stratum where people agreed with every verdict from being starved, and
-the predicted half-width is z·√V_t. :func:`allocate` first brings every stratum that a target
-uses up to a pilot minimum, then gives the remaining labels one at a time to the stratum whose
-extra label lowers the largest (``objective="max"``) or the summed (``"sum"``) half-width
-most. For one linear target this greedy rule is the exact integer optimum of the separable
-convex problem and approaches Neyman's allocation n_h ∝ N_h S_h (Neyman 1934, JRSS 97:558;
-:func:`neyman_allocation`).
+(a = 6 pseudo-observations by default, :data:`PSEUDO`), the floor keeping a stratum where people agreed
+with every verdict from being starved, and the predicted half-width is z·√V_t. :func:`allocate` first
+brings every stratum that a target uses up to a pilot minimum, then gives the remaining labels one at a
+time to the stratum whose extra label lowers the largest (``objective="max"``) or the summed (``"sum"``)
+half-width most. For one linear target this greedy rule is the exact integer optimum of the separable
+convex problem and approaches Neyman's allocation n_h ∝ N_h S_h (Neyman 1934; :func:`neyman_allocation`).
 
 Rates that change between rounds: the strata counts, the draw and each item's inclusion
 probability π_i across rounds are the sampling design's
@@ -88,12 +87,10 @@ class Target:
 
 
 PSEUDO = 6.0
-"""Default a in the predicted share q̃ = (x + a/2)/(n + a). With a = 2 (the default until
-2026-12-01; fewest labels) the allocation followed chance extremes – a stratum whose first labels
-happened to be nearly unanimous got fewer labels just when its share was off – and the binding
-models' intervals covered 0.914–0.926; a = 6 costs 5–11 % more labels and keeps every model of
-designs A and B in 93–97 % (2,000 campaigns; at 500, 31 of 32 cells on four seeds;
-docs/ANNOTATE.md)."""
+"""Default a in the predicted share q̃ = (x + a/2)/(n + a). A smaller a (2 needs the fewest labels) lets
+the allocation follow chance extremes – a stratum whose first labels happen to be nearly unanimous gets
+fewer labels just when its share is off – and the binding models' intervals then cover 0.914–0.926;
+a = 6 keeps every model of designs A and B in 93–97 % (docs/methods/allocation.md)."""
 
 
 @dataclass(frozen=True)
@@ -166,10 +163,9 @@ def fnr_target(
     labelled_true,
     pseudo: float = PSEUDO,
 ) -> Target:
-    """A judge's false-negative rate over the target's strata, θ = B/(A + B) with
-    A = Σ_{f_h=1} N_h q_h, B = Σ_{f_h=0} N_h q_h (q_h = share human-true); delta-method gradient
-    ∂θ/∂q_h = N_h A/(A + B)² where the judge said false, −N_h B/(A + B)² where it said true,
-    taken at q̃_h = (x_h + a/2)/(n_h + a), a = ``pseudo`` (as the predicted variances)."""
+    """A judge's false-negative rate over the target's strata, θ = B/(A + B) with A = Σ_{f_h=1} N_h q_h,
+    B = Σ_{f_h=0} N_h q_h (q_h = share human-true); gradient ∂θ/∂q_h = N_h A/(A + B)² where the judge
+    said false, −N_h B/(A + B)² where it said true, at q̃_h = (x_h + a/2)/(n_h + a), a = ``pseudo``."""
     mask = np.asarray(members, dtype=bool)
     false = np.asarray(judge_false, dtype=bool)
     x = np.asarray(labelled_true, dtype=float)
@@ -327,8 +323,7 @@ def neyman_allocation(population: Sequence[float], sd: Sequence[float], n: float
 
 def weighted_share(y, pi) -> tuple[float, float]:
     """Hájek share Σ y_i/π_i / Σ 1/π_i over labelled items and its linearised variance
-    Σ w_i²(y_i − θ)² / (Σ w_i)² · n/(n − 1) (with-replacement approximation; Särndal,
-    Swensson & Wretman 1992, §5.7)."""
+    Σ w_i²(y_i − θ)²/(Σ w_i)² · n/(n − 1) (with replacement; Särndal et al. 1992, §5.7)."""
     y, pi = np.asarray(y, dtype=float), np.asarray(pi, dtype=float)
     if len(y) == 0:
         return float("nan"), float("nan")

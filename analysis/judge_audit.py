@@ -25,8 +25,8 @@ the double-sampling estimators of Tenenbein (1970, JASA 65:1350), computed by
 judge's *realised* FNR and specificity over all judged items: each post-stratum's unlabelled
 true (false) items get the randomised Clopper–Pearson predictive and the ratio's bounds are
 exact quantiles (:func:`analysis.correction.ratio.randomised_ratio_interval`; a post-stratum
-without a label is unknown there). The delta-method normal interval used before under-covered
-a specificity near 0.97 (0.916 in the project's simulator; docs/BALDERDASH.md).
+without a label is unknown there). A delta-method normal interval under-covers a specificity
+near 0.97 (0.916 in the project's simulator; docs/methods/judge-audit.md).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ unknown (empty) is left out and counted (``n_no_score``), never read as 0.
   logit(AUC) ± z·SE/(AUC(1 − AUC)), mapped back (it stays inside [0, 1]; Pepe 2003, *The
   Statistical Evaluation of Medical Tests*, §5.2.3); an AUC of exactly 0 or 1 has no logit and
   gets the interval of the nearest half-count (AUC ± ½/(m·n) in the logit). Coverage measured in
-  ``tests/analysis/test_judge_scores.py`` (slow) and stated in docs/SCORES.md.
+  ``tests/analysis/test_judge_scores.py`` (slow) and stated in docs/methods/judge-audit.md.
 * **Reliability curve**: ``bins`` equal-width bins of the probability over [0, 1] (the bins of
   ``sklearn.calibration.calibration_curve(strategy="uniform")``): per non-empty bin its items,
   mean predicted probability and share human-true.

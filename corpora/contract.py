@@ -233,7 +233,7 @@ def validate_labels(
         )
     require_columns(labels, LABEL_COLUMNS, "labels", source)
     if labels.attrs.get("validated") == "labels" and items is None and allowed is None:
-        return labels  # checked once already (validate once, issue 13)
+        return labels  # checked once already (validated once)
     if all(isinstance(labels[c].dtype, pd.CategoricalDtype) for c in LABEL_COLUMNS):
         stripped = {c: _stripped_categories(labels[c]) for c in LABEL_COLUMNS}
         stripped = {c: v for c, v in stripped.items() if v is not None}

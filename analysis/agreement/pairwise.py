@@ -98,7 +98,7 @@ def rating_pairs(table: RatingTable) -> RatingPairs:
         item, rater, label = item[order], table.rater[order], table.label[order]
     else:
         rater, label = table.rater, table.label
-    # small integer types keep the pairs of millions of ratings within memory (issue 13)
+    # small integer types keep the pairs of millions of ratings within memory
     rater = rater.astype(np.min_scalar_type(max(table.n_raters - 1, 0)))
     label = label.astype(np.min_scalar_type(max(table.n_categories - 1, 0)))
     index = np.int32 if len(item) < 2**31 - 1 else np.int64

@@ -77,7 +77,7 @@ def _versus_rest(table: RatingTable) -> np.ndarray:
     """``(R, K, K)`` counts: rater's label × the unique plurality label of the *other* raters of
     the item (items where the others have no unique plurality left out)."""
     r, k = table.n_raters, table.n_categories
-    small = np.int8 if table.n_raters < 127 else np.int32  # counts per item ≤ raters (memory: issue 13)
+    small = np.int8 if table.n_raters < 127 else np.int32  # counts per item ≤ raters (memory)
     others = table.counts.astype(small)[table.item]
     others[np.arange(len(table.label)), table.label] -= 1
     top = others.max(axis=1)

@@ -201,7 +201,7 @@ def _has_any_sense(labels: pd.DataFrame | None) -> bool:
 
 NOT_A_VERDICT = (
     "not a verdict: Eq. 6 on per-round corrected rates is decided by the noise of the last rounds "
-    "(see docs/BALDERDASH.md); use converged_window"
+    "(see docs/methods/convergence-trend.md); use converged_window"
 )
 
 
@@ -294,7 +294,7 @@ def _window_estimates(
     one-sided lower bound at ``confidence`` (the two-sided interval at 2·confidence − 1).
 
     With ``labels`` the window is a cell of :func:`corrected_rates` inside its model × deck (the
-    call of the rounds benchmark, docs/BALDERDASH.md): its own labels where each post-stratum
+    call of the rounds benchmark, docs/methods/rogan-gladen-ppi.md): its own labels where each post-stratum
     holds 5, else (``constant_accuracy``) the deck's Se and Sp (from ≥ 10 labels per judge-verdict
     stratum). Without labels,
     the ``accuracy`` given (assumed values)."""

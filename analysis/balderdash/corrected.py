@@ -36,7 +36,7 @@ of a deck) uses its own labels the same way where it has ``min_labels`` per post
 else, only if the caller assumes the judge as accurate in all of the stratum
 (``constant_accuracy``), the Rogan–Gladen model with its stratum's Se and Sp
 (``mixture_share_interval``; see :mod:`.corrected_cells`). Per-cell coverage is
-measured in docs/BALDERDASH.md ("Per-cell calibration"); a cell with fewer than ``min_labels``
+measured in docs/methods/corrected-shares.md and docs/methods/rogan-gladen-ppi.md; a cell with fewer than ``min_labels``
 labels in a post-stratum gets no interval and says why in ``rg_reason``/``ppi_reason``.
 ``"normal"`` gives the delta-method intervals above (with the model's Se and Sp).
 """

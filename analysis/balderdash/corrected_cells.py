@@ -19,7 +19,7 @@ Two interval methods (``CorrectionOptions.method``):
   rounds); Rogan–Gladen borrows only from ≥ ``min_labels_borrowed`` labels per verdict stratum.
   A cell across strata, or with accuracy passed in, uses the model's draws. A post-stratum
   with fewer than ``min_labels`` labels gets no interval (``*_reason`` says so).
-* ``"normal"``: the earlier delta-method intervals (point ± z·SE), kept for comparison.
+* ``"normal"``: the delta-method intervals (point ± z·SE), for comparison.
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def _rg_own(
     (``model``) is shown instead. Coarsened, a finer post-stratum without a label of the cell
     counts as unknown in the interval (0 in the low bound, all its items in the high one;
     ``rg_unknown`` items): the coarse share stands for it only on average over where the labels
-    fall (docs/BALDERDASH.md, *Coarsened post-strata*)."""
+    fall (docs/methods/corrected-shares.md, *Coarsening*)."""
     rng = seeded_rng(opts.seed, "rg", *seed)
     found = own_share(cell, own, confidence=confidence, min_labels=opts.min_labels, rng=rng)
     if found is None:

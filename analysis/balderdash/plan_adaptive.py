@@ -1,5 +1,5 @@
 """Labels needed for a target interval width under proportional, equal and adaptive allocation
-(issue 14; ``balderdash plan --adaptive`` and ``benchmarks/sim_adaptive_allocation.py``).
+(``balderdash plan --adaptive`` and ``benchmarks/sim_adaptive_allocation.py``).
 
 Each simulated campaign draws a population: per model × deck cell N items, each human-true with
 the cell's TDR, and a judge verdict with the model's Se/Sp; strata are model × deck × verdict.
@@ -28,7 +28,7 @@ Allocation of each batch:
   stratum, floor 0.01 on q(1 − q), minimise the largest predicted half-width z·√(Σ W_h² q̃_h(1 −
   q̃_h) N_h/(N_h − 1)(1/n_h − 1/N_h)) with q̃ = (x + a/2)/(n + a), a = ``pseudo``, default
   :data:`~wordplay_audit.analysis.allocation.PSEUDO` = 6: with a = 2 the allocation followed
-  chance extremes and the binding models' intervals covered 0.914–0.926, docs/ANNOTATE.md).
+  chance extremes and the binding models' intervals covered 0.914–0.926; docs/methods/allocation.md).
 
 The three methods share each campaign's population and v (common random numbers); campaign c
 uses the generators ``default_rng([seed, c])`` (population, then v) and

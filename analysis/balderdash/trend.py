@@ -1,4 +1,4 @@
-"""Trend tests of Balderdash rates over rounds (issue 4, item 5).
+"""Trend tests of Balderdash rates over rounds.
 
 The study reads "no trend over rounds" in LKR (share of a model's players who know one of the
 definitions, column ``knows``) and TDR (share whose definition the judge accepts, column

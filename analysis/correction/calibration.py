@@ -23,7 +23,7 @@ items count U_s there). Each beta mixture is drawn towards ½ (mean (x + v)/(n +
 several post-strata near 0 (or near 1) that drift moved a bound past the realised count: exact
 coverage 0.696 for four post-strata of (200, 50, 30, 300) items with (6, 5, 5, 8) labels, all
 at share 0.001 (0.990 anchored); on the grids of ``benchmarks/sim_share_coverage_grids.py`` one
-side missed up to 0.337 before, ≤ 0.046 anchored (docs/BALDERDASH.md, "Unanimous post-strata").
+side misses up to 0.337 unanchored, ≤ 0.046 anchored (docs/methods/corrected-shares.md).
 ``v_s`` comes from a seeded generator: the same input gives the same interval, but it is a
 randomised interval (a different seed moves a bound by at most the spread the discreteness of x
 leaves).
@@ -277,8 +277,8 @@ def share_misses(
     """:func:`share_coverage`'s misses by side: per row of ``shares`` P(Y < low) (the realised
     count below the interval) and P(Y > high) (above it); an equal-tailed interval aims at α/2
     each. v is integrated by ``v_points`` scrambled Sobol points (a power of 2); costs
-    2·Π_s (n_s + 1)·v_points convolutions (the lower and the upper bound's). ``anchor=False`` convolves unanimous post-strata like the others (the interval before
-    2026-12-01, kept here for comparison only).
+    2·Π_s (n_s + 1)·v_points convolutions (the lower and the upper bound's). ``anchor=False`` convolves unanimous post-strata like the others (the unanchored
+    interval, for comparison; the toolkit's intervals anchor).
 
     >>> below, above = share_misses([4000], [3], np.array([[0.3]]), v_points=256)
     >>> bool(abs(below[0] - 0.025) < 0.003 and abs(above[0] - 0.025) < 0.003)

@@ -56,8 +56,8 @@ def own_interval(
     level coarser than ``finest`` a ``finest`` post-stratum without a label of the cell counts as
     *unknown* in the interval: 0 of its items true in the low bound, all of them in the high one
     (``unknown`` items). The coarse share stands for such a post-stratum only on average over
-    where the labels fall, not given that none fell there (docs/BALDERDASH.md, *Coarsened
-    post-strata*)."""
+    where the labels fall, not given that none fell there (docs/methods/corrected-shares.md,
+    *Coarsening*)."""
     for keys in levels:
         parts = level_parts(cell, keys, min_labels)
         if parts is None:

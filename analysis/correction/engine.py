@@ -43,8 +43,8 @@ verdict), or one drawn with known inclusion probabilities (``sampling_weight``);
 consensus is the truth the share is of. A post-stratum with unlabelled items and fewer than
 ``min_labels`` (:data:`~wordplay_audit.analysis.correction.intervals.MIN_LABELS`, 5) labels gets
 no interval (``reason`` :data:`~wordplay_audit.analysis.correction.intervals.TOO_FEW`): coverage
-was measured at 5–40 labels per post-stratum (docs/BALDERDASH.md, "Per-cell calibration";
-docs/WOF.md, "Coverage of the corrected win rates"), not below. One with no label gets no
+was measured at 5–40 labels per post-stratum (docs/methods/corrected-shares.md, "Coverage"), not
+below. One with no label gets no
 estimate either (:data:`NO_LABEL`).
 """
 

@@ -16,8 +16,8 @@ post-strata (the double-sampling / stratified PPI estimator). :func:`accuracy_dr
 judge's realised Se and Sp over a population of judged items, :func:`generating_accuracy_draws` the
 Se and Sp that generate its verdicts (what a part of that population, one round, borrows), and
 :func:`rogan_gladen_interval` propagates them through θ = (p + Sp − 1)/(Se + Sp − 1), adding the
-cell's own departure from that accuracy as a normal term (no longer used by the Balderdash
-cells). :func:`mixture_share_interval` is what a cell that is part of one sampling stratum (one
+cell's own departure from that accuracy as a normal term (the Balderdash cells do not use
+it). :func:`mixture_share_interval` is what a cell that is part of one sampling stratum (one
 round) gets under the Rogan–Gladen model: per draw of the stratum's Se and Sp, the cell's own
 prevalence from its verdicts and labels, then its unlabelled true items (randomised, so a small
 count does not over-cover). Intervals are quantiles of ``draws`` simulated values with a seeded
@@ -55,7 +55,7 @@ __all__ = [
 
 MIN_LABELS = 5
 """Fewest labels per post-stratum given an interval. Per-cell coverage was measured at 5, 10 and
-20 labels (docs/BALDERDASH.md, "Per-cell calibration"); below 5 it was not, so no interval is
+20 labels (docs/methods/corrected-shares.md, "Coverage"); below 5 it was not, so no interval is
 given."""
 
 TOO_FEW = "fewer than {k} labels in a judge-verdict post-stratum: no calibrated interval"
@@ -63,7 +63,7 @@ MIN_LABELS_BORROWED = 10
 """Fewest labels per judge-verdict stratum of the sampling stratum (model × deck) whose Se and Sp
 a cell inside it borrows (one round, a window of rounds). Fixed by the design, not by the labels'
 values: at 5 a weak judge's Se + Sp ≤ 1 in enough draws to withhold most rounds' intervals, and
-the ones printed were a selected subset (0.845 coverage; docs/BALDERDASH.md, design R4)."""
+the ones printed were a selected subset (0.845 coverage in design R4 of ``benchmarks/sim_correction_rounds.py``; docs/CHANGELOG.md)."""
 BORROWED_FEW = (
     "the Se and Sp this cell borrows from its model's labels rest on fewer than {k} labels in a "
     "judge-verdict stratum: no calibrated interval"
@@ -75,7 +75,7 @@ NOT_ASSUMED = (
 )
 """Why a part of a sampling stratum without enough labels of its own gets no Rogan–Gladen value
 unless the caller assumes constant accuracy: a judge whose Se drifts over the rounds makes the
-borrowed intervals miss (docs/BALDERDASH.md, design R3), and ≈ 2 labels per verdict per round
+borrowed intervals miss (design R3, docs/methods/rogan-gladen-ppi.md), and ≈ 2 labels per verdict per round
 cannot show the drift."""
 DEFAULT_DRAWS = 4000
 
@@ -183,7 +183,7 @@ def generating_accuracy_draws(
     accuracy departs from the stratum's by its own sampling noise, which
     :func:`mixture_share_interval` adds; the realised draws of :func:`accuracy_draws` are narrower
     than that by the stratum's labelled items and cost 0.003–0.005 coverage per round
-    (docs/BALDERDASH.md, design R1/R5). Unlike the realised draws they vary even when every item
+    (``benchmarks/sim_round_accuracy_sources.py``, designs R1/R5). Unlike the realised draws they vary even when every item
     is labelled: the generating accuracy is never known exactly.
     """
     rng = rng if rng is not None else seeded_rng(0)

@@ -22,9 +22,9 @@ unlabelled items but no label at all is unknown: the extreme that lowers R in th
 convolution, the one that raises it in the upper's (its items could all or none have the
 attribute). Draws with P + Q = 0 (R undefined) are left out.
 
-The delta-method normal interval this replaces (Tenenbein 1970's variances) was too short on
-the low side of a specificity near 0.97: in ``benchmarks/sim_judge_audit_balderdash.py`` the
-truth lay below its lower bound in 8.2 % of the cells (coverage 0.916; docs/BALDERDASH.md).
+A delta-method normal interval (Tenenbein 1970's variances) is too short on the low side of a
+specificity near 0.97: in ``benchmarks/sim_judge_audit_balderdash.py`` the truth lies below its
+lower bound in 8.2 % of the cells (coverage 0.916; docs/methods/judge-audit.md).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ and ``reference``), the game master's verdicts (rater ``wof-exact-match``) and p
   and a simple random sample of the games (``design="random"``) is, given how many labels fall
   in each verdict, a simple random sample of each. A verdict with unlabelled games and fewer
   than ``MIN_LABELS`` (5) labels gets no interval, one with none no estimate either:
-  ``corrected_reason`` says which (docs/WOF.md, "Coverage of the corrected win rates").
+  ``corrected_reason`` says which (coverage: docs/methods/corrected-shares.md).
 
 ``exact_is_true`` (default): a final guess equal to the solution is a win for people too —
 true by construction, so judge-true games count as labelled true and a sample of lost games

@@ -130,7 +130,7 @@ def connections_items(data, *, match: Match = "exact") -> Items:
     """The scored groups as contract items: ``category_name`` items (a model's name for a group
     it reproduced, against the gold name; the study's human decision as a label of rater
     ``study-judge``) and ``knowledge_type`` items (each gold category, the linguists' majority
-    label as rater ``study-linguists``)."""
+    label as rater ``linguists-majority``)."""
     score = connections_score(data, match=match)
     strata = ("player_model", "difficulty", "knowledge_type")
     return Items(score.source, score.result.items, score.result.labels, {}, strata)

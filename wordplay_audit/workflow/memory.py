@@ -18,7 +18,7 @@ def arrow_on_malloc() -> None:
 
 def trim_heap() -> None:
     """Hand the memory the reader freed back to the system (glibc keeps freed blocks for reuse,
-    often more than is reused): the read's transient columns no longer count in the peak of
+    often more than is reused): the read's transient columns then do not count in the peak of
     what follows. Nothing happens where the C library has no ``malloc_trim``."""
     import ctypes
     import ctypes.util
