@@ -3,7 +3,7 @@
 Writes a labels CSV of N items × R raters × K categories (chunked, so 5M items fit), then times
 (1) the command line end to end in a subprocess (read, validate once, κ + α + AC1 with
 1,000-resample intervals, print JSON) with its peak RSS, and (2) ``agreement()`` on the same
-labels already in memory as categorical columns. Target (issue 13): CLI ≤ 4× the API, ≤ 1 GB.
+labels already in memory as categorical columns. Target: CLI ≤ 4× the API, ≤ 1 GB.
 
     python -m benchmarks bench_cli_agreement -- [--items 1000000] [--raters 5] [--categories 8]
 """

@@ -1,7 +1,7 @@
 """How fast the command line starts: wall time of ``--help`` for the root and every command
 group (median of repeated runs), and the slowest imports by ``python -X importtime``.
 
-Target (issue 7): ``wordplay-audit --help`` and ``wordplay-audit balderdash --help`` ≤ 0.5 s.
+Target: ``wordplay-audit --help`` and ``wordplay-audit balderdash --help`` ≤ 0.5 s.
 Baseline in the same run: ``python -c pass`` (the interpreter alone) and ``import pandas``
 (what every command imported at start-up before the command groups became lazy).
 

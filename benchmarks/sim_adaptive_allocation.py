@@ -1,4 +1,4 @@
-"""Labels needed for a target interval width: proportional, equal and adaptive allocation (issue 14).
+"""Labels needed for a target interval width: proportional, equal and adaptive allocation.
 
 The simulation (population, batches, the toolkit's randomised Clopper–Pearson interval, the
 three allocations) is :mod:`wordplay_audit.analysis.balderdash.plan_adaptive`, the same code as

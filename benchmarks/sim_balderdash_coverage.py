@@ -1,7 +1,7 @@
 """Coverage of the corrected LKR/TDR intervals (Rogan–Gladen and PPI++) over simulated campaigns.
 
 Usage: python benchmarks/sim_balderdash_coverage.py [--campaigns 500] [--design stratified|random]
-       [--method exact|normal]   (normal: the delta-method intervals measured before issue 11)
+       [--method exact|normal]   (normal: the delta-method intervals, for comparison)
 Prints one JSON object: coverage (over the intervals printed) and mean error of each method per
 metric and deck, the share of cells without an interval (null bounds with a reason: unknown, not
 a miss; until 2026-12-01 they were counted as misses, which read PPI's balderdash_words coverage

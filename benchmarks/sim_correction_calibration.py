@@ -1,4 +1,4 @@
-"""Per-cell coverage of the corrected-rate intervals on a family of designs (issue 11).
+"""Per-cell coverage of the corrected-rate intervals on a family of designs.
 
 A small generic simulator, independent of the project's campaign simulator: each design has
 cells (model × deck) of N items with a true prevalence, a judge with its own Se/Sp per cell,

@@ -1,4 +1,4 @@
-"""Per-round and window coverage of the corrected-rate intervals (issue 11, cells that are not
+"""Per-round and window coverage of the corrected-rate intervals (cells that are not
 whole sampling strata).
 
 The simulator of :mod:`sim_correction_calibration`, with rounds: each (model, deck) cell's N items

@@ -1,4 +1,4 @@
-"""Where the per-round Rogan–Gladen shortfall comes from (issue 11): the same round cells with
+"""Where the per-round Rogan–Gladen shortfall comes from: the same round cells with
 three sources of the judge's Se/Sp draws.
 
 ``sim_correction_rounds`` found the per-round interval a little narrow in designs R1 and R5 (pooled

@@ -1,4 +1,4 @@
-"""A second candidate for per-round cells whose judge drifts (issue 11, design R3): not in the toolkit.
+"""A second candidate for per-round cells whose judge drifts (design R3): not in the toolkit.
 
 Se and Sp logit-linear in the round (4 parameters per model × deck), each round's prevalence π_t
 free and integrated out on a grid (Jeffreys prior), so the share may follow any path over the

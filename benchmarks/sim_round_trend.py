@@ -1,4 +1,4 @@
-"""A candidate for per-round cells whose judge drifts (issue 11, design R3): not in the toolkit.
+"""A candidate for per-round cells whose judge drifts (design R3): not in the toolkit.
 
 Per-round Rogan–Gladen cells that borrow their model × deck's Se and Sp assume the judge as
 accurate in every round; under design R3 of :mod:`sim_correction_rounds` (Se drifting over the

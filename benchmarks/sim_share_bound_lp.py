@@ -1,5 +1,5 @@
 """How often must a *valid* bound miss in a near-unanimous cell? A linear programme over every
-randomised rule (issue 14's over-covering cells; no simulation, exact under its model).
+randomised rule (the over-covering near-unanimous cells; no simulation, exact under its model).
 
     .venv/bin/python -m benchmarks sim_share_bound_lp [-- --labels 37 --unlabelled 221]
 

@@ -1,6 +1,6 @@
 """A candidate interval measured against the toolkit's: the post-strata's randomised
 Clopper–Pearson predictives combined by normal scores instead of by convolution (tried
-2026-12-01 for issue 14's near-unanimous cells; not adopted – docs/ANNOTATE.md).
+for near-unanimous cells; not adopted – docs/CHANGELOG.md).
 
     .venv/bin/python -m benchmarks sim_share_normal_scores [-- --cases 4,6 --draws 6000]
 
