@@ -16,8 +16,9 @@ post-stratum of its own (coarsened to the verdict where it holds too few labels,
 unknown in the interval). An item without a verdict is left out and counts as not named, as the
 study counts a reproduced group without a decision (``items_without_verdict``).
 
-*People.* One label per item: the majority of the raters (a tie is no label, counted
-``human_ties``). With every item labelled the corrected score is the score under people's labels
+*People.* One label per item by the one consensus (the raters' majority, an adjudication
+settling a tie; a tie left unsettled is no label, counted ``human_ties``), or a final labels
+table (pull's ``final.csv``) as it is. With every item labelled the corrected score is the score under people's labels
 with a zero-width interval; with the study's decisions as judge and as people it is the study's
 CR score.
 
@@ -36,7 +37,8 @@ import pandas as pd
 from wordplay_audit.analysis.connections.taxonomy import TAXONOMY_COLUMNS, taxonomy_column
 from wordplay_audit.analysis.correction import corrected_shares
 from wordplay_audit.corpora.connections import ConnectionsData, category_item_id, taxonomy_item_id
-from wordplay_audit.corpora.contract import bool_labels, validate_labels
+from wordplay_audit.corpora.consensus import human_labels, people_rows
+from wordplay_audit.corpora.contract import bool_labels, is_final_labels, validate_final_labels, validate_labels
 from wordplay_audit.errors import InputError
 
 __all__ = [
@@ -56,23 +58,35 @@ def _source(table: pd.DataFrame, name: str) -> str:
     return str(table.attrs.get("source") or name)
 
 
+def _checked(labels: pd.DataFrame) -> pd.DataFrame:
+    """A per-rater labels table validated, or a final labels table (pull's ``final.csv``)."""
+    source = labels.attrs.get("source")
+    if is_final_labels(labels):
+        return labels if labels.attrs.get("validated") == "final_labels" else validate_final_labels(labels, source=source)
+    return validate_labels(labels, source=source)
+
+
 def _majority(labels: pd.DataFrame, items: set[str], source: str, *, boolean: bool) -> tuple[pd.Series, dict]:
-    """One label per item from people's rows (the majority; a tie dropped and counted)."""
-    people = labels[labels["rater_type"] == "human"]
-    on_items = people["item_id"].isin(items).to_numpy()
+    """People's label per item of ``items`` by the one consensus
+    (:func:`~wordplay_audit.corpora.consensus.human_labels`: the raters' majority, an
+    adjudication settling a tie; a tie left unsettled is no label, counted ``human_ties``); a
+    final labels table (pull's ``final.csv``) is taken as it is."""
+    people, _ = people_rows(labels)
+    on_items = people["item_id"].astype(str).isin(items).to_numpy()
     counts = {"human_rows_on_other_items": int((~on_items).sum())}
     people = people[on_items]
     if people.empty:
         raise InputError(f"{source}: no human label names an item of the data")
-    values = bool_labels(people, source=source) if boolean else people["label"].astype(str).str.strip()
-    votes = pd.DataFrame({"item_id": people["item_id"].to_numpy(), "label": values.to_numpy()})
-    tally = votes.groupby(["item_id", "label"]).size().rename("votes").reset_index()
-    tally = tally.sort_values(["item_id", "votes"], ascending=[True, False])
-    top = tally.groupby("item_id")["votes"].transform("max")
-    leaders = tally[tally["votes"] == top]
-    tied = leaders["item_id"].duplicated(keep=False)
-    counts["human_ties"] = int(leaders.loc[tied, "item_id"].nunique())
-    winner = leaders[~tied].set_index("item_id")["label"]
+    if boolean:
+        people = people.copy()
+        resolved = people["label"].notna().to_numpy()
+        people.loc[resolved, "label"] = bool_labels(people[resolved], source=source).to_numpy()
+    else:
+        people = people.assign(label=people["label"].where(people["label"].isna(), people["label"].astype(str).str.strip()))
+    settled = human_labels(people, source=source)
+    counts["human_ties"] = settled.counts["ties"]
+    counts["human_adjudicated"] = settled.counts["adjudicated"]
+    winner = settled.labels
     return (winner == "true" if boolean else winner), counts
 
 
@@ -151,15 +165,23 @@ def relabelled_taxonomy(data: ConnectionsData, taxonomy: pd.DataFrame) -> tuple[
     the paper's."""
     from wordplay_audit.analysis.agreement import fleiss_kappa
 
-    labels = validate_labels(taxonomy, source=taxonomy.attrs.get("source"))
+    labels = _checked(taxonomy)
     scored = set(data.games.loc[data.games["scored"], "game_key"])
     ids = {taxonomy_item_id(k, int(i)) for k, i in zip(data.gold["game_key"], data.gold["gold_index"], strict=True) if k in scored}  # fmt: skip
     winner, counts = _majority(labels, ids, _source(taxonomy, "taxonomy"), boolean=False)
+    if is_final_labels(labels):  # one settled label per category: no raters to agree
+        final = labels[labels["item_id"].isin(ids)]
+        counts.update(raters=None, categories_labelled=int(final["label"].notna().sum()), fleiss_kappa=None,
+                      fleiss_kappa_reason="final labels (one per category): no raters' agreement",
+                      paper_kappa=PAPER_KAPPA)  # fmt: skip
+        return winner.map(taxonomy_column), counts
     people = labels[(labels["rater_type"] == "human") & labels["item_id"].isin(ids)]
+    many = people["rater"].nunique() > 1
     counts.update(
         raters=int(people["rater"].nunique()),
         categories_labelled=int(people["item_id"].nunique()),
-        fleiss_kappa=float(fleiss_kappa(people)) if people["rater"].nunique() > 1 else None,
+        fleiss_kappa=float(fleiss_kappa(people)) if many else None,
+        fleiss_kappa_reason=None if many else "one rater: no agreement to measure",
         paper_kappa=PAPER_KAPPA,
     )
     return winner.map(taxonomy_column), counts
@@ -193,7 +215,7 @@ def recompute_categorical(
     :func:`~wordplay_audit.analysis.connections.match_groups`."""
     judge = validate_labels(judge, source=judge.attrs.get("source"))
     if human is not None:
-        human = validate_labels(human, source=human.attrs.get("source"))
+        human = _checked(human)
     gold = data.gold
     types = pd.Series(gold["knowledge_type"].map(taxonomy_column).to_numpy(),
                       index=[taxonomy_item_id(k, int(i)) for k, i in zip(gold["game_key"], gold["gold_index"], strict=True)])  # fmt: skip

@@ -65,9 +65,10 @@ def recompute_command(
     a panel's consensus, or (--taxonomy) Tables 1 and 2 under new knowledge-type labels."""
     import wordplay_audit as wa
 
-    def read(path: Path | None):
-        return wa.read_labels(path) if path is not None else None
+    def read(path: Path | None, final: bool = True):
+        return wa.read_labels(path, accept_final=final) if path is not None else None
 
-    result = wa.connections_recompute(data, judge_labels=read(judge_labels), human=read(human), taxonomy=read(taxonomy),
+    result = wa.connections_recompute(data, judge_labels=read(judge_labels, final=False), human=read(human),
+                                      taxonomy=read(taxonomy),
                                       match=match, confidence=confidence, seed=seed)  # fmt: skip
     show(result, as_json=as_json, write=out)

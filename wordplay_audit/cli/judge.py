@@ -179,7 +179,7 @@ def fit_command(
     cross-validated sensitivity, specificity and F1."""
     import wordplay_audit as wa
 
-    result = wa.fit_judge(wa.read_table(items), wa.read_labels(human), judge=judge, kind=kind, question=question,
+    result = wa.fit_judge(wa.read_table(items), wa.read_labels(human, accept_final=True), judge=judge, kind=kind, question=question,
                           folds=folds, seed=seed, objective=objective)  # fmt: skip
     result.write(out, labels=labels)
     show(result, as_json=as_json, out=str(out), labels=str(labels) if labels else None)

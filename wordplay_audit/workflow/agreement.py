@@ -224,6 +224,8 @@ class Consensus(Result):
             lines.append(
                 f"ties: {out['ties']} (tie policy {out['tie_policy']}; {out['unlabelled']} items without a label){advice}"
             )
+        if "settled_by" in out:
+            lines.append("settled by: " + ", ".join(f"{k} {v}" for k, v in out["settled_by"].items()))
         lo = self.left_out
         lines.append(f"rows left out: {lo.get('question', 0)} of another question, {lo.get('kind', 0)} of another "
                      f"kind, {lo.get('rater_type', 0)} of another rater type")  # fmt: skip
@@ -253,19 +255,34 @@ def consensus(
 ) -> Consensus:
     """The consensus label of every item: majority vote (``tie``: ``adjudicate`` leaves a tie
     without a label, ``first`` takes the first tied category, ``random`` draws one with
-    ``seed``) or Dawid–Skene (EM, at most ``n_iter`` iterations)."""
+    ``seed``) or Dawid–Skene (EM, at most ``n_iter`` iterations).
+
+    Majority vote gives the final labels table (``item_id``, ``label``, ``n_raters``,
+    ``n_votes``, ``settled_by``; :mod:`wordplay_audit.corpora.consensus`, the rule every
+    estimator and ``annotate pull`` use): an adjudicator's row settles its item, and the table
+    goes to any estimator as people's labels. Dawid–Skene gives its posterior table."""
     from typing import get_args
 
     from wordplay_audit.analysis.agreement import DawidSkene, MajorityVote, TiePolicy
 
     check_choice("method", method, ("majority", "dawid-skene"))
     check_choice("tie", tie, get_args(TiePolicy))
-    rows, left_out = select_labels(labels, question=question, kind=kind, items=items, rater_type=rater_type)
     who = None if rater_type == "all" else rater_type
+    if method == "majority":  # adjudications settle the items they name, whoever votes
+        rows, left_out = select_labels(labels, question=question, kind=kind, items=items, rater_type="all")
+        if who is not None:
+            kept = rows["rater_type"].isin([who, "adjudicator"]).to_numpy()
+            left_out["rater_type"] = int((~kept).sum())
+            rows = rows[kept]
+            rows.attrs["source"] = _source(labels)
+    else:
+        rows, left_out = select_labels(labels, question=question, kind=kind, items=items, rater_type=rater_type)
     with about(_source(labels)):
         if method == "majority":
-            table = MajorityVote(tie, rater_type=who, seed=seed).fit(rows).consensus()
-            details = {"ties": int(table["tie"].sum()), "tie_policy": tie}
+            table = MajorityVote(tie, rater_type=who, seed=seed).fit(rows).final_labels()
+            details = {"ties": int((table["settled_by"] == "tie").sum()), "tie_policy": tie,
+                       "adjudicated": int((table["settled_by"] == "adjudicated").sum()),
+                       "settled_by": {str(k): int(v) for k, v in table["settled_by"].value_counts().items()}}  # fmt: skip
         else:
             model = DawidSkene(n_iter=n_iter, rater_type=who).fit(rows)
             table = model.consensus()

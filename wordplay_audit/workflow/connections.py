@@ -187,16 +187,19 @@ class ConnectionsRecompute(Result):
         ]
         left = {
             k: c[k]
-            for k in ("items_without_verdict", "unparsed_verdicts", "human_ties", "human_rows_on_other_items")
+            for k in ("items_without_verdict", "unparsed_verdicts", "human_ties", "human_adjudicated",
+                      "human_rows_on_other_items")
             if c.get(k)
         }
         if left:
             lines.append("counted: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in left.items()))
         agreement = c.get("taxonomy_agreement")
         if agreement:
-            lines.append(f"taxonomy: {agreement['raters']} raters on {agreement['categories_labelled']} categories, "
-                         f"Fleiss' kappa {number(agreement['fleiss_kappa'])} (paper: {agreement['paper_kappa']}), "
-                         f"ties {agreement['human_ties']}")  # fmt: skip
+            kappa = agreement["fleiss_kappa"]
+            said = number(kappa) if kappa is not None else f"not computed ({agreement.get('fleiss_kappa_reason')})"
+            raters = f"{agreement['raters']} raters" if agreement["raters"] is not None else "final labels"
+            lines.append(f"taxonomy: {raters} on {agreement['categories_labelled']} categories, Fleiss' kappa "
+                         f"{said} (paper: {agreement['paper_kappa']}), ties {agreement['human_ties']}")  # fmt: skip
             lines.append("Table 1: " + ", ".join(f"{k} {v}" for k, v in self.result.table1.items()))
         return lines
 

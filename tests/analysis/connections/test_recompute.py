@@ -165,3 +165,55 @@ def test_errors_name_the_file(study, tmp_path):
     odd.attrs["source"] = "odd.csv"
     with pytest.raises(wa.InputError, match="odd.csv: verdict 'maybe': expected true, false or unparsed"):
         recompute_categorical(data, matched, odd)
+
+
+def _panel_with_a_tie(labels: pd.DataFrame, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """Three raters on a 40 % sample of the category items (the third one noisy), two raters
+    only on a few items that then tie, and an adjudicator settling one of those ties."""
+    sample = labels[rng.random(len(labels)) < 0.4].reset_index(drop=True)
+    flip = {"true": "false", "false": "true"}
+    raters = [sample.assign(rater="r1"), sample.assign(rater="r2", label=np.where(rng.random(len(sample)) < 0.1, sample["label"].map(flip), sample["label"]))]  # fmt: skip
+    third = sample.iloc[5:].assign(rater="r3", label=np.where(rng.random(len(sample) - 5) < 0.3, sample["label"].iloc[5:].map(flip), sample["label"].iloc[5:]))  # fmt: skip
+    panel = pd.concat([*raters, third], ignore_index=True).assign(rater_type="human")
+    votes = panel.groupby("item_id")["label"].agg(lambda v: v.value_counts().to_dict())
+    tied = [i for i, v in votes.items() if len(v) == 2 and len(set(v.values())) == 1]
+    assert tied, "the design must hold a tie"
+    settled_one = panel[panel["item_id"] == tied[0]].iloc[:1].assign(rater="boss", rater_type="adjudicator", label="true")
+    panel = pd.concat([panel, settled_one], ignore_index=True)
+    # by hand: the majority of r1..r3, the adjudicator's label on the tie it settled, other ties left out
+    expected = {}
+    for item, v in votes.items():
+        if item == tied[0]:
+            expected[item] = "true"
+        elif not (len(v) == 2 and len(set(v.values())) == 1):
+            expected[item] = max(v, key=v.get)
+    single = pd.DataFrame({"item_id": list(expected), "rater": "majority", "rater_type": "human", "label": list(expected.values())})  # fmt: skip
+    return panel, single, len(tied) - 1
+
+
+def test_a_panel_a_final_labels_table_and_its_hand_majority_give_the_same_scores(study, run_cli, connections_dir, tmp_path):
+    """People's labels as raters' votes (with a tie an adjudicator settled), as the final labels
+    table pull writes (wa.consensus), and as one hand-computed majority rater: one corrected CR."""
+    data, matched, result = study
+    labels = _category_labels(result)
+    judge = labels.assign(rater="study-judge", rater_type="judge")
+    panel, single, ties_left = _panel_with_a_tie(labels, np.random.default_rng(11))
+    by_hand = recompute_categorical(data, matched, judge, single).models
+    by_votes = recompute_categorical(data, matched, judge, panel)
+    final = wa.consensus(panel).table
+    by_final = recompute_categorical(data, matched, judge, final)
+    columns = ["model", "estimate", "ci_low", "ci_high", "n_labelled"]
+    pd.testing.assert_frame_equal(by_votes.models[columns], by_hand[columns])
+    pd.testing.assert_frame_equal(by_final.models[columns], by_hand[columns])
+    assert by_votes.counts["human_ties"] == by_final.counts["human_ties"] == ties_left
+    assert by_votes.counts["human_adjudicated"] == by_final.counts["human_adjudicated"] == 1
+    # the CLI reads pull's final.csv (the final labels table) for --human
+    final.to_csv(tmp_path / "final.csv", index=False)
+    judge.to_csv(tmp_path / "judge.csv", index=False)
+    code, out, err = run_cli("connections", "recompute", "--data", str(connections_dir), "--judge-labels",
+                             str(tmp_path / "judge.csv"), "--human", str(tmp_path / "final.csv"), "--json")  # fmt: skip
+    assert code == 0, err
+    gpt4o = next(m for m in json.loads(out)["models"] if m["model"] == "gpt4o")
+    row = by_hand.set_index("model").loc["gpt4o"]
+    assert gpt4o["cr_corrected_mean"]["value"] == pytest.approx(row["estimate"], abs=1e-9)
+    assert gpt4o["n_human_labelled"] == row["n_labelled"]
