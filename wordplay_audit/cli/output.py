@@ -63,10 +63,11 @@ def show(result: Any, *, as_json: bool, write: Path | None = None, **extra: Any)
 
 
 def numbers(
-    values: list[str] | str | None, name: str, *, default: tuple[float, ...] = ()
-) -> tuple[float, ...]:
+    values: list[str] | str | None, name: str, *, default: tuple[float, ...] | None = None
+) -> tuple[float, ...] | None:
     """Numbers of a repeatable, comma-separated option (``--eps 0.1,0.2 --eps 0.3``); the
-    default when none is given; a ParameterError naming the parameter otherwise.
+    default (None: not given) when none is given; a ParameterError naming the parameter for a
+    value that is not a number.
 
     >>> numbers(["0.1,0.2", "0.3"], "eps"), numbers(None, "eps", default=(0.5,))
     ((0.1, 0.2, 0.3), (0.5,))
@@ -74,7 +75,7 @@ def numbers(
     from wordplay_audit.errors import ParameterError
 
     if values is None:
-        return None
+        return default
     out = []
     for value in [values] if isinstance(values, str) else values:
         for part in str(value).split(","):

@@ -1,9 +1,11 @@
 """Agreement between raters and the consensus label of each item, from the contract's long
 labels table (``analyze agreement``, ``analyze aggregate``).
 
->>> import wordplay_audit as wa                                       # doctest: +SKIP
->>> result = wa.agreement(wa.read_labels("pulled/labels.csv"), question="reference")
->>> result.to_dict()["fleiss_kappa"]["value"]
+In a notebook::
+
+    import wordplay_audit as wa
+    result = wa.agreement(wa.read_labels("pulled/labels.csv"), question="reference")
+    result.to_dict()["fleiss_kappa"]["value"]
 """
 
 from __future__ import annotations

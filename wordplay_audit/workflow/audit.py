@@ -1,9 +1,11 @@
 """A judge's verdicts against people's labels per group, with intervals (``analyze judge-audit``).
 
->>> import wordplay_audit as wa                                       # doctest: +SKIP
->>> audit = wa.judge_audit(wa.read_labels("judge.csv"), wa.read_labels("human.csv"),
-...                        items=wa.read_items("items.csv"), by=["player_model"])
->>> audit.to_frame()[["judge", "player_model", "f1", "fnr"]]
+In a notebook::
+
+    import wordplay_audit as wa
+    audit = wa.judge_audit(wa.read_labels("judge.csv"), wa.read_labels("human.csv"),
+                           items=wa.read_items("items.csv"), by=["player_model"])
+    audit.to_frame()[["judge", "player_model", "f1", "fnr"]]
 """
 
 from __future__ import annotations

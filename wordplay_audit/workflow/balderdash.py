@@ -2,9 +2,11 @@
 rates recomputed under human labels, convergence, trend tests, the full report, contract items,
 simulated campaigns and label planning. Each function is what one ``balderdash`` command does.
 
->>> import wordplay_audit as wa                                       # doctest: +SKIP
->>> data = wa.read_balderdash("sim/")
->>> wa.balderdash_recompute(data, wa.read_labels("sim/labels.csv")).to_frame("corrected")
+In a notebook::
+
+    import wordplay_audit as wa
+    data = wa.read_balderdash("sim/")
+    wa.balderdash_recompute(data, wa.read_labels("sim/labels.csv")).to_frame("corrected")
 """
 
 from __future__ import annotations

@@ -4,12 +4,14 @@ honeypots scored, final labels); see how far each rater is. ``campaign`` is a ca
 (or what :func:`open_campaign` returns); ``server`` a :class:`LabelStudio` (default: the one
 ``LABEL_STUDIO_URL`` / ``LABEL_STUDIO_API_KEY`` name).
 
->>> import wordplay_audit as wa                                       # doctest: +SKIP
->>> plan = wa.plan_campaign(items, n=300, raters=["ann", "bob", "cyd"], overlap=2,
-...                         strata=["player_model", "judge_verdict"], seed=7, out="campaign")
->>> wa.export_task_files("campaign", out="files")                 # file mode: send each rater a file
->>> pulled = wa.import_answers("campaign", {"ann": "ann.json", "bob": "bob.json", "cyd": "cyd.json"})
->>> pulled.final                                                 # one label per item and question
+In a notebook::
+
+    import wordplay_audit as wa
+    plan = wa.plan_campaign(items, n=300, raters=["ann", "bob", "cyd"], overlap=2,
+                            strata=["player_model", "judge_verdict"], seed=7, out="campaign")
+    wa.export_task_files("campaign", out="files")                 # file mode: send each rater a file
+    pulled = wa.import_answers("campaign", {"ann": "ann.json", "bob": "bob.json", "cyd": "cyd.json"})
+    pulled.final                                                 # one label per item and question
 """
 
 from __future__ import annotations

@@ -2,10 +2,11 @@
 player (Tables 1 and 5 reproduced, the data-quality audit), and the scored groups as contract
 items (category names with the study's decisions, knowledge types).
 
->>> import wordplay_audit as wa                                       # doctest: +SKIP
->>> data = wa.read_connections("../shared/corpora/connections")
->>> wa.connections_score(data).models["gpt4o"]["unweighted_hist"]
-[112, 140, 111, 10, 65]
+In a notebook::
+
+    import wordplay_audit as wa
+    data = wa.read_connections("../shared/corpora/connections")
+    wa.connections_score(data).models["gpt4o"]["unweighted_hist"]   # [112, 140, 111, 10, 65]
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@ TF-IDF or embedding similarity judges, exact and normalised match), fit a simila
 threshold on human labels with cross-validated figures, and the batch files of OpenAI's Batch
 API and vLLM's ``run-batch`` (``judge run``, ``fit``, ``batch-write``, ``batch-read``).
 
->>> import wordplay_audit as wa                                       # doctest: +SKIP
->>> fit = wa.fit_judge(items, human, judge="tfidf")                   # Youden's J by default
->>> run = wa.run_judge(items, judge="tfidf", fit=fit)
->>> run.labels[["item_id", "label", "score"]]
+In a notebook::
+
+    import wordplay_audit as wa
+    fit = wa.fit_judge(items, human, judge="tfidf")                   # Youden's J by default
+    run = wa.run_judge(items, judge="tfidf", fit=fit)
+    run.labels[["item_id", "label", "score"]]
 """
 
 from __future__ import annotations

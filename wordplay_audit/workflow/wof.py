@@ -3,9 +3,11 @@ metrics, the final guesses as contract items, wins recomputed under people's lab
 exact-match judge audited, win rates corrected with calibrated intervals, McNemar between
 models), and simulated runs.
 
->>> import wordplay_audit as wa                                       # doctest: +SKIP
->>> log = wa.read_wof(["runs/gpt-4o.jsonl"])
->>> wa.wof_recompute(log, wa.read_labels("labels.csv")).to_frame("win_rates")
+In a notebook::
+
+    import wordplay_audit as wa
+    log = wa.read_wof(["runs/gpt-4o.jsonl"])
+    wa.wof_recompute(log, wa.read_labels("labels.csv")).to_frame("win_rates")
 """
 
 from __future__ import annotations
