@@ -16,7 +16,7 @@ from wordplay_audit.cli.main import main as cli_main
 
 REPO = Path(__file__).resolve().parent.parent
 
-pytest_plugins = ["ls_server"]  # the Label Studio server fixtures (tests/ls_server.py)
+pytest_plugins = ["tests.support.ls_server"]  # the Label Studio server fixtures
 
 
 def shared_root() -> Path:
@@ -98,8 +98,7 @@ def tree_digest():
 
 
 def _load_benchmark(name: str):
-    """A script of ``benchmarks/`` as a module, loaded by path (the repository root is not on the
-    tests' import path)."""
+    """A script of ``benchmarks/`` as a module of its own, loaded by its path."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from wof_logs import ALPHA, report_text
 
+from tests.support.wof_logs import ALPHA, report_text
 from wordplay_audit.analysis.balderdash.convergence import convergence_table
 from wordplay_audit.analysis.balderdash.drift import DriftWarning, se_sp_drift
 from wordplay_audit.analysis.balderdash.plan import labels_for_corrected_rate

@@ -7,7 +7,8 @@ import json
 
 import pandas as pd
 import pytest
-from cli_checks import one_line_error as _one_line_error
+
+from tests.support.cli_checks import one_line_error as _one_line_error
 
 
 def _csv(path, rows: list[dict]):

@@ -9,8 +9,8 @@ import sqlite3
 
 import pandas as pd
 import pytest
-from wof_logs import ALPHA, report_text, write_logs
 
+from tests.support.wof_logs import ALPHA, report_text, write_logs
 from wordplay_audit.corpora.wof._fast import fast_columns
 from wordplay_audit.corpora.wof.reader import read_report
 

@@ -152,7 +152,7 @@ def test_the_loop_on_simulated_near_misses(run_cli, tmp_path, wof_dir):
 
 
 def test_cli_recompute_bad_labels(run_cli, tmp_path):
-    from wof_logs import write_logs
+    from tests.support.wof_logs import write_logs
 
     logs = write_logs(tmp_path / "logs")
     bad = tmp_path / "labels.csv"

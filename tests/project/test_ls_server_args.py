@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-import ls_server  # the conftest plugin (tests/ is on the path)
+from tests.support import ls_server  # the conftest plugin
 
 PARSE = """
 import json, sys

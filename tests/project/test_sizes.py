@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROOMS = ("annotate", "judges", "analysis", "corpora", "wordplay_audit")
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60

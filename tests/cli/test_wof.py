@@ -6,7 +6,8 @@ import json
 
 import pandas as pd
 import pytest
-from wof_logs import ALPHA, report_text, write_logs
+
+from tests.support.wof_logs import ALPHA, report_text, write_logs
 
 
 def test_metrics_json_on_hand_made_logs(run_cli, tmp_path):

@@ -8,7 +8,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROOMS = ("annotate", "judges", "analysis", "corpora", "wordplay_audit")
 # import name → distribution name where they differ
 DISTRIBUTION = {"sklearn": "scikit-learn", "label_studio_sdk": "label-studio-sdk", "yaml": "pyyaml"}

@@ -1,4 +1,4 @@
-"""Checks the hostile-input tests share (imported by name, as ``wof_logs``)."""
+"""The one-line-error check the bad-input tests share."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from wof_logs import ALPHA, BETA, report_text, write_logs
 
+from tests.support.wof_logs import ALPHA, BETA, report_text, write_logs
 from wordplay_audit.corpora.contract import validate_items, validate_labels
 from wordplay_audit.corpora.wof.items import game_table, guess_items
 from wordplay_audit.corpora.wof.reader import read_report, read_reports

@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-TARGET = "tests/test_connections_shared.py::test_438_scored_games"
-REPO = Path(__file__).resolve().parent.parent
+TARGET = "tests/analysis/connections/test_released_data.py::test_438_scored_games"
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run(require: str) -> subprocess.CompletedProcess:

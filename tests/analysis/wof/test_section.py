@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from wof_logs import ALPHA, report_text
 
+from tests.support.wof_logs import ALPHA, report_text
 from wordplay_audit.analysis.report import Report
 from wordplay_audit.analysis.wof.metrics import wof_metrics
 from wordplay_audit.analysis.wof.section import wof_section

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROOMS = ("annotate", "judges", "analysis", "corpora")
 APP = ("wordplay_audit.cli", "wordplay_audit.pipelines")
 ROOT_NAMES = ("wordplay_audit.lazy_exports", "wordplay_audit.__version__")  # names in the root module

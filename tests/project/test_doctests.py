@@ -15,7 +15,7 @@ import pytest
 
 import wordplay_audit
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 ROOMS = ("annotate", "judges", "analysis", "corpora")

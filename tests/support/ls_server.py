@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 LS_BIN = Path(
     os.environ.get("WORDPLAY_AUDIT_LABEL_STUDIO", REPO / "var" / "labelstudio-venv" / "bin" / "label-studio")
 )

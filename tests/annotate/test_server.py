@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cli_checks import one_line_error as _one_line_error
+
+from tests.support.cli_checks import one_line_error as _one_line_error
 
 STRATA = (("m1", "true"), ("m1", "false"), ("m2", "true"), ("m2", "false"))
 

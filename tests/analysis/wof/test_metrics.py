@@ -1,12 +1,12 @@
-"""LLMike metrics on hand-made logs (tests/wof_logs.py); every expected value worked by hand."""
+"""LLMike metrics on hand-made logs (tests/support/wof_logs.py); every expected value worked by hand."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
-from wof_logs import write_logs
 
+from tests.support.wof_logs import write_logs
 from wordplay_audit.analysis.wof.metrics import wof_metrics
 from wordplay_audit.corpora.wof.reader import read_reports
 
@@ -110,7 +110,7 @@ def test_order_of_moves_does_not_matter(result, tmp_path):
 
 
 def test_undefined_shares_are_nan(tmp_path):
-    from wof_logs import BETA, report_text
+    from tests.support.wof_logs import BETA, report_text
 
     (tmp_path / "m.jsonl").write_text(report_text(BETA[:1]), encoding="utf-8")
     r = wof_metrics(read_reports(tmp_path).moves)
