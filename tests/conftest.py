@@ -16,6 +16,7 @@ from wordplay_audit.cli.main import main as cli_main
 
 REPO = Path(__file__).resolve().parent.parent
 
+pytest.register_assert_rewrite("tests.support")  # the helpers' asserts report like the tests'
 pytest_plugins = ["tests.support.ls_server"]  # the Label Studio server fixtures
 
 

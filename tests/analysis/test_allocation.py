@@ -1,4 +1,4 @@
-"""Adaptive allocation (issue 14): Neyman's closed form, hand-computed half-widths, the
+"""Adaptive allocation: Neyman's closed form, hand-computed half-widths, the
 minimax objective against brute force, inclusion probabilities and weighted estimates that
 stay unbiased when the sampling rates change between rounds (seeded simulation, tolerance
 from the simulation's own standard error)."""

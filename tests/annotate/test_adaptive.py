@@ -1,20 +1,29 @@
-"""``annotate status`` per target (issue 14) with hand-computed half-widths, ``annotate next``
-with the ``lkr`` target, and ``next``'s push decision in file mode.
+"""``annotate status`` per target with hand-computed half-widths, ``annotate next``
+with the ``lkr`` target, and ``next``'s push decision in file mode; ``next`` keeps the
+campaign folder whole, draws from the planned population wherever it runs, and checks the
+labels it reads (as ``status`` does).
 
 The campaign: 120 definitions of two models, strata (player model × judge verdict) of 40, 20,
 30, 30 items; a proportional plan of 24 draws 8, 4, 6, 6. The labels file answers 6, 4, 6, 6
 of them with 4, 1, 5, 0 "true" on ``reference`` (and the reverse on ``any_sense``). Every
 expected width below is z·√Σ W_h² S_h² (1/n_h − 1/N_h), S² = q̃(1 − q̃)·N/(N − 1),
-q̃ = (x + ½)/(n + 1) (Cochran 1977, §5.3), written out from those counts.
+q̃ = (x + ½)/(n + 1) (Cochran 1977, §5.3), written out from those counts. The tests that take
+``campaign_of_16`` or ``campaign_of_12`` (``conftest.py``) run on those campaigns instead.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import shutil
+from pathlib import Path
 
 import pandas as pd
 import pytest
+
+from tests.support import campaigns
+from tests.support.cli_checks import one_line_error as _one_line_error
+from tests.support.tables import write_csv
 
 Z95 = 1.959963984540054
 SIZES = {("m1", "true"): 40, ("m1", "false"): 20, ("m2", "true"): 30, ("m2", "false"): 30}
@@ -270,3 +279,184 @@ def test_adaptive_options_refused_under_their_own_name(camp, run_cli, tree_diges
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and needle in err, err
     assert tree_digest(camp / "camp") == before
+
+
+# --- next keeps the campaign's sub-folders and refuses a campaign changed while it read it --------
+
+
+def test_next_keeps_the_sub_folders_of_the_campaign(campaign_of_16, run_cli, tree_digest):
+    camp = campaign_of_16 / "camp"
+    (camp / "pulled").mkdir()
+    shutil.copy(campaign_of_16 / "final.csv", camp / "pulled" / "final.csv")  # the labels given to next
+    (camp / "notes" / "deep").mkdir(parents=True)
+    (camp / "notes" / "deep" / "n.txt").write_text("keep me\n")
+    before = {name: tree_digest(camp / name) for name in ("pulled", "notes")}
+    code, _out, err = run_cli(
+        "annotate", "next", str(camp), "--budget", "4", "--labels", str(camp / "pulled" / "final.csv")
+    )
+    assert code == 0, err
+    assert {name: tree_digest(camp / name) for name in ("pulled", "notes")} == before  # was: deleted
+    assert len(campaigns.read_manifest(camp)["rounds"]) == 1
+
+
+def test_a_next_that_read_the_campaign_before_another_wrote_it_is_refused(
+    campaign_of_16, run_cli, monkeypatch
+):
+    from wordplay_audit.pipelines import adaptive
+
+    camp, final = campaign_of_16 / "camp", campaign_of_16 / "final.csv"
+    real, inner = adaptive._server_for, {}
+
+    def racing(c, push):  # the outer run has read the campaign; another run writes round 2 now
+        if not inner:
+            inner["busy"] = True
+            inner["record"] = adaptive.run_next(
+                camp, adaptive.NextSpec(budget=4, labels=final, seed=1), push=False
+            )
+        return real(c, push)
+
+    monkeypatch.setattr(adaptive, "_server_for", racing)
+    code, out, err = run_cli(
+        "annotate", "next", str(camp), "--budget", "4", "--labels", str(final), "--seed", "2"
+    )
+    _one_line_error(code, out, err, f"{camp / 'manifest.json'}: the campaign changed while this run read it")
+    rounds = campaigns.read_manifest(camp)["rounds"]  # was: exit 0, and round 2 of the other run lost
+    assert [r["item_ids"] for r in rounds] == [inner["record"]["item_ids"]]
+
+
+# --- the planned population, wherever next runs ---------------------------------------------------
+
+
+def _pi_by_hand(camp: Path) -> None:
+    """Same strata in both rounds: π telescopes to (items of the stratum in the campaign) / 10."""
+    items = pd.read_csv(camp / "items.csv", dtype=str, keep_default_na=False)
+    for (_model, _verdict), group in items.groupby(["player_model", "judge_verdict"]):
+        assert (group["inclusion_probability"] != "").all()
+        assert group["inclusion_probability"].astype(float).tolist() == pytest.approx(
+            [len(group) / 10] * len(group)
+        )
+
+
+def _other_folder(tmp_path: Path) -> Path:
+    """Another folder holding ``pop/items.csv``: a different population of the same kind."""
+    other = tmp_path / "other"
+    (other / "pop").mkdir(parents=True)
+    campaigns.population("x").to_csv(other / "pop" / "items.csv", index=False)
+    return other
+
+
+def test_plan_stores_the_items_path_absolute_and_next_uses_it_elsewhere(tmp_path, run_cli, monkeypatch):
+    monkeypatch.delenv("LABEL_STUDIO_URL", raising=False)
+    here = tmp_path / "here"
+    (here / "pop").mkdir(parents=True)
+    campaigns.population().to_csv(here / "pop" / "items.csv", index=False)
+    monkeypatch.chdir(here)
+    campaigns.plan_definitions(run_cli, "pop/items.csv", "camp")  # relative, as a user types it
+    assert campaigns.read_manifest(here / "camp")["sources"]["items"] == str(here / "pop" / "items.csv")
+    final = campaigns.final_labels(here / "camp", tmp_path / "final.csv")
+    monkeypatch.chdir(_other_folder(tmp_path))  # was: read other/pop/items.csv, wrote empty π
+    code, out, err = run_cli(
+        "annotate", "next", str(here / "camp"), "--budget", "4", "--labels", str(final), "--json"
+    )
+    assert code == 0, err
+    assert all(i.startswith("d") for i in json.loads(out)["item_ids"])
+    _pi_by_hand(here / "camp")
+
+
+def test_an_old_relative_source_is_found_beside_the_campaign(campaign_of_16, run_cli, monkeypatch):
+    camp = campaign_of_16 / "camp"
+    manifest = campaigns.read_manifest(camp)
+    manifest["sources"]["items"] = "items.csv"  # as plan wrote it when run in the campaign's parent
+    (camp / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    other = _other_folder(campaign_of_16)
+    shutil.copy(other / "pop" / "items.csv", other / "items.csv")
+    monkeypatch.chdir(other)  # was: other/items.csv, the wrong population
+    code, _out, err = run_cli(
+        "annotate", "next", str(camp), "--budget", "4", "--labels", str(campaign_of_16 / "final.csv")
+    )
+    assert code == 0, err
+    _pi_by_hand(camp)
+
+
+@pytest.mark.parametrize("command", ["next", "status"])
+def test_items_lacking_a_campaign_item_are_refused(campaign_of_16, run_cli, tree_digest, command):
+    camp = campaign_of_16 / "camp"
+    sampled = sorted(pd.read_csv(camp / "items.csv", dtype=str)["item_id"])
+    population = campaigns.population()
+    population[population["item_id"] != sampled[0]].to_csv(campaign_of_16 / "part.csv", index=False)
+    before = tree_digest(camp)
+    extra = ["--budget", "4"] if command == "next" else []
+    code, out, err = run_cli(
+        "annotate", command, str(camp), "--labels", str(campaign_of_16 / "final.csv"), "--items", str(campaign_of_16 / "part.csv"),
+        *extra,
+    )  # fmt: skip
+    _one_line_error(code, out, err, f"{campaign_of_16 / 'part.csv'}: campaign item {sampled[0]!r} is not in this table",
+                    "1 of the campaign's 16 items missing")  # fmt: skip
+    assert tree_digest(camp) == before
+
+
+# --- the labels next and status read --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["next", "status"])
+def test_final_labels_with_an_extra_field_name_the_line(campaign_of_16, run_cli, command):
+    path = campaign_of_16 / "extra.csv"
+    lines = (campaign_of_16 / "final.csv").read_text().splitlines()
+    path.write_text("\n".join([lines[0], *(line + ",x" for line in lines[1:])]) + "\n")
+    extra = ["--budget", "4"] if command == "next" else []
+    code, out, err = run_cli("annotate", command, str(campaign_of_16 / "camp"), "--labels", str(path), *extra)
+    # was: pandas took the first column as the index and the error named the wrong columns
+    _one_line_error(code, out, err, f"{path} line 2: expected 3 fields, got 4")
+
+
+@pytest.mark.parametrize("command", ["next", "status"])
+def test_labels_of_another_campaign_are_refused(campaign_of_12, run_cli, tree_digest, command):
+    tmp, final = campaign_of_12
+    foreign = [dict(r, item_id=f"other:{i}") for i, r in enumerate(final)]
+    labels = write_csv(tmp / "foreign.csv", foreign)
+    before = tree_digest(tmp / "camp")
+    extra = ["--budget", "4", "--no-push"] if command == "next" else []
+    code, out, err = run_cli("annotate", command, str(tmp / "camp"), "--labels", labels, *extra)
+    # was rc 0 (next drew round 2 on no labels at all)
+    _one_line_error(
+        code, out, err, f"{labels} line 2: item 'other:0': none of the 4 label rows names an item"
+    )
+    assert tree_digest(tmp / "camp") == before
+
+
+@pytest.mark.parametrize("command", ["next", "status"])
+def test_unmatched_label_rows_are_counted(campaign_of_12, run_cli, command):
+    tmp, final = campaign_of_12
+    labels = write_csv(tmp / "final.csv", [*final, dict(final[0], item_id="ghost")])
+    extra = ["--budget", "4", "--no-push"] if command == "next" else []
+    code, out, err = run_cli("annotate", command, str(tmp / "camp"), "--labels", labels, *extra, "--json")
+    assert code == 0, err
+    record = json.loads(out)
+    assert (record if command == "next" else record["adaptive"])["labels_unmatched"] == 1  # the ghost row
+    code, out, err = run_cli("annotate", command, str(tmp / "camp"), "--labels", labels, *extra)
+    assert code == 0 and f"left out 1 label row(s) of {labels} naming no item of the campaign" in out
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        ({"label": "maybe"}, "line 3: label 'maybe' is not one of false, true"),  # row 2 of the data
+        ({"question": "nope"}, "line 3: question 'nope' is not a question the campaign's kind"),
+        (None, "line 6: item"),  # a 5th row giving row 1's (item, question) the label false
+    ],
+)
+def test_bad_final_labels_name_the_line(campaign_of_12, run_cli, tree_digest, change, needle):
+    tmp, final = campaign_of_12
+    rows = [dict(r) for r in final]
+    if change is None:
+        rows.append(dict(rows[0], label="false"))
+        needle += f" {rows[0]['item_id']!r}, question 'reference': label 'false' contradicts an earlier row"
+    else:
+        rows[1].update(change)
+    labels = write_csv(tmp / "final.csv", rows)
+    before = tree_digest(tmp / "camp")
+    code, out, err = run_cli(
+        "annotate", "next", str(tmp / "camp"), "--labels", labels, "--budget", "4", "--no-push"
+    )
+    _one_line_error(code, out, err, f"{labels} {needle}")
+    assert tree_digest(tmp / "camp") == before

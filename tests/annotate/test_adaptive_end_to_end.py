@@ -1,4 +1,4 @@
-"""End to end on the real server (issue 14): a stratified pilot → push → scripted raters → pull →
+"""End to end on the real server: a stratified pilot → push → scripted raters → pull →
 ``annotate next`` (draws, appends, pushes) → scripted raters → pull → weighted estimates.
 
 The population: 200 definitions, strata (player model × judge verdict) of 60, 60, 40, 40 items

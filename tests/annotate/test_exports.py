@@ -1,11 +1,18 @@
-"""Bad exports and unreachable servers: one-line errors (exit 2) or counted warnings, nothing lost."""
+"""Exports read by ``annotate import-file`` (JSON, JSON_MIN, CSV), and unreachable servers: one-line
+errors (exit 2, nothing written) or counted warnings, nothing lost."""
 
 from __future__ import annotations
 
 import json
+import unicodedata
+from pathlib import Path
 
 import pandas as pd
 import pytest
+
+from tests.support import campaigns
+from tests.support.cli_checks import one_line_error as _one_line_error
+from tests.support.tables import write_csv
 
 RATERS = "ann,bob"
 
@@ -248,3 +255,255 @@ def test_roster_and_adjudicator_checked_before_any_connection(camp, run_cli, mon
             "annotate", "adjudicate", str(tmp_path / "camp"), "--labels", str(labels), "--adjudicator", name
         )
         assert code == 2 and out == "" and err == f"error: --adjudicator: expected a name, got {name!r}\n"
+
+
+# --- CSV and JSON_MIN exports ---------------------------------------------------------------------
+
+
+def _csv_export(
+    path: Path, uids, header=("uid", "annotation_id", "annotator", "reference", "any_sense")
+) -> str:
+    values = {
+        "uid": None,
+        "annotation_id": "7",
+        "annotator": "ann@x.org",
+        "reference": "Yes",
+        "any_sense": "No",
+    }
+    lines = [",".join(header)]
+    for u in uids:
+        lines.append(",".join(u if h == "uid" else values.get(h, "Yes") for h in header))
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _import_ann(run_cli, tmp: Path, export: str, *extra: str):
+    return run_cli(
+        "annotate",
+        "import-file",
+        str(tmp / "camp"),
+        "--export",
+        f"ann={export}",
+        "--out",
+        str(tmp / "pulled"),
+        *extra,
+    )
+
+
+@pytest.mark.parametrize(
+    ("header", "needle"),
+    [
+        (("uid", "annotator", "reference", "any_sense"), "line 2: answers (reference, any_sense) but no annotation_id"),
+        (("uid", "annotation_id", "annotator", "Reference", "any_sense"), "line 1: no column 'reference'"),
+    ],
+    ids=["no-annotation_id-column", "a-question-column-renamed"],
+)  # fmt: skip
+def test_csv_without_a_column_it_needs_is_refused(campaign_of_16, run_cli, header, needle):
+    # no annotation_id: was 0 labels, 0 warnings; "Reference": was every annotation 'empty'
+    uids = campaigns.rater_uids(campaign_of_16 / "camp")
+    path = _csv_export(campaign_of_16 / "a.csv", uids, header=header)
+    code, out, err = _import_ann(run_cli, campaign_of_16, path)
+    _one_line_error(code, out, err, f"{path} {needle}")
+    assert not (campaign_of_16 / "pulled").exists()
+
+
+def test_csv_truncated_mid_row_is_refused(campaign_of_16, run_cli):
+    uids = campaigns.rater_uids(campaign_of_16 / "camp")  # 8 rows: lines 2–9
+    path = Path(_csv_export(campaign_of_16 / "a.csv", uids))
+    text = path.read_text()
+    path.write_text(text[: text.rindex("\n", 0, -1) + 1 + len(uids[-1]) + 2])  # "<uid>,7": 2 fields
+    code, out, err = _import_ann(run_cli, campaign_of_16, str(path))  # was: accepted
+    _one_line_error(code, out, err, f"{path} line 9: expected 5 fields (the header's), got 2")
+
+
+def test_csv_naming_a_column_twice_is_refused(campaign_of_16, run_cli):
+    uids = campaigns.rater_uids(campaign_of_16 / "camp")
+    path = _csv_export(
+        campaign_of_16 / "a.csv", uids, header=("uid", "annotation_id", "annotator", "reference", "reference")
+    )
+    code, out, err = _import_ann(run_cli, campaign_of_16, path)  # was: the last column won
+    _one_line_error(code, out, err, f"{path} line 1: column 'reference' appears twice in the header")
+
+
+def test_json_min_row_with_answers_but_no_annotation_id_is_refused(campaign_of_16, run_cli):
+    uids = campaigns.rater_uids(campaign_of_16 / "camp")
+    rows = [
+        {"uid": u, "annotation_id": 7 + i, "reference": "Yes", "any_sense": "No"} for i, u in enumerate(uids)
+    ]
+    del rows[3]["annotation_id"]
+    path = campaign_of_16 / "min.json"
+    path.write_text(json.dumps(rows))
+    code, out, err = _import_ann(run_cli, campaign_of_16, str(path))  # was: counted missing, answers dropped
+    _one_line_error(code, out, err, f"{path}: [3]: answers (reference, any_sense) but no annotation_id")
+
+
+# --- JSON exports: drafts, flags, rosters, rater names --------------------------------------------
+
+
+def _full_export(path: Path, uids, result, **task) -> str:
+    tasks = [
+        {"id": i, "data": {"uid": u}, **task,
+         "annotations": [{"id": i, "completed_by": {"id": 1, "email": "ann@x.org"}, "result": result}]}
+        for i, u in enumerate(uids)
+    ]  # fmt: skip
+    path.write_text(json.dumps(tasks))
+    return str(path)
+
+
+def _answers(flags=None) -> list[dict]:
+    out = [
+        {"from_name": q, "to_name": "t_candidate", "type": "choices", "value": {"choices": [v]}}
+        for q, v in (("reference", "Yes"), ("any_sense", "No"))
+    ]
+    if flags is not None:
+        out.append(
+            {"from_name": "flags", "to_name": "t_candidate", "type": "choices", "value": {"choices": flags}}
+        )
+    return out
+
+
+@pytest.mark.parametrize(
+    ("answers", "task", "needle"),
+    [
+        ({}, {"drafts": 5}, "[0].drafts: expected a list, got int"),  # was TypeError
+        (
+            {"flags": ["maybe"]},
+            {},
+            "[0].annotations[0]: flags: choice 'maybe' is not one of unsure",
+        ),  # was: ignored
+    ],
+    ids=["drafts-not-a-list", "an-unknown-flags-choice"],
+)
+def test_a_json_export_of_the_wrong_shape_is_one_line(campaign_of_16, run_cli, answers, task, needle):
+    path = _full_export(
+        campaign_of_16 / "e.json", campaigns.rater_uids(campaign_of_16 / "camp"), _answers(**answers), **task
+    )
+    code, out, err = _import_ann(run_cli, campaign_of_16, path)
+    _one_line_error(code, out, err, f"{path}: {needle}")
+
+
+def test_a_roster_giving_one_email_to_two_raters_is_refused(campaign_of_16, run_cli):
+    path = _full_export(campaign_of_16 / "e.json", campaigns.rater_uids(campaign_of_16 / "camp"), _answers())
+    roster = campaign_of_16 / "roster.csv"
+    roster.write_text("rater,email\nann,x@y.org\nbob,x@y.org\n")
+    code, out, err = _import_ann(run_cli, campaign_of_16, path, "--roster", str(roster))  # was: bob won
+    _one_line_error(
+        code, out, err, f"{roster} line 3: email 'x@y.org' is rater 'bob' here and 'ann' on line 2"
+    )
+
+
+def test_rater_names_are_nfc_in_plan_and_import_file(tmp_path, run_cli):
+    decomposed, composed = "Zoe\u0301", "Zo\u00e9"
+    assert unicodedata.normalize("NFC", decomposed) == composed
+    campaigns.population().to_csv(tmp_path / "items.csv", index=False)
+    campaigns.plan_definitions(
+        run_cli, str(tmp_path / "items.csv"), str(tmp_path / "camp"), raters=f"{decomposed},bob"
+    )
+    assert campaigns.read_manifest(tmp_path / "camp")["design"]["raters"] == [
+        composed,
+        "bob",
+    ]  # was: as typed
+    uids = campaigns.rater_uids(tmp_path / "camp", composed)
+    path = _full_export(tmp_path / "e.json", uids, _answers())
+    code, _out, err = run_cli(
+        "annotate",
+        "import-file",
+        str(tmp_path / "camp"),
+        "--export",
+        f"{decomposed}={path}",
+        "--out",
+        str(tmp_path / "p"),
+    )
+    assert code == 0, err  # was: "'Zoé' is not a rater of the campaign"
+    labels = pd.read_csv(tmp_path / "p" / "labels.csv", dtype=str)
+    assert set(labels["rater"]) == {composed} and len(labels) == 2 * len(uids)
+
+
+# --- answers of the wrong shape, a rater given twice, an export inside --out ----------------------
+
+
+@pytest.fixture
+def guess_camp(tmp_path, run_cli):
+    """An offline guess campaign: 4 items, raters ann and bob, overlap 2."""
+    items = [{"item_id": f"g{i}", "game": "wof", "kind": "guess", "context": "P", "reference": "A",
+              "candidate": f"c{i}"} for i in range(4)]  # fmt: skip
+    code, _out, err = run_cli(
+        "annotate", "plan", write_csv(tmp_path / "items.csv", items), "--n", "4", "--raters", "ann,bob",
+        "--overlap", "2", "--seed", "1", "--out", str(tmp_path / "camp"),
+    )  # fmt: skip
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "camp" / "manifest.json").read_text())
+    return tmp_path, [a["uid"] for a in manifest["assignments"] if a["rater"] == "ann"]
+
+
+def _tasks_file(path, uids, result) -> str:
+    tasks = [
+        {"id": i, "data": {"uid": u}, "annotations": [{"id": i, "result": result, "updated_at": "2026"}]}
+        for i, u in enumerate(uids)
+    ]
+    path.write_text(json.dumps(tasks))
+    return str(path)
+
+
+def _choice(value) -> list[dict]:
+    return [
+        {"from_name": "correct", "to_name": "t_candidate", "type": "choices", "value": {"choices": value}}
+    ]
+
+
+def _import_exports(run_cli, tmp, *exports):
+    args = ["annotate", "import-file", str(tmp / "camp"), "--out", str(tmp / "pulled"), "--json"]
+    for e in exports:
+        args += ["--export", e]
+    return run_cli(*args)
+
+
+@pytest.mark.parametrize("result", ["oops", 5])
+def test_import_result_not_a_list(guess_camp, run_cli, result):
+    tmp, uids = guess_camp
+    path = _tasks_file(tmp / "ann.json", uids[:1], result)
+    code, out, err = _import_exports(run_cli, tmp, f"ann={path}")
+    # was AttributeError: 'str' object has no attribute 'get' / TypeError on an int
+    _one_line_error(code, out, err, f"{path}: [0].annotations[0].result", repr(uids[0]), "expected a list")
+    assert not (tmp / "pulled").exists()
+
+
+def test_import_bare_string_choice_is_one_choice(guess_camp, run_cli):
+    tmp, uids = guess_camp
+    path = _tasks_file(tmp / "ann.json", uids[:1], _choice("Yes"))  # not ["Yes"]: was read as 'Y', 'e', 's'
+    code, out, err = _import_exports(run_cli, tmp, f"ann={path}")
+    assert code == 0, err
+    labels = pd.read_csv(tmp / "pulled" / "labels.csv", dtype=str)
+    assert labels["label"].tolist() == ["true"]  # "Yes" is the shown text of the stored label true
+
+
+def test_import_two_choices_says_what_was_expected(guess_camp, run_cli):
+    tmp, uids = guess_camp
+    path = _tasks_file(tmp / "ann.json", uids[:1], _choice(["Yes", "No"]))
+    code, out, err = _import_exports(run_cli, tmp, f"ann={path}")
+    # was "choice 'Yes' is not one of true, false" (Yes is allowed: there were two)
+    _one_line_error(
+        code, out, err, f"{path}: [0].annotations[0]: correct: expected one choice of Yes (true), No (false)",
+        "got 2: 'Yes', 'No'",
+    )  # fmt: skip
+
+
+def test_import_same_rater_twice_is_refused(guess_camp, run_cli):
+    tmp, uids = guess_camp
+    a = _tasks_file(tmp / "a.json", uids, _choice(["Yes"]))
+    b = _tasks_file(tmp / "b.json", uids[:1], _choice(["No"]))
+    code, out, err = _import_exports(run_cli, tmp, f"ann={a}", f"ann={b}")  # was rc 0, a.json discarded
+    _one_line_error(code, out, err, "--export: rater 'ann' is given twice", "a.json", "b.json")
+    assert not (tmp / "pulled").exists()
+
+
+def test_import_into_the_folder_that_holds_its_export_is_refused(guess_camp, run_cli, tree_digest):
+    """`--export ann=pulled/ann.json --out pulled` would replace the folder holding the export it
+    reads (a RATER=FILE value is an input too)."""
+    tmp, uids = guess_camp
+    assert _import_exports(run_cli, tmp, f"ann={_tasks_file(tmp / 'a.json', uids, _choice(['Yes']))}")[0] == 0
+    inside = _tasks_file(tmp / "pulled" / "ann.json", uids, _choice(["Yes"]))
+    before = tree_digest(tmp / "pulled")
+    code, out, err = _import_exports(run_cli, tmp, f"ann={inside}")
+    _one_line_error(code, out, err, f"--out {tmp / 'pulled'}: is or holds the input", "ann.json")
+    assert tree_digest(tmp / "pulled") == before

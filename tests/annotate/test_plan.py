@@ -1,4 +1,5 @@
-"""``annotate plan`` from the command line: the campaign folder, kinds, honeypot files, errors."""
+"""``annotate plan`` from the command line: the campaign folder, kinds, honeypot files, rater
+names, another campaign in ``--out``, errors."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ import json
 
 import pandas as pd
 import pytest
+
+from tests.support import campaigns
+from tests.support.cli_checks import one_line_error as _one_line_error
+from tests.support.tables import write_csv
 
 
 @pytest.fixture
@@ -191,3 +196,39 @@ def test_task_files_of_raters_whose_names_clash_stay_apart(run_cli, items, tmp_p
     # every item planned (--n 12) reaches exactly one rater (overlap 1): no file overwrote another
     shown = [t["data"]["uid"] for f in files for t in json.loads((tmp_path / "files" / f).read_text())]
     assert len(shown) == len(set(shown)) == 12
+
+
+# --- rater names; another campaign in --out -------------------------------------------------------
+
+
+def test_plan_refuses_a_rater_name_holding_equals(tmp_path, run_cli):
+    campaigns.population().to_csv(tmp_path / "items.csv", index=False)
+    code, out, err = run_cli(
+        "annotate",
+        "plan",
+        str(tmp_path / "items.csv"),
+        "--n",
+        "4",
+        "--raters",
+        "ann,b=c",
+        "--out",
+        str(tmp_path / "c"),
+    )
+    _one_line_error(code, out, err, "--raters: rater name 'b=c' holds '='")
+    assert not (tmp_path / "c").exists()
+
+
+def test_plan_does_not_replace_another_campaign(tmp_path, run_cli, tree_digest):
+    """`annotate plan --out camp` over a campaign with another sample (here another seed) used to
+    replace it, draws and all, exit 0; the same plan again is still allowed (idempotent)."""
+    items = [{"item_id": f"d{i}", "game": "balderdash", "kind": "definition", "context": "w",
+              "reference": "r", "candidate": f"c{i}"} for i in range(30)]  # fmt: skip
+    path = write_csv(tmp_path / "items.csv", items)
+    args = ["annotate", "plan", path, "--n", "10", "--raters", "ann,bob", "--out", str(tmp_path / "camp")]
+    assert run_cli(*args)[0] == 0
+    before = tree_digest(tmp_path / "camp")
+    code, out, err = run_cli(*args)  # the same campaign: replaced by an identical one
+    assert code == 0, err
+    code, out, err = run_cli(*args, "--seed", "5")  # 10 of 30 items: another draw
+    _one_line_error(code, out, err, "holds campaign 'camp' with another sample")
+    assert tree_digest(tmp_path / "camp") == before

@@ -1,4 +1,4 @@
-"""The ``balderdash`` command group end to end on a simulated export."""
+"""The ``balderdash`` command group end to end on a simulated export, and on malformed input."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from tests.support import bad_inputs
+from tests.support import balderdash_export as bd
 from wordplay_audit.analysis.report import Report
 from wordplay_audit.pipelines.balderdash import run_demo_part
 
@@ -419,3 +421,59 @@ def test_text_output_says_which_intervals_count_definitions_as_unknown():
     assert len(lines) == 3
     assert lines[1].startswith("  rg interval of tdr/m1/a counts 4 definition(s) as unknown")
     assert lines[2].startswith("  ppi interval of tdr/m1/a counts 2 definition(s) as unknown")
+
+
+# --- labels without human rows --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["convergence", "trend"])  # recompute refused already
+def test_a_labels_file_without_human_rows_is_refused(run_cli, tmp_path, command):
+    folder = bd.write(tmp_path / "e", bd.documents())
+    labels = tmp_path / "judge_only.csv"
+    labels.write_text(
+        "item_id,rater,rater_type,label,question\nbd:7:1:11,judge-x,judge,true,any_sense\n",
+        encoding="utf-8",
+    )
+    code, out, err = run_cli("balderdash", command, str(folder), "--human", str(labels), "--json")
+    assert code == 2 and out == ""
+    assert err.strip() == f"error: {labels}: holds no human labels (rater_type 'human')"
+
+
+# --- malformed input: one line, exit 2, the output folder as it was (tests/support/bad_inputs.py) ---
+
+
+@pytest.mark.parametrize(
+    ("command", "slot", "kind"), bad_inputs.malformed_cases("balderdash"), ids=bad_inputs.case_id
+)
+def test_malformed_input_gives_one_line_and_exit_2(good, tmp_path, in_tmp, command, slot, kind, tree_digest):
+    bad_inputs.check_malformed_input(good, tmp_path, in_tmp, command, slot, kind, tree_digest)
+
+
+@pytest.mark.parametrize("args", bad_inputs.bad_parameters("balderdash"), ids=bad_inputs.parameters_id)
+def test_bad_parameters_give_one_line_and_exit_2(good, tmp_path, in_tmp, args, tree_digest):
+    bad_inputs.check_bad_parameters(good, tmp_path, in_tmp, args, tree_digest)
+
+
+@pytest.mark.parametrize(
+    ("command", "build", "kind", "slot"),
+    bad_inputs.other_cases("balderdash"),
+    ids=bad_inputs.other_case_ids("balderdash"),
+)
+def test_every_other_command_on_malformed_input(
+    more_good, tmp_path, in_tmp, monkeypatch, tree_digest, command, build, kind, slot
+):
+    bad_inputs.check_other_command(more_good, tmp_path, in_tmp, monkeypatch, tree_digest, build, kind, slot)
+
+
+@pytest.mark.parametrize("command", bad_inputs.good_runs("balderdash"))
+def test_the_table_breaks_only_the_input(more_good, good, tmp_path, in_tmp, monkeypatch, command):
+    bad_inputs.check_good_run(more_good, good, tmp_path, in_tmp, monkeypatch, command)
+
+
+@pytest.mark.parametrize(
+    "command", bad_inputs.folder_for_file("balderdash"), ids=lambda c: c.replace(" ", "-")
+)
+def test_a_folder_where_a_file_is_expected_is_named_as_a_folder(
+    more_good, good, tmp_path, in_tmp, monkeypatch, tree_digest, command
+):
+    bad_inputs.check_folder_for_file(more_good, good, tmp_path, in_tmp, monkeypatch, tree_digest, command)

@@ -2,6 +2,10 @@
 
 import json
 
+import pytest
+
+from tests.support import bad_inputs
+
 
 def test_demo_writes_report(run_cli, tmp_path):
     code, out, err = run_cli("demo", "--out", str(tmp_path / "demo"), "--json")
@@ -47,3 +51,11 @@ def test_cli_help_and_usage_errors(run_cli):
     assert code == 0 and "connections" in out and "demo" in out
     code, out, err = run_cli("no-such-command")
     assert code == 2 and err.startswith("error:") and err.count("\n") == 1
+
+
+# --- malformed input: one line, exit 2, the output folder as it was (tests/support/bad_inputs.py) ---
+
+
+@pytest.mark.parametrize("args", bad_inputs.bad_parameters("demo"), ids=bad_inputs.parameters_id)
+def test_bad_parameters_give_one_line_and_exit_2(good, tmp_path, in_tmp, args, tree_digest):
+    bad_inputs.check_bad_parameters(good, tmp_path, in_tmp, args, tree_digest)

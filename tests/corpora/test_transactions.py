@@ -1,4 +1,4 @@
-"""Output folders are transactions (issue 8): an interrupt at any moment leaves the target
+"""Output folders are transactions: an interrupt at any moment leaves the target
 absent, exactly as before, or complete; a second writer is refused; a stale staging folder left
 by SIGKILL is removed by the next run."""
 

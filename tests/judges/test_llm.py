@@ -194,3 +194,8 @@ def test_retry_after_header_forms():
     assert retry_after_seconds({"retry-after-ms": "250"}) == 0.25
     assert retry_after_seconds({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
     assert retry_after_seconds({}) is None
+
+
+def test_an_unreadable_retry_after_falls_back_to_the_backoff():
+    assert retry_after_seconds({"retry-after": "soon"}) is None
+    assert retry_after_seconds({"retry-after": "3"}) == 3.0

@@ -151,3 +151,10 @@ def test_embedding_judge_offline():
     assert scores[0] == pytest.approx(float(judge.scores(["Cheeses"], ["Kinds of cheese"])[0]), abs=1e-5)
     assert np.all(np.abs(scores) <= 1 + 1e-6)
     assert judge.judge_id == "embed:all-MiniLM-L6-v2@t=0.5000"
+
+
+def test_tfidf_cache_keys_differ_by_corpus(run_cli, tmp_path):
+    query = Query("x1", "guess", "c", "apple pie", "apple tart")
+    one, two = TfidfJudge(0.5, corpus=["apple pie", "apple tart"]), TfidfJudge(0.5, corpus=["apple pie", "x"])
+    assert one.key(query) != two.key(query)
+    assert one.key(query) == TfidfJudge(0.5, corpus=["apple tart", "apple pie", "apple pie"]).key(query)

@@ -1,4 +1,4 @@
-"""The declared runtime dependencies are exactly what the library imports (issue 7)."""
+"""The declared runtime dependencies are exactly what the library imports."""
 
 from __future__ import annotations
 

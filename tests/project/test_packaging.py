@@ -1,4 +1,4 @@
-"""The wheel holds one import package, ``wordplay_audit``; the rooms live under it (issue 7)."""
+"""The wheel holds one import package, ``wordplay_audit``; the rooms live under it."""
 
 from __future__ import annotations
 

@@ -83,3 +83,16 @@ def write_logs(folder: Path) -> Path:
     (folder / "beta").mkdir(exist_ok=True)
     (folder / "beta" / "report.jsonl").write_text(report_text(BETA, trailing_blank=False), encoding="utf-8")
     return folder
+
+
+# {"letter": "T", …, "budget": 600, "wheel_reward": 300, "letter_occurences": 2}: line 2 of ALPHA
+T_MOVE = json.dumps(ALPHA[0][1])
+
+
+def with_line_2(tmp_path: Path, text: str) -> Path:
+    """ALPHA's report with line 2 (game 0's move "T", budget 600) replaced by ``text``."""
+    lines = report_text(ALPHA).splitlines()
+    lines[1] = text
+    path = tmp_path / "m.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

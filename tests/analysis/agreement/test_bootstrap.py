@@ -271,3 +271,10 @@ def test_no_bootstrap_gives_the_point_estimates_with_nan_bounds():
         bootstrap_intervals(table, statistics="fleiss_kappa")
     with pytest.raises(ParameterError, match="only per-category intervals"):
         res["fleiss_kappa"].frame()
+
+
+def test_identical_items_have_no_interval():
+    counts = np.array([[2, 1], [2, 1], [2, 1]])  # every resample is the data itself
+    result = bootstrap_intervals(counts, bootstrap=BootstrapOptions(n_boot=50))["fleiss_kappa"]
+    assert result.value == pytest.approx(-0.5, abs=1e-12)
+    assert np.isnan(result.ci_low) and "same ratings" in result.ci_reason

@@ -1,4 +1,4 @@
-"""Issue 14, analysis side: corrected estimates weighted by an adaptive campaign's inclusion
+"""Adaptive campaigns, the analysis side: corrected estimates weighted by an adaptive campaign's inclusion
 probabilities, ``balderdash plan --adaptive`` and the width-against-labels plot.
 
 Expected values come from hand calculations, from the truth of simulated populations (with

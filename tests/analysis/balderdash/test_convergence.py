@@ -5,13 +5,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from tests.support import balderdash_export as bd
 from wordplay_audit.analysis.balderdash.convergence import (
     convergence_round,
     convergence_table,
     observed_threshold,
 )
+from wordplay_audit.corpora.balderdash import player_round_table, read_export
 from wordplay_audit.corpora.balderdash.simulate import SimConfig, simulate_campaign
 from wordplay_audit.errors import ParameterError
 
@@ -267,3 +270,28 @@ def test_a_window_longer_than_the_rounds_is_no_verdict(small_campaign):
         # the other verdicts do not depend on the window
         for column in ("converged_judge", "judge_unreachable", "T_judge", "se"):
             assert table[column].equals(fits[column]), column
+
+
+def test_convergence_leaves_a_model_without_labels_unknown(tmp_path):
+    export = read_export(bd.write(tmp_path / "e", bd.documents()))
+    obs = player_round_table(export)
+    # people label only m-a's four definitions, agreeing with the judge's "knows" each time:
+    # 11/r1 true, 12/r1 false, 11/r2 false, 12/r2 true → m-a's Se = 1, Sp = 1
+    labels = pd.DataFrame(
+        {
+            "item_id": ["bd:7:1:11", "bd:7:1:12", "bd:7:2:11", "bd:7:2:12"],
+            "rater": "r1",
+            "rater_type": "human",
+            "label": [True, False, False, True],
+            "question": "any_sense",
+        }
+    )
+    table = convergence_table(obs, labels, eps=[0.3], window=1)
+    a = table[table["model"] == "m-a"].iloc[0]
+    b = table[table["model"] == "m-b"].iloc[0]
+    assert a["se"] == 1.0 and a["judge_unreachable"] is False  # 1 − 0.3 = 0.7 < Se = 1
+    assert a["accuracy_pooled"] is False
+    assert math.isnan(b["se"]) and math.isnan(b["sp"]) and math.isnan(b["tau"])
+    assert b["judge_unreachable"] is None and b["accuracy_pooled"] is None
+    assert "could not be estimated for this model (no labelled definition)" in b["judge_unreachable_reason"]
+    assert b["converged_window"] is None

@@ -137,3 +137,11 @@ def test_plan_options_refused_under_their_own_name(run_cli, args, needle):
     code, out, err = run_cli("balderdash", "plan", *args)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and needle in err
+
+
+def test_plan_refuses_a_rate_at_the_boundary(run_cli):
+    for rate in (0.0, 1.0):
+        with pytest.raises(ParameterError, match="rate must lie strictly between 0 and 1"):
+            labels_for_corrected_rate(rate, 0.05, se=0.74, sp=0.97)
+    code, out, err = run_cli("balderdash", "plan", "--rate", "0")
+    assert code == 2 and err.strip() == "error: --rate: expected a number in (0, 1), got 0.0"

@@ -514,3 +514,34 @@ def test_trend_section_renders_table_and_caveat():
     assert "gpt&lt;x&gt;" in html and "no trend in any game" in html and "t with G - 1" in html
     with pytest.raises(InputError):
         trend_section(pd.DataFrame({"x": [1]}))
+
+
+# --- drift that no test or one test decides -------------------------------------------------------
+
+
+def test_drift_is_unknown_when_neither_test_can_run():
+    # every label agrees with the judge: neither Se nor Sp varies, so no test runs
+    sample = pd.DataFrame({"round_id": [1, 2, 3, 4], "human": [1, 1, 0, 0], "judge": [1, 1, 0, 0]})
+    result = se_sp_drift(sample)
+    assert result.drift is None
+    assert "drift unknown" in result.note
+    from wordplay_audit.analysis.balderdash.drift import drift_text  # the text line of the CLI and report
+
+    line = drift_text(result.__dict__)
+    assert line.startswith("Se no test, Sp no test: drift unknown")
+    assert "no drift" not in line
+
+
+def test_drift_from_one_test_says_so():
+    # only human-true items: Sp has no item; the judge's agreement varies, so Se is tested
+    sample = pd.DataFrame({"round_id": [1, 2, 3, 4, 5, 6], "human": [1] * 6, "judge": [1, 1, 0, 1, 0, 0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DriftWarning)
+        result = se_sp_drift(sample)
+    assert np.isfinite(result.se_p) and math.isnan(result.sp_p)
+    assert result.drift is (result.se_p < 0.05)
+    assert "drift rests on the Se test only" in result.note
+    from wordplay_audit.analysis.balderdash.drift import drift_text
+
+    assert "(from the Se test only)" in drift_text(result.__dict__)
+    assert "Sp no test" in drift_text(result.__dict__)

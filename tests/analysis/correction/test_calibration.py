@@ -1,5 +1,5 @@
 """The randomised exact share interval (analysis/correction/calibration.py) and its use for
-per-cell Rogan–Gladen / PPI intervals (issue 11, per-cell calibration)."""
+per-cell Rogan–Gladen / PPI intervals (per-cell calibration)."""
 
 from __future__ import annotations
 

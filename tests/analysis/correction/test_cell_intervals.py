@@ -1,5 +1,5 @@
 """Rogan–Gladen and PPI intervals for cells that are not whole sampling strata (one round of a
-deck, a window of rounds; issue 11): the stratum's accuracy, no interval where it cannot be
+deck, a window of rounds): the stratum's accuracy, no interval where it cannot be
 calibrated, and coverage in small simulations whose tolerance comes from their own SE."""
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support import balderdash_export as bd
 from wordplay_audit.corpora.balderdash import (
     PLAYER_ROUND_COLUMNS,
     BalderdashExport,
@@ -316,7 +317,7 @@ def test_junk_input_errors_cleanly(tmp_path_factory, junk, which):
         assert "\n" not in str(exc)
 
 
-# --------------------------------------------------------------------------- issue 8: hostile input
+# --------------------------------------------------------------------------- bad input
 
 
 def write_lines(folder: Path, name: str, lines: list[str] | list[bytes]) -> None:
@@ -656,3 +657,128 @@ def test_a_collection_that_is_a_folder_says_so(tmp_path):
     (tmp_path / "rounds.jsonl").mkdir()  # it used to say "no rounds.json or rounds.jsonl"
     with pytest.raises(InputError, match=r"rounds\.jsonl: is a folder, expected the 'rounds' collection"):
         read_export(tmp_path)
+
+
+# --- the small export of tests/support/balderdash_export.py, columnar and streamed ----------------
+
+
+@pytest.mark.parametrize("bom", [False, True], ids=["columnar", "streamed"])
+def test_a_vote_for_ones_own_definition_is_counted(tmp_path, bom):
+    docs = bd.documents()
+    docs["rounds"][0]["votes"] = {"12": -1, "13": 13}  # player 13 votes for their own definition
+    export = read_export(bd.write(tmp_path / "e", docs, bom_rounds=bom))
+    assert export.skipped == {"self_votes_ignored": 1}
+    table = player_round_table(export)
+    row = table[(table["round_id"] == 1) & (table["player_id"] == "13")].iloc[0]
+    assert row["vote"] == ""
+
+
+@pytest.mark.parametrize("bom", [False, True], ids=["columnar", "streamed"])
+@pytest.mark.parametrize("field", ["word", "correct_definition"])
+def test_an_empty_word_or_reference_is_an_error(tmp_path, bom, field):
+    docs = bd.documents()
+    docs["rounds"][1][field] = "  "
+    with pytest.raises(InputError, match=rf"rounds\.jsonl line 2: field '{field}' is empty$"):
+        read_export(bd.write(tmp_path / "e", docs, bom_rounds=bom))
+
+
+@pytest.mark.parametrize("bom", [False, True], ids=["columnar", "streamed"])
+def test_an_empty_player_definition_is_counted(tmp_path, bom):
+    docs = bd.documents()
+    docs["rounds"][0]["player_definitions"]["13"]["definition"] = ""
+    export = read_export(bd.write(tmp_path / "e", docs, bom_rounds=bom))
+    assert export.skipped == {"empty_definitions": 1}
+
+
+def test_extra_rounds_are_not_called_incomplete(run_cli, tmp_path):
+    folder = bd.write(tmp_path / "e", bd.documents(number_of_rounds=1))  # two rounds found, one planned
+    assert read_export(folder).skipped == {"games_with_extra_rounds": 1}
+    code, out, err = run_cli("balderdash", "metrics", str(folder), "--json")
+    assert code == 2 and "no complete game" in err  # the only game is left out
+    docs = bd.documents(number_of_rounds=1)
+    docs["games"].append({**docs["games"][0], "game_id": 8, "number_of_rounds": 2})
+    docs["players"] += [{**p, "player_id": p["player_id"] + 10, "game_id": 8} for p in docs["players"]]
+    docs["rounds"] += [
+        {
+            **r,
+            "game_id": 8,
+            "players": [21, 22, 23],
+            "player_definitions": {str(int(k) + 10): v for k, v in r["player_definitions"].items()},
+            "votes": {str(int(k) + 10): (v if v == -1 else v + 10) for k, v in r["votes"].items()},
+            "scores": {str(int(k) + 10): v for k, v in r["scores"].items()},
+        }
+        for r in docs["rounds"]
+    ]
+    folder = bd.write(tmp_path / "two", docs)
+    code, out, err = run_cli("balderdash", "metrics", str(folder), "--json")
+    assert code == 0, err
+    skipped = json.loads(out)["skipped"]
+    assert skipped["games_with_extra_rounds_left_out"] == 1 and skipped["incomplete_games_left_out"] == 0
+
+
+def test_a_null_document_says_null(tmp_path):
+    folder = bd.write(tmp_path / "e", bd.documents())
+    with (folder / "players.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write("null\n")
+    with pytest.raises(InputError, match=r"players\.jsonl line 4: expected a JSON object, got null$"):
+        read_export(folder)
+
+
+def test_an_id_beyond_18_digits_states_the_rule(tmp_path):
+    docs = bd.documents()
+    docs["players"][2]["player_id"] = 10**23
+    with pytest.raises(
+        InputError,
+        match=r"players\.jsonl line 3: field 'player_id' must be a whole number of at most 18 digits, got 10{23}$",
+    ):
+        read_export(bd.write(tmp_path / "e", docs))
+
+
+# --- words files ----------------------------------------------------------------------------------
+
+
+def _words(path: Path, rows: list[str], header: str = "words,def,POS,frequency_band") -> Path:
+    path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_duplicate_word_names_both_lines(tmp_path):
+    # line 2 holds a quoted cell over two lines, so the second row starts on line 4, the third on 5
+    path = _words(
+        tmp_path / "rare_words.csv",
+        [
+            "quire,\"['24 sheets',\n 'a choir']\",noun,rare",
+            "fard,['to paint'],verb,rare",
+            "Quire,['x'],noun,rare",
+        ],
+    )
+    with pytest.raises(InputError) as caught:
+        read_words_file(path)
+    assert str(caught.value) == f"{path} line 5: word 'quire' appears twice (first on line 2)"
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        (" ,['x'],noun,rare", "line 3: column 'words' is empty"),
+        (
+            "fard,['x'],verb,often",
+            "line 3: column 'frequency_band' must be one of rare, uncommon, common or empty",
+        ),
+    ],
+)
+def test_bad_word_rows_are_one_line_errors(tmp_path, row, message):
+    path = _words(tmp_path / "rare_words.csv", ["quire,['24 sheets'],noun,rare", row])
+    with pytest.raises(InputError, match=message):
+        read_words_file(path)
+
+
+def test_a_game_whose_deck_has_no_words_file_is_counted(tmp_path):
+    docs = bd.documents()
+    second = {**docs["games"][0], "game_id": 8, "words_file": "data/common_words.csv"}
+    docs["games"].append(second)
+    folder = bd.write(tmp_path / "e", docs)
+    _words(folder / "rare_words.csv", ["quire,['24 sheets'],noun,rare", "fard,['to paint'],verb,rare"])
+    export = read_export(folder)
+    # game 8 has no rounds (counted as such) and no words file for its deck common_words
+    assert export.skipped == {"games_without_rounds": 1, "games_without_words_file": 1}

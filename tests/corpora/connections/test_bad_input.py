@@ -1,4 +1,4 @@
-"""Issue 8 for the Connections reader and ``connections score``: hostile input is one clean
+"""Bad input to the Connections reader and ``connections score``: one clean
 error line or a counted, reported quirk — never a traceback, never silently last-one-wins."""
 
 import json

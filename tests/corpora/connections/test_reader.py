@@ -171,3 +171,20 @@ def test_reader_errors_cleanly_or_counts(folder, payload, raw_input):
         assert "\n" not in str(exc)
         return
     assert len(data.games) == 7
+
+
+def test_games_without_a_raw_answer_are_counted(folder):
+    raw = folder / "novice_raw.csv"
+    raw.write_text("".join(raw.read_text().splitlines(keepends=True)[:3]))  # header + 2 answers
+    result = analyze_connections(read_connections(folder), plots=False)
+    # novice.json holds 4 games; lines 2 and 3 answer two of them
+    assert result.humans["novice"]["games_without_raw_answer"] == 2
+
+
+def test_malformed_flag_that_is_no_literal_is_its_own_quirk(folder):
+    records = json.loads((folder / "model-b.json").read_text())
+    records[0]["malformed"] = "maybe"
+    (folder / "model-b.json").write_text(json.dumps(records))
+    quirks = read_connections(folder).quirks
+    assert quirks[("model-b.json", "fields stored as strings holding Python literals")] == 0
+    assert quirks[("model-b.json", "malformed flag is not true/false (read as false)")] == 1

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from tests.support.wof_logs import ALPHA, BETA, report_text, write_logs
+from tests.support.wof_logs import ALPHA, BETA, T_MOVE, report_text, with_line_2, write_logs
 from wordplay_audit.corpora.contract import validate_items, validate_labels
+from wordplay_audit.corpora.wof._fast import fast_columns
 from wordplay_audit.corpora.wof.items import game_table, guess_items
 from wordplay_audit.corpora.wof.reader import read_report, read_reports
 from wordplay_audit.corpora.wof.riddles import read_riddles
@@ -225,3 +227,36 @@ def test_a_lone_surrogate_in_a_riddle_is_a_one_line_error(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     with pytest.raises(InputError, match=r"riddles\.jsonl line 2: a string holds a lone surrogate"):
         read_riddles(path)
+
+
+def test_wof_well_formed_report_still_takes_the_fast_path(tmp_path):
+    path = with_line_2(tmp_path, T_MOVE)  # unchanged: every letter, key and integer is valid
+    assert fast_columns(path) is not None
+    assert read_report(path).moves["letter"].astype(str).tolist()[:2] == ["_", "T"]
+
+
+def _bad_byte_report(tmp_path: Path) -> Path:
+    # ALPHA: game 0 on lines 1-4, blank 5, game 1 on line 6, blank 7, game 2 on lines 8-10
+    lines = report_text(ALPHA).encode("utf-8").split(b"\n")
+    assert b'"PASS"' in lines[8]
+    lines[8] = lines[8].replace(b'"PASS"', b'"PA\xffSS"')  # line 9, in game 2
+    path = tmp_path / "alpha.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    return path
+
+
+def test_a_report_line_that_is_not_utf8_is_named_by_its_line(tmp_path):
+    path = _bad_byte_report(tmp_path)
+    with pytest.raises(InputError) as caught:
+        read_report(path)
+    assert str(caught.value) == f"{path} line 9: not UTF-8 text (invalid start byte, byte 0xff)"
+
+
+def test_a_report_line_that_is_not_utf8_drops_its_game_with_skip(tmp_path):
+    log = read_report(_bad_byte_report(tmp_path), on_error="skip")
+    assert log.skipped["broken_lines"] == 1 and log.skipped["games_dropped"] == 1
+    assert log.skipped["lines_dropped"] == len(ALPHA[2]) == 3
+    assert sorted(set(log.moves["game"])) == [k for k in range(len(ALPHA)) if k != 2]
+    assert log.problems == [
+        f"{tmp_path / 'alpha.jsonl'} line 9: not UTF-8 text (invalid start byte, byte 0xff)"
+    ]

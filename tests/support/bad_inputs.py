@@ -1,10 +1,12 @@
-"""Every sub-command on a table of malformed inputs: exit code 2, exactly one stderr line, no
-traceback, and the output folder left exactly as it was (issues 7 and 8).
+"""Malformed inputs for every command, and the checks the command tests run on them.
 
-Each case takes a good input built in a temporary folder, breaks one thing, runs the command
-through the console entry point in-process (an uncaught exception would fail the test with its
-traceback; a few cases also run in a subprocess to see stderr whole) and checks the contract.
-A BOM is not malformed: it is accepted (exit 0) wherever text is read.
+Each case takes a good input (the fixtures ``good`` and ``more_good`` of ``tests/cli/conftest.py``,
+built in a temporary folder), breaks one thing, runs the command through the console entry point
+in-process (an uncaught exception fails the test with its traceback; a few cases run in a
+subprocess to see stderr whole) and checks the contract: exit code 2, exactly one stderr line, no
+traceback, and the output folder left exactly as it was. A BOM is not malformed: it is accepted
+(exit 0) wherever text is read. The tables name every command; ``cases(table, group)`` picks
+one command group's rows for the test module of that group (``tests/cli/test_<group>.py``).
 """
 
 from __future__ import annotations
@@ -18,11 +20,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from wordplay_audit.corpora.balderdash import SimConfig, simulate_to_folder
-from wordplay_audit.corpora.demo import write_demo_corpus
-
-pytestmark = pytest.mark.slow
 
 LABELS = (
     "item_id,rater,rater_type,label\na,r1,human,true\na,r2,human,false\nb,r1,human,true\nb,r2,human,true\n"
@@ -39,9 +36,6 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
         env=env,
         timeout=600,
     )
-
-
-# --------------------------------------------------------------------------- breaking files
 
 
 def _csv_breaks(good: str) -> dict[str, Callable[[Path], None] | None]:
@@ -84,21 +78,7 @@ def _jsonl_breaks(good: str, field: str) -> dict[str, Callable[[Path], None] | N
     return breaks
 
 
-# --------------------------------------------------------------------------- good inputs
-
-
-@pytest.fixture(scope="module")
-def good(tmp_path_factory) -> dict[str, Path]:
-    root = tmp_path_factory.mktemp("good")
-    export = root / "export"
-    simulate_to_folder(export, seed=3, config=SimConfig(games_per_deck=1, n_rounds=4, labels_per_stratum=3))
-    corpus = write_demo_corpus(root / "connections")
-    labels = root / "labels.csv"
-    labels.write_text(LABELS)
-    return {"export": export, "connections": corpus, "labels": labels}
-
-
-def _copy(src: Path, dst: Path) -> Path:
+def copy_input(src: Path, dst: Path) -> Path:
     import shutil
 
     if src.is_dir():
@@ -107,8 +87,6 @@ def _copy(src: Path, dst: Path) -> Path:
         shutil.copy(src, dst)
     return dst
 
-
-# --------------------------------------------------------------------------- the table
 
 LABEL_COMMANDS = {
     "analyze agreement": lambda lab, out: [
@@ -122,10 +100,14 @@ LABEL_COMMANDS = {
     ],
     "analyze aggregate": lambda lab, out: ["analyze", "aggregate", str(lab), "--out", str(out / "c.csv")],
 }
+
+
 EXPORT_COMMANDS = {
     "balderdash metrics": lambda exp, out: ["balderdash", "metrics", str(exp)],
     "balderdash convergence": lambda exp, out: ["balderdash", "convergence", str(exp), "--eps", "0.2"],
 }
+
+
 HUMAN_COMMANDS = {
     "balderdash recompute": lambda exp, lab, out: ["balderdash", "recompute", str(exp), "--human", str(lab)],
     "balderdash trend": lambda exp, lab, out: ["balderdash", "trend", str(exp), "--human", str(lab)],
@@ -164,25 +146,6 @@ def _assert_clean_failure(result: tuple[int, str, str], out: Path, before: str, 
     assert tree_digest(out) == before
 
 
-@pytest.fixture
-def in_tmp(run_cli, tmp_path, monkeypatch):
-    """Run the CLI in-process with the temporary folder as the current directory."""
-    monkeypatch.chdir(tmp_path)
-    return run_cli
-
-
-@pytest.mark.parametrize(("command", "slot", "kind"), _cases(), ids=lambda v: str(v).replace(" ", "-"))
-def test_malformed_input_gives_one_line_and_exit_2(good, tmp_path, in_tmp, command, slot, kind, tree_digest):
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "keep.txt").write_text("a user's file")
-    before = tree_digest(out)
-    args = _build(good, tmp_path, out, command, slot, kind)
-    if args is None:
-        pytest.skip(f"{kind} does not apply to {slot}")
-    _assert_clean_failure(in_tmp(*args), out, before, tree_digest)
-
-
 def _build(good, tmp_path, out, command, slot, kind) -> list[str] | None:
     if slot in ("labels", "human"):
         target = tmp_path / "labels.csv"
@@ -198,7 +161,7 @@ def _build(good, tmp_path, out, command, slot, kind) -> list[str] | None:
             return LABEL_COMMANDS[command](target, out)
         return HUMAN_COMMANDS[command](good["export"], target, out)
     if slot == "export":
-        export = _copy(good["export"], tmp_path / "export")
+        export = copy_input(good["export"], tmp_path / "export")
         rounds = export / "rounds.jsonl"
         text = rounds.read_text()
         rounds.unlink()
@@ -208,7 +171,7 @@ def _build(good, tmp_path, out, command, slot, kind) -> list[str] | None:
         if breaker is not None:
             breaker(rounds)
         return EXPORT_COMMANDS[command](export, out)
-    data = _copy(good["connections"], tmp_path / "data")
+    data = copy_input(good["connections"], tmp_path / "data")
     model = next(p for p in sorted(data.glob("model-*.json")))
     text = model.read_text()
     model.unlink()
@@ -242,76 +205,6 @@ def _export_item_ids(export: Path) -> list[str]:
     return player_round_table(read_export(export))["item_id"].tolist()[:2]
 
 
-def test_a_bom_is_accepted_everywhere_text_is_read(good, tmp_path):
-    labels = tmp_path / "labels.csv"
-    labels.write_bytes(b"\xef\xbb\xbf" + LABELS.encode())
-    assert (
-        run("analyze", "aggregate", str(labels), "--out", str(tmp_path / "c.csv"), cwd=tmp_path).returncode
-        == 0
-    )
-    export = _copy(good["export"], tmp_path / "export")
-    rounds = export / "rounds.jsonl"
-    rounds.write_bytes(b"\xef\xbb\xbf" + rounds.read_bytes())
-    result = run("balderdash", "metrics", str(export), "--json", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["demo", "--seed", "-1"],
-        ["analyze", "agreement", "LABELS", "--seed", "-1"],
-        ["analyze", "agreement", "LABELS", "--bootstrap", "1000000000000"],
-        ["analyze", "aggregate", "LABELS", "--out", "OUT/c.csv", "--seed", "-1"],
-        ["balderdash", "simulate", "--out", "OUT", "--seed", "-1"],
-        ["balderdash", "simulate", "--out", "OUT", "--rounds", "0"],
-        ["balderdash", "plan", "--items", "0"],
-        ["balderdash", "plan", "--items", "nan"],
-        ["balderdash", "plan", "--items", "-5"],
-        ["balderdash", "plan", "--fnr", "1.5"],
-        ["balderdash", "convergence", "EXPORT", "--eps", "abc"],
-        ["connections", "score", "--data", "DATA", "--out", ""],
-        ["demo", "--out", ""],
-        ["demo", "--out", "."],
-    ],
-    ids=lambda a: "-".join(a).replace("/", "_"),
-)
-def test_bad_parameters_give_one_line_and_exit_2(good, tmp_path, in_tmp, args, tree_digest):
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "keep.txt").write_text("a user's file")
-    before = tree_digest(out)
-    cwd_before = sorted(p.name for p in tmp_path.iterdir())
-    swap = {
-        "LABELS": str(good["labels"]),
-        "OUT": str(out),
-        "EXPORT": str(good["export"]),
-        "DATA": str(good["connections"]),
-    }
-    argv = [
-        swap.get(a.split("/")[0], a.split("/")[0]) + ("/" + a.split("/", 1)[1] if "/" in a else "")
-        for a in args
-    ]
-    _assert_clean_failure(in_tmp(*argv), out, before, tree_digest)
-    assert sorted(p.name for p in tmp_path.iterdir()) == cwd_before
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["balderdash", "metrics", "/nonexistent"],
-        ["analyze", "agreement", "/nonexistent.csv"],
-        ["demo", "--seed", "-1"],
-    ],
-)
-def test_stderr_is_one_line_from_a_real_process(tmp_path, args):
-    result = run(*args, cwd=tmp_path)
-    assert result.returncode == 2
-    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
-
-
-# --------------------------------------------------------------------------- the other groups
-
 FILE_BREAKS = {
     "missing file": None,
     "directory": lambda p: p.mkdir(),
@@ -319,48 +212,14 @@ FILE_BREAKS = {
     "non-UTF-8": lambda p: p.write_bytes(b"item_id,rater\n\xff\xfe,\x80\n"),
     "not a table": lambda p: p.write_bytes(b'item_id,"\n' + b"[" * 100_000 + b"\n"),
 }
+
+
 FOLDER_BREAKS = {
     "missing folder": None,
     "file instead of folder": lambda p: p.write_text("x"),
     "empty folder": lambda p: p.mkdir(),
     "broken manifest": lambda p: (p.mkdir(), (p / "manifest.json").write_text('{"seed": 1, ')),
 }
-
-
-@pytest.fixture(scope="module")
-def more_good(good, tmp_path_factory) -> dict[str, Path]:
-    """Items and judge labels from ``balderdash items``, a planned campaign, a WoF run."""
-    from wordplay_audit.cli.main import main
-
-    root = tmp_path_factory.mktemp("more")
-    assert main(["balderdash", "items", str(good["export"]), "--out", str(root / "items")]) == 0
-    items = root / "items" / "items.csv"
-    assert (
-        main(
-            [
-                "annotate",
-                "plan",
-                str(items),
-                "--n",
-                "10",
-                "--raters",
-                "a,b",
-                "--out",
-                str(root / "camp"),
-                "--seed",
-                "1",
-            ]
-        )
-        == 0
-    )
-    assert main(["wof", "simulate", "--out", str(root / "wof"), "--games", "4", "--seed", "1"]) == 0
-    return {
-        "items": items,
-        "judge_labels": root / "items" / "labels.csv",
-        "human": good["export"] / "labels.csv",
-        "campaign": root / "camp",
-        "wof": root / "wof",
-    }
 
 
 def _other_cases():
@@ -465,28 +324,6 @@ def _other_cases():
     return cases
 
 
-@pytest.mark.parametrize(
-    ("command", "build", "kind", "slot"),
-    _other_cases(),
-    ids=[f"{c}-{k}".replace(" ", "-") for c, _, k, _ in _other_cases()],
-)
-def test_every_other_command_on_malformed_input(
-    more_good, tmp_path, in_tmp, monkeypatch, tree_digest, command, build, kind, slot
-):
-    monkeypatch.setenv("LABEL_STUDIO_URL", "http://127.0.0.1:9")  # nothing listens there
-    monkeypatch.setenv("LABEL_STUDIO_API_KEY", "not-a-token")
-    monkeypatch.setenv("OPENAI_API_KEY", "not-a-key")
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "keep.txt").write_text("a user's file")
-    before = tree_digest(out)
-    target = tmp_path / ("input.csv" if slot == "file" else "input")
-    breaker = (FILE_BREAKS if slot == "file" else FOLDER_BREAKS)[kind]
-    if breaker is not None:
-        breaker(target)
-    _assert_clean_failure(in_tmp(*build(target, more_good, out)), out, before, tree_digest)
-
-
 GOOD_RUNS = {
     "judge run": ("items", 0),
     "judge batch-write": ("items", 0),
@@ -500,28 +337,6 @@ GOOD_RUNS = {
     "annotate pull": ("campaign", 2),
 }
 
-
-@pytest.mark.parametrize("command", sorted(GOOD_RUNS))
-def test_the_table_breaks_only_the_input(more_good, good, tmp_path, in_tmp, monkeypatch, command):
-    """With its good input each command of the table above does its work (or, needing a server
-    that is down, says so): the failures above come from the broken input, not from the call."""
-    monkeypatch.setenv("LABEL_STUDIO_URL", "http://127.0.0.1:9")
-    monkeypatch.setenv("LABEL_STUDIO_API_KEY", "not-a-token")
-    builds = {name: build for name, build, _, _ in _other_cases()}
-    slot, expected = GOOD_RUNS[command]
-    # a judge is fitted to one question: the export's reference answers (its labels hold two)
-    both = pd.read_csv(good["export"] / "labels.csv", dtype=str)
-    human = tmp_path / "reference.csv"
-    both[both["question"] == "reference"].to_csv(human, index=False)
-    inputs = {**more_good, "export": good["export"], "human": human}
-    out = tmp_path / "out"
-    code, _, err = in_tmp(*builds[command](inputs[slot], more_good, out))
-    assert code == expected, err
-    if expected == 2:
-        assert "127.0.0.1:9" in err or "server" in err.lower(), err
-
-
-# --------------------------------------------------------------------------- a folder for a file
 
 FOLDER_FOR_FILE = {
     "analyze agreement LABELS": lambda d, g, out: ["analyze", "agreement", d, "--bootstrap", "0"],
@@ -572,12 +387,133 @@ FOLDER_FOR_FILE = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("command", sorted(FOLDER_FOR_FILE), ids=lambda c: c.replace(" ", "-"))
-def test_a_folder_where_a_file_is_expected_is_named_as_a_folder(
-    more_good, good, tmp_path, in_tmp, monkeypatch, tree_digest, command
-):
-    """A folder given for a file: one line saying it is a folder and what file was expected (it
-    used to say "no such file", or the system's "Is a directory"), exit 2, nothing written."""
+BAD_PARAMETERS = [
+    ["demo", "--seed", "-1"],
+    ["analyze", "agreement", "LABELS", "--seed", "-1"],
+    ["analyze", "agreement", "LABELS", "--bootstrap", "1000000000000"],
+    ["analyze", "aggregate", "LABELS", "--out", "OUT/c.csv", "--seed", "-1"],
+    ["balderdash", "simulate", "--out", "OUT", "--seed", "-1"],
+    ["balderdash", "simulate", "--out", "OUT", "--rounds", "0"],
+    ["balderdash", "plan", "--items", "0"],
+    ["balderdash", "plan", "--items", "nan"],
+    ["balderdash", "plan", "--items", "-5"],
+    ["balderdash", "plan", "--fnr", "1.5"],
+    ["balderdash", "convergence", "EXPORT", "--eps", "abc"],
+    ["connections", "score", "--data", "DATA", "--out", ""],
+    ["demo", "--out", ""],
+    ["demo", "--out", "."],
+]
+
+
+def _group(command: str | list[str]) -> str:
+    return (command if isinstance(command, str) else command[0]).split()[0]
+
+
+def malformed_cases(group: str) -> list[tuple[str, str, str]]:
+    """(command, slot, kind) rows of the main table for the commands of ``group``."""
+    return [case for case in _cases() if _group(case[0]) == group]
+
+
+def other_cases(group: str) -> list[tuple]:
+    """(command, build, kind, slot) rows of the second table for the commands of ``group``."""
+    return [case for case in _other_cases() if _group(case[0]) == group]
+
+
+def other_case_ids(group: str) -> list[str]:
+    return [f"{c}-{k}".replace(" ", "-") for c, _, k, _ in other_cases(group)]
+
+
+def good_runs(group: str) -> list[str]:
+    return [command for command in sorted(GOOD_RUNS) if _group(command) == group]
+
+
+def folder_for_file(group: str) -> list[str]:
+    return [command for command in sorted(FOLDER_FOR_FILE) if _group(command) == group]
+
+
+def bad_parameters(group: str) -> list[list[str]]:
+    return [args for args in BAD_PARAMETERS if _group(args) == group]
+
+
+def case_id(value) -> str:
+    return str(value).replace(" ", "-")
+
+
+def parameters_id(args: list[str]) -> str:
+    return "-".join(args).replace("/", "_")
+
+
+def check_malformed_input(good, tmp_path, in_tmp, command, slot, kind, tree_digest) -> None:
+    """One row of the main table: one line, exit 2, the output folder as it was."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("a user's file")
+    before = tree_digest(out)
+    args = _build(good, tmp_path, out, command, slot, kind)
+    if args is None:
+        pytest.skip(f"{kind} does not apply to {slot}")
+    _assert_clean_failure(in_tmp(*args), out, before, tree_digest)
+
+
+def check_bad_parameters(good, tmp_path, in_tmp, args, tree_digest) -> None:
+    """A bad option value: one line, exit 2, nothing written in the output or current folder."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("a user's file")
+    before = tree_digest(out)
+    cwd_before = sorted(p.name for p in tmp_path.iterdir())
+    swap = {
+        "LABELS": str(good["labels"]),
+        "OUT": str(out),
+        "EXPORT": str(good["export"]),
+        "DATA": str(good["connections"]),
+    }
+    argv = [
+        swap.get(a.split("/")[0], a.split("/")[0]) + ("/" + a.split("/", 1)[1] if "/" in a else "")
+        for a in args
+    ]
+    _assert_clean_failure(in_tmp(*argv), out, before, tree_digest)
+    assert sorted(p.name for p in tmp_path.iterdir()) == cwd_before
+
+
+def check_other_command(more_good, tmp_path, in_tmp, monkeypatch, tree_digest, build, kind, slot) -> None:
+    """One row of the second table: a broken file or folder; no server or key is reachable."""
+    monkeypatch.setenv("LABEL_STUDIO_URL", "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.setenv("LABEL_STUDIO_API_KEY", "not-a-token")
+    monkeypatch.setenv("OPENAI_API_KEY", "not-a-key")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("a user's file")
+    before = tree_digest(out)
+    target = tmp_path / ("input.csv" if slot == "file" else "input")
+    breaker = (FILE_BREAKS if slot == "file" else FOLDER_BREAKS)[kind]
+    if breaker is not None:
+        breaker(target)
+    _assert_clean_failure(in_tmp(*build(target, more_good, out)), out, before, tree_digest)
+
+
+def check_good_run(more_good, good, tmp_path, in_tmp, monkeypatch, command) -> None:
+    """With its good input each command of the second table does its work (or, needing a server
+    that is down, says so): the failures come from the broken input, not from the call."""
+    monkeypatch.setenv("LABEL_STUDIO_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("LABEL_STUDIO_API_KEY", "not-a-token")
+    builds = {name: build for name, build, _, _ in _other_cases()}
+    slot, expected = GOOD_RUNS[command]
+    # a judge is fitted to one question: the export's reference answers (its labels hold two)
+    both = pd.read_csv(good["export"] / "labels.csv", dtype=str)
+    human = tmp_path / "reference.csv"
+    both[both["question"] == "reference"].to_csv(human, index=False)
+    inputs = {**more_good, "export": good["export"], "human": human}
+    out = tmp_path / "out"
+    code, _, err = in_tmp(*builds[command](inputs[slot], more_good, out))
+    assert code == expected, err
+    if expected == 2:
+        assert "127.0.0.1:9" in err or "server" in err.lower(), err
+
+
+def check_folder_for_file(more_good, good, tmp_path, in_tmp, monkeypatch, tree_digest, command) -> None:
+    """A folder given for a file: one line saying it is a folder and what file was expected (not
+    "no such file", nor the system's "Is a directory"), exit 2, nothing written."""
     monkeypatch.setenv("OPENAI_API_KEY", "not-a-key")
     out = tmp_path / "out"
     out.mkdir()
@@ -590,23 +526,3 @@ def test_a_folder_where_a_file_is_expected_is_named_as_a_folder(
     result = in_tmp(*args)
     _assert_clean_failure(result, out, before, tree_digest)
     assert f"error: {folder}: is a folder, expected " in result[2], result[2]
-
-
-@pytest.mark.parametrize(
-    ("exc", "expected"),
-    [
-        (PermissionError(13, "Permission denied", "x.csv"), "error: x.csv: permission denied\n"),
-        (
-            FileNotFoundError(2, "No such file or directory", "y.csv"),
-            "error: y.csv: no such file or directory\n",
-        ),
-        (IsADirectoryError(21, "Is a directory", "d"), "error: d: is a folder, expected a file\n"),
-    ],
-)
-def test_a_system_error_left_to_the_cli_reads_like_the_others(capsys, exc, expected):
-    """The last resort for an OSError no reader turned into an InputError: the system's message
-    starts lower-case after the file (as every other message does), a folder is called a folder."""
-    from wordplay_audit.cli.main import _handle
-
-    assert _handle(exc) == 2
-    assert capsys.readouterr().err == expected
