@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -219,15 +218,18 @@ def test_fit_labels_folder_refused_before_the_fit_is_written(run_cli, tmp_path):
 
 
 class _Server:
-    """``reply(payload) -> (status, body dict | text)`` for every POST; ``delay`` seconds first."""
+    """``reply(payload) -> (status, body dict | text)`` for every POST. With ``hold`` every POST sets
+    ``arrived`` and is answered only once the test sets ``released`` (set on exit at the latest)."""
 
-    def __init__(self, reply, delay: float = 0.0):
+    def __init__(self, reply, hold: bool = False):
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802 - the handler's name
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                time.sleep(outer.delay)
+                if outer.hold:
+                    outer.arrived.set()
+                    outer.released.wait()
                 status, answer = outer.reply(body, self.headers.get("Authorization", ""))
                 data = answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
                 self.send_response(status)
@@ -239,7 +241,8 @@ class _Server:
             def log_message(self, *args):
                 pass
 
-        self.reply, self.delay = reply, delay
+        self.reply, self.hold = reply, hold
+        self.arrived, self.released = threading.Event(), threading.Event()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
@@ -248,6 +251,7 @@ class _Server:
         return self
 
     def __exit__(self, *exc):
+        self.released.set()  # held handlers answer, so server_close can join their threads
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -359,13 +363,16 @@ def test_a_refused_connection_is_named_so(run_cli, tmp_path):
 
 
 def test_ctrl_c_says_so(tmp_path):
-    with _Server(lambda payload, auth: (200, _completion("yes")), delay=5) as server:
+    # Ctrl-C while the run waits on its calls: the server holds every reply until the signal is
+    # sent, so the run is at that point whatever the machine's speed
+    with _Server(lambda payload, auth: (200, _completion("yes")), hold=True) as server:
         items = _fruit_items(tmp_path / "items.csv")
         cmd = [sys.executable, "-m", "wordplay_audit.cli.main", "judge", "run", str(items), "--judge", "openai:m",
                "--base-url", server.base_url, "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "l.csv"),
                "--no-progress"]  # fmt: skip
         proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, env={**os.environ, "OPENAI_API_KEY": KEY})
-        time.sleep(3)
+        while not server.arrived.wait(0.1):  # the first request has reached the server
+            assert proc.poll() is None, proc.stderr.read().decode()
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130

@@ -165,8 +165,22 @@ def test_interrupts_at_any_moment_never_leave_a_partial_folder(tmp_path, demo_da
 
 @pytest.mark.slow
 def test_two_demo_runs_on_one_folder_one_wins_the_other_is_refused(tmp_path, tree_digest):
+    """The second run starts while the first holds the folder: the first is stopped (SIGSTOP) once
+    its staging folder exists (it holds the lock by then) and continued after the second ended."""
     target = tmp_path / "out"
-    procs = [start(["demo", "--out", str(target), "--seed", "0"], tmp_path) for _ in range(2)]
+    first = start(["demo", "--out", str(target), "--seed", "0"], tmp_path)
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".out.staging-*")):
+        assert first.poll() is None, first.stderr.read() if first.stderr else ""
+        assert time.monotonic() < deadline, "no staging folder appeared"
+        time.sleep(0.02)
+    first.send_signal(signal.SIGSTOP)
+    try:
+        second = start(["demo", "--out", str(target), "--seed", "0"], tmp_path)
+        second.wait(timeout=600)
+    finally:
+        first.send_signal(signal.SIGCONT)
+    procs = [first, second]
     results = [(p.wait(timeout=600), p.stderr.read()) for p in procs]
     codes = sorted(code for code, _ in results)
     assert codes == [0, 2], results

@@ -65,7 +65,9 @@ def test_sigkill_half_way_then_resume(tmp_path):
         while _cached_rows(cache) < N // 2 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
         assert _cached_rows(cache) == N // 2, proc.stderr.read().decode() if proc.poll() is not None else ""
-        time.sleep(0.2)  # calls in flight, held by the server
+        while server.requests <= N // 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)  # until a call beyond the first N/2 has reached the server: it is held there
+        assert server.requests > N // 2, "no call held by the server"
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
         assert proc.returncode == -signal.SIGKILL
