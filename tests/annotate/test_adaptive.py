@@ -182,6 +182,7 @@ def test_lkr_needs_a_kind_with_any_sense(tmp_path, run_cli):
     assert "--target lkr" in err and "any_sense" in err and "category_name" in err
 
 
+@pytest.mark.slow
 def test_next_with_the_server_down_writes_nothing(camp, run_cli, monkeypatch, tree_digest):
     import socket
 

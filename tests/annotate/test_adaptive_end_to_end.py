@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]  # a real Label Studio server
 
 SIZES = {("m1", "true"): 60, ("m1", "false"): 60, ("m2", "true"): 40, ("m2", "false"): 40}
 TRUE = {("m1", "true"): 57, ("m1", "false"): 30, ("m2", "true"): 24, ("m2", "false"): 4}

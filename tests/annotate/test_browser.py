@@ -12,7 +12,7 @@ import uuid
 import pandas as pd
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser]  # Label Studio in Chromium
 
 CHROMIUM = (
     os.environ.get("WORDPLAY_AUDIT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")

@@ -138,7 +138,7 @@ def test_judge_prediction_uses_stored_values():
     }
 
 
-@pytest.mark.slow
+@pytest.mark.server
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("adjudication", [False, True])
 def test_server_accepts_every_config_and_its_tasks(label_studio, kind, adjudication):
@@ -157,7 +157,7 @@ def test_server_accepts_every_config_and_its_tasks(label_studio, kind, adjudicat
     client.projects.delete(project.id)
 
 
-@pytest.mark.slow
+@pytest.mark.server
 def test_server_rejects_a_broken_config(label_studio):
     """The server check is real: a config naming a missing object is refused."""
     from label_studio_sdk import LabelStudio

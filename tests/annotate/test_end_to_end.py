@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]  # a real Label Studio server
 
 RATERS = ("ann", "bob", "cyd")
 

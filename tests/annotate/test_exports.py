@@ -197,6 +197,7 @@ def test_unknown_rater_and_bad_format_option(camp, run_cli):
     assert code == 2 and "--format" in err and "json-min" in err
 
 
+@pytest.mark.slow
 def test_server_down_is_one_line_exit_2(camp, run_cli, monkeypatch):
     import socket
 
@@ -221,7 +222,7 @@ def test_missing_credentials(camp, run_cli, monkeypatch):
     assert code == 2 and "LABEL_STUDIO_URL is not set" in err
 
 
-@pytest.mark.slow
+@pytest.mark.server
 def test_wrong_token_is_one_line_exit_2(camp, run_cli, monkeypatch, label_studio):
     monkeypatch.setenv("LABEL_STUDIO_URL", label_studio.url)
     monkeypatch.setenv("LABEL_STUDIO_API_KEY", "f" * 40)

@@ -9,7 +9,7 @@ import uuid
 import pandas as pd
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]  # a real Label Studio server
 
 
 def _result(ref: str, anys: str, comment: str | None = None) -> list[dict]:

@@ -81,7 +81,7 @@ def _marker(camp: Path, rater: str) -> str:
 # --- a second push while one runs is refused ------------------------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.server
 def test_a_push_while_another_runs_is_refused_and_adds_nothing(live, run_cli, monkeypatch):
     from wordplay_audit.annotate.server import Server
 
@@ -107,7 +107,7 @@ def test_a_push_while_another_runs_is_refused_and_adds_nothing(live, run_cli, mo
 # --- duplicates on the server are named -----------------------------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.server
 def test_two_projects_with_one_marker_are_named_by_pull_push_and_status(live, run_cli, tmp_path):
     camp, raters, client = live
     assert run_cli("annotate", "push", str(camp))[0] == 0
@@ -123,7 +123,7 @@ def test_two_projects_with_one_marker_are_named_by_pull_push_and_status(live, ru
     assert not (tmp_path / "pulled").exists()
 
 
-@pytest.mark.slow
+@pytest.mark.server
 def test_a_task_twice_in_a_project_is_counted_by_push_and_status(live, run_cli):
     camp, raters, client = live
     assert run_cli("annotate", "push", str(camp))[0] == 0
@@ -139,7 +139,7 @@ def test_a_task_twice_in_a_project_is_counted_by_push_and_status(live, run_cli):
 # --- deleted tasks and projects are counted -------------------------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.server
 def test_a_task_deleted_on_the_server_is_counted_by_pull_and_status(live, run_cli, tmp_path):
     camp, raters, client = live
     assert run_cli("annotate", "push", str(camp))[0] == 0
@@ -158,7 +158,7 @@ def test_a_task_deleted_on_the_server_is_counted_by_pull_and_status(live, run_cl
     assert code == 0 and "left 7, not on the server 1" in out and "not on the server; run push" in out, out
 
 
-@pytest.mark.slow
+@pytest.mark.server
 def test_status_of_a_rater_without_a_project_says_so(live, run_cli):
     camp, raters, _client = live
     code, out, err = run_cli("annotate", "status", str(camp))
@@ -170,7 +170,7 @@ def test_status_of_a_rater_without_a_project_says_so(live, run_cli):
 # --- an interrupted push says what the server may hold --------------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.server
 def test_an_interrupted_push_says_the_server_may_hold_part_of_it(live, run_cli, monkeypatch, capsys):
     from wordplay_audit.annotate.server import Server
 
@@ -191,7 +191,7 @@ def test_an_interrupted_push_says_the_server_may_hold_part_of_it(live, run_cli, 
 # --- a failed pull deletes its export -------------------------------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.server
 def test_a_failed_pull_deletes_its_export_on_the_server(live, run_cli, monkeypatch, tmp_path):
     import httpx
     from label_studio_sdk.projects.exports.client import ExportsClient
@@ -219,7 +219,12 @@ def test_a_failed_pull_deletes_its_export_on_the_server(live, run_cli, monkeypat
         ("http://[::1", "abc", "LABEL_STUDIO_URL: 'http://[::1' is not a valid"),
         ("http://127.0.0.1:9", "tökén", "LABEL_STUDIO_API_KEY: the token holds whitespace or characters"),
         ("http://127.0.0.1:9", "abc ", "LABEL_STUDIO_API_KEY: the token holds whitespace or characters"),
-        ("http://user:pw-secret@127.0.0.1:9", "abc", "http://user:***@127.0.0.1:9: connect: no Label Studio"),
+        pytest.param(  # the connection to a closed port is retried: slow
+            "http://user:pw-secret@127.0.0.1:9",
+            "abc",
+            "http://user:***@127.0.0.1:9: connect: no Label Studio",
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_bad_urls_and_tokens_are_one_line_errors(

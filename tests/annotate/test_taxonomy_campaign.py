@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-pytestmark = [pytest.mark.slow, pytest.mark.shared]
+pytestmark = [pytest.mark.slow, pytest.mark.shared, pytest.mark.server]
 
 SINGLE_FORM = {"phonological": "phonology", "orthographical": "orthography", "morphological": "morphology"}
 

@@ -95,6 +95,7 @@ def test_trend_json(run_cli, export_dir):
             assert 0 <= r["gee_p_t"] <= 1 and r["gee_ci_low"] <= r["slope"] <= r["gee_ci_high"]
 
 
+@pytest.mark.slow
 def test_trend_with_people_adds_replaced_rows_and_drift(run_cli, export_dir):
     code, out, err = run_cli(
         "balderdash", "trend", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
@@ -189,6 +190,7 @@ def test_convergence_assumed_accuracy_checked_first(run_cli, extra, needle, tmp_
     assert code == 2 and out == "" and err == f"error: {needle}\n"
 
 
+@pytest.mark.slow
 def test_convergence_window_longer_than_the_rounds_says_so(run_cli, export_dir):
     """The export has 8 rounds per setting: --window 500 used to be reported as a 500-round
     window; now the window's verdict is null with the reason, in JSON and in the text."""
@@ -232,6 +234,7 @@ def test_labels_naming_unknown_items(run_cli, export_dir, tmp_path):
     assert code == 2 and "line 2" in err and "names no definition" in err
 
 
+@pytest.mark.slow
 def test_demo_part(tmp_path):
     summary, section = run_demo_part(tmp_path, seed=1)
     assert summary["omniscient_true_lkr"] == 1.0
@@ -339,6 +342,7 @@ def test_heap_trim_after_reading_is_skipped_without_glibc(monkeypatch):
     assert trim_heap() is None
 
 
+@pytest.mark.slow
 def test_convergence_borrows_the_decks_accuracy_only_when_assumed(run_cli, export_dir):
     """8 labels per model × deck × verdict over 8 rounds: a window of 3 rounds holds fewer than 5
     own labels per post-stratum. Without --assume-constant-accuracy it has no bound (null, with

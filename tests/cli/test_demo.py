@@ -7,6 +7,7 @@ import pytest
 from tests.support import bad_inputs
 
 
+@pytest.mark.slow
 def test_demo_writes_report(run_cli, tmp_path):
     code, out, err = run_cli("demo", "--out", str(tmp_path / "demo"), "--json")
     assert code == 0, err

@@ -10,7 +10,11 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
+
 from tests.support import ls_server  # the conftest plugin
+
+pytestmark = pytest.mark.server  # runs Label Studio's own parser, in its venv
 
 PARSE = """
 import json, sys

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +69,10 @@ def test_installed_in_a_fresh_venv_it_imports_under_one_root(wheel, tmp_path):
             check=True,
         ).stdout.strip()
     )
-    # dependencies (pandas, …) from the test environment, appended after the fresh site-packages
-    (fresh_site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # dependencies (pandas, …) from the test environment, appended after the fresh site-packages:
+    # its site-packages and those its .pth files add (a venv may take its packages from another)
+    deps = [sysconfig.get_paths()["purelib"], *(p for p in sys.path if p.endswith("site-packages"))]
+    (fresh_site / "deps.pth").write_text("\n".join(dict.fromkeys(deps)) + "\n")
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", str(wheel)],
         check=True,

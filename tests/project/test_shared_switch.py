@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 TARGET = "tests/analysis/connections/test_released_data.py::test_438_scored_games"
 REPO = Path(__file__).resolve().parents[2]
 
@@ -21,6 +23,7 @@ def run(require: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_absent_data_skips_with_reason():
     proc = run("0")
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -28,6 +31,7 @@ def test_absent_data_skips_with_reason():
     assert "outside data not found at /nonexistent/shared/connections" in proc.stdout
 
 
+@pytest.mark.slow
 def test_absent_data_fails_when_required():
     proc = run("1")
     assert proc.returncode == 1

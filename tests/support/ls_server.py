@@ -1,7 +1,7 @@
 """A real Label Studio server for the tests (pytest plugin, loaded from ``conftest.py``).
 
 The server lives in its own virtual environment (``var/labelstudio-venv``, built by
-``make labelstudio-venv``, which ``make test`` depends on). The session fixture
+``make labelstudio-venv``, which ``make test-all`` depends on). The session fixture
 :func:`label_studio` starts it once on a free port of 127.0.0.1 with a throw-away data folder,
 waits on ``GET /health`` (the first start runs the migrations: 60–90 s), and stops it by its
 process id at the end of the session. ``label-studio --version`` is never called: it starts a

@@ -124,6 +124,7 @@ def test_any_sense_only_labels_decide_what_they_can(small_campaign):
     ).all()
 
 
+@pytest.mark.slow
 def test_window_basis_names_where_the_windows_accuracy_comes_from(small_campaign):
     from wordplay_audit.analysis.correction import JudgeAccuracy
 
@@ -153,6 +154,7 @@ def test_window_basis_names_where_the_windows_accuracy_comes_from(small_campaign
     assert convergence_table(small_campaign.obs, labels, eps=(0.05,), window=100)["window_basis"].isna().all()
 
 
+@pytest.mark.slow
 def test_the_window_bound_is_the_benchmarked_window_cell():
     """The rule's bound is corrected_rates' cell for the window inside its model × deck (the call
     whose coverage sim_correction_rounds measures): own labels in a window of 5 of 10 rounds,
@@ -216,6 +218,7 @@ def _two_judges():
     return obs, _only(pd.concat([p[1] for p in parts], ignore_index=True), "any_sense")
 
 
+@pytest.mark.slow
 def test_corrected_T_reads_the_reports_per_round_rates():
     """T_corrected is Eq. 6 on the per-round corrected LKR the report plots: each round inside its
     model × deck with the deck's Se and Sp (it used the model's pooled over decks, which differ
@@ -251,6 +254,7 @@ def test_no_labels_leaves_every_label_verdict_open(small_campaign):
         assert table[column].isna().all()
 
 
+@pytest.mark.slow
 def test_a_window_longer_than_the_rounds_is_no_verdict(small_campaign):
     """8 rounds per setting: a window of 8 pools them all and decides; a window of 9 or 100 is
     not the rule asked for (it used to pool the 8 rounds and report window_rounds 100): the

@@ -150,6 +150,7 @@ def test_ppi_mean_by_hand():
     assert ppi_mean(y, f, fu, lam=1.0)[0] == pytest.approx(0.375)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("design", ["stratified", "random"])
 def test_corrected_rates_cover_the_truth_in_seeded_campaigns(design):
     # 8 small campaigns × 3 models × 2 decks × 2 metrics = 96 intervals per method. The benchmark

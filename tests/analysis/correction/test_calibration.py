@@ -191,6 +191,7 @@ def test_whole_count_pmf_equals_scipy_betabinom():
         assert np.allclose(got, want, rtol=1e-9, atol=1e-300), (u, n, x, v)
 
 
+@pytest.mark.slow
 def test_post_strata_all_near_zero_are_covered():
     # three post-strata of 200 unlabelled items, 6 labels each, every share 0.005 (a model that
     # almost never gives the true definition). Unanchored, each post-stratum's mixture (mean

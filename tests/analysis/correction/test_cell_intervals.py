@@ -130,6 +130,7 @@ def test_mixture_interval_covers_the_realised_share(share, se, sp):
     assert lo <= cov <= hi
 
 
+@pytest.mark.slow
 def test_per_round_rogan_gladen_coverage_in_a_small_simulation():
     # one model × deck of 4 rounds × 50 items, the true share rising 0.2 → 0.8 over rounds, Se
     # 0.8, Sp 0.9, 12 labels per judge-verdict stratum; 80 campaigns × 4 round cells
@@ -390,6 +391,7 @@ def _part_without_labels(rng: np.random.Generator):
     return obs, labels, float(frame["human"].mean())
 
 
+@pytest.mark.slow
 def test_the_interval_covers_given_that_a_finer_post_stratum_got_no_label():
     # the verdict share (≈ 0.9 from the 80) stood for the 20 at 0.1: of these 120 draws 0.80
     # covered before the 20 counted as unknown, 0.967 after (binomial SE ≈ 0.02 at 0.95; the

@@ -106,6 +106,7 @@ def _one_audit(rng, prevalences, se, sp, labels, items=300):
     return frame, (t & j).sum() / t.sum(), (~t & ~j).sum() / (~t).sum()
 
 
+@pytest.mark.slow
 def test_specificity_interval_covers_where_the_delta_method_did_not():
     """The project simulator's setting (prevalences 0.68 / 0.34 on two decks of 300, Se 0.74,
     Sp 0.97, 25 labels per deck × verdict): 1,500 audits. Measured on these draws: the delta-method
