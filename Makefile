@@ -1,12 +1,15 @@
-# Two commands a user needs: `make demo` and `make test`. Both build .venv first.
+# The commands a user needs: `make demo`, `make test` (the quick loop) and `make test-all` (every
+# test, what .ci/run runs). Each builds .venv first.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 OUT ?= demo-out
-# extras installed by `make test`; CI adds the embedding judge's: make test EXTRAS=dev,embed
+# extras installed by the test targets; CI adds the embedding judge's: make test-all EXTRAS=dev,embed
 EXTRAS ?= dev
+# the quick loop leaves out what needs Label Studio, a browser or a long simulation
+QUICK := not slow and not server and not browser
 
-.PHONY: venv dev demo test lint bench clean labelstudio labelstudio-venv
+.PHONY: venv dev demo test test-all lint bench clean labelstudio labelstudio-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,15 +18,27 @@ $(BIN)/python:
 venv: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 
-dev: $(BIN)/python
+# the tests also build the wheel without isolation (tests/project/test_packaging.py): the build
+# requirements of pyproject.toml go into the venv too (a fresh venv's setuptools is too old).
+# Installed again when pyproject.toml or setup.py change (a stamp per set of extras).
+comma := ,
+DEV_STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
+
+dev: $(DEV_STAMP)
+
+$(DEV_STAMP): pyproject.toml setup.py | $(BIN)/python
+	$(BIN)/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")' \
+		| $(BIN)/python -m pip install --quiet -r /dev/stdin
 	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
+	touch $@
 
 demo: venv
 	$(BIN)/wordplay-audit demo --out $(OUT)
 
-test: dev labelstudio-venv
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+test: lint
+	$(BIN)/python -m pytest -q -m "$(QUICK)" $(PYTEST_ARGS)
+
+test-all: lint labelstudio-venv
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: dev

@@ -31,8 +31,8 @@ REPO = Path(__file__).resolve().parents[1]
 def _server():
     if os.environ.get("LABEL_STUDIO_URL") and os.environ.get("LABEL_STUDIO_API_KEY"):
         return None
-    sys.path.insert(0, str(REPO / "tests"))
-    import ls_server
+    sys.path.insert(0, str(REPO))
+    from tests.support import ls_server
 
     data = Path(tempfile.mkdtemp(prefix="wordplay-ls-bench-"))
     proc, server = ls_server.start_server(data)

@@ -3,6 +3,10 @@
 Outside data: tests marked ``shared`` read ``$WORDPLAY_AUDIT_SHARED`` (default ``../shared/corpora``
 beside the checkout). Where it is absent they skip with the reason shown; with
 ``WORDPLAY_AUDIT_REQUIRE_SHARED=1`` (set by ``.ci/run``) its absence is a failure instead.
+
+Markers (``pyproject.toml``): ``slow`` (a long simulation, or over about 5 s), ``server`` (the
+Label Studio server), ``browser`` (Chromium). ``make test`` runs ``-m "not slow and not server and
+not browser"``, ``make test-all`` everything.
 """
 
 from __future__ import annotations
@@ -16,7 +20,17 @@ from wordplay_audit.cli.main import main as cli_main
 
 REPO = Path(__file__).resolve().parent.parent
 
-pytest_plugins = ["ls_server"]  # the Label Studio server fixtures (tests/ls_server.py)
+pytest.register_assert_rewrite("tests.support")  # the helpers' asserts report like the tests'
+pytest_plugins = ["tests.support.ls_server"]  # the Label Studio server fixtures
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """A test that uses the Label Studio server is marked ``server`` also where its module does not
+    say so, before ``-m`` deselects: ``make test`` (``-m "not server …"``) never needs the server."""
+    for item in items:
+        if "label_studio" in getattr(item, "fixturenames", ()) and item.get_closest_marker("server") is None:
+            item.add_marker(pytest.mark.server)
 
 
 def shared_root() -> Path:
@@ -98,8 +112,7 @@ def tree_digest():
 
 
 def _load_benchmark(name: str):
-    """A script of ``benchmarks/`` as a module, loaded by path (the repository root is not on the
-    tests' import path)."""
+    """A script of ``benchmarks/`` as a module of its own, loaded by its path."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")

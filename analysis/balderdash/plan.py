@@ -1,5 +1,5 @@
 """How many human labels per model a Balderdash audit needs (analytic; checked by simulation in
-``tests/test_balderdash_plan.py``).
+``tests/analysis/balderdash/test_plan.py``).
 
 *Judge false-negative rate.* FNR is a proportion over the definitions people call true. Its
 Wilson interval (Wilson 1927) at FNR = F with m such definitions has half-width

@@ -1,0 +1,1 @@
+"""Helpers the tests share: imported as ``tests.support.<module>``, never collected as tests."""
