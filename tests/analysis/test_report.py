@@ -15,7 +15,7 @@ from wordplay_audit.analysis.report import (
     plot_text,
 )
 from wordplay_audit.analysis.report.outputs import markdown_table
-from wordplay_audit.pipelines.outputs import write_outputs
+from wordplay_audit.workflow.files import write_outputs
 
 EVIL = '<script>alert("x")</script>'
 

@@ -19,7 +19,7 @@ import uuid
 import httpx
 import pandas as pd
 import pytest
-from cli_checks import one_line_error
+from tests.support.cli_checks import one_line_error
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 

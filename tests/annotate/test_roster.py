@@ -11,7 +11,7 @@ import os
 
 import pandas as pd
 import pytest
-from cli_checks import one_line_error
+from tests.support.cli_checks import one_line_error
 
 from wordplay_audit.errors import InputError, ParameterError
 

@@ -9,7 +9,7 @@ import pytest
 from tests.support import bad_inputs
 from tests.support import balderdash_export as bd
 from wordplay_audit.analysis.report import Report
-from wordplay_audit.pipelines.balderdash import run_demo_part
+from wordplay_audit.workflow.demo_parts import balderdash_part as run_demo_part
 
 
 @pytest.fixture(scope="module")
@@ -316,7 +316,7 @@ def test_commands_read_with_arrow_on_malloc_unless_the_environment_says_otherwis
     commands, and left alone when ``ARROW_DEFAULT_MEMORY_POOL`` names one."""
     import pyarrow as pa
 
-    from wordplay_audit.cli.memory import arrow_on_malloc
+    from wordplay_audit.workflow.memory import arrow_on_malloc
 
     chosen = []
     monkeypatch.setattr(pa, "set_memory_pool", chosen.append)
@@ -331,7 +331,7 @@ def test_commands_read_with_arrow_on_malloc_unless_the_environment_says_otherwis
 def test_heap_trim_after_reading_is_skipped_without_glibc(monkeypatch):
     import ctypes
 
-    from wordplay_audit.cli.memory import trim_heap
+    from wordplay_audit.workflow.memory import trim_heap
 
     trim_heap()  # glibc here: hands freed memory back, returns nothing
 
@@ -415,7 +415,7 @@ def _ids(text: str, k: int) -> list[str]:
 def test_text_output_says_which_intervals_count_definitions_as_unknown():
     import pandas as pd
 
-    from wordplay_audit.cli.balderdash_text import reason_lines
+    from wordplay_audit.workflow.balderdash import reason_lines
 
     corrected = pd.DataFrame({"metric": ["tdr", "tdr", "lkr"], "model": ["m1", "m2", "m1"], "deck": ["a", "a", "b"],
                               "rg_reason": [None, None, "needs any_sense labels"], "ppi_reason": [None] * 3,

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_checks import one_line_error
+from tests.support.cli_checks import one_line_error
 
 from wordplay_audit.corpora.demo import write_demo_corpus
 from wordplay_audit.corpora.io import MARKER

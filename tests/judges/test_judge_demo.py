@@ -8,7 +8,7 @@ import os
 import pandas as pd
 
 from wordplay_audit.analysis.report import Report
-from wordplay_audit.pipelines.judge_demo import judge_demo
+from wordplay_audit.workflow.demo_parts import judge_demo
 
 
 def test_judge_demo_part_offline_and_escaped(monkeypatch):

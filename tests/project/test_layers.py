@@ -1,11 +1,15 @@
 """The layer rule, checked on the source tree by walking every module's imports (AST).
 
-    wordplay_audit.cli (app: CLI, pipelines)
-        → {wordplay_audit.analysis, wordplay_audit.judges, wordplay_audit.annotate}
-        → wordplay_audit.corpora → wordplay_audit.errors
+    wordplay_audit.cli → the public API (the root ``wordplay_audit``: names resolved lazily
+        from wordplay_audit.workflow) → {analysis, judges, annotate} → corpora → errors
 
-The middle three never import each other; nothing imports the app layer; ``corpora`` imports
-only ``errors``; ``errors`` imports none of the toolkit. Imports inside functions count too.
+The CLI imports the root's public names, ``errors``, itself and the output transaction's
+guards (``corpora.io``, ``workflow.jsonable``) — never a room or another workflow module. The
+workflow imports the rooms, ``corpora`` and ``errors``, never the CLI or the root's API. The
+middle three never import each other, nor the workflow, the API or the CLI; ``corpora``
+imports only ``errors``; ``errors`` imports none of the toolkit. The root's helpers
+(``lazy_exports``, ``__version__``) may be imported by every layer. Imports inside functions
+count too.
 """
 
 from __future__ import annotations
@@ -17,34 +21,44 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ROOMS = ("annotate", "judges", "analysis", "corpora")
-APP = ("wordplay_audit.cli", "wordplay_audit.pipelines")
-ROOT_NAMES = ("wordplay_audit.lazy_exports", "wordplay_audit.__version__")  # names in the root module
+ROOT_NAMES = ("lazy_exports", "__version__")  # helpers of the root module every layer may use
+GUARDS = ("wordplay_audit.corpora.io", "wordplay_audit.workflow.jsonable")  # the CLI's output transaction
 
 ALLOWED: dict[str, set[str]] = {
-    "app": {"app", "analysis", "judges", "annotate", "corpora", "errors", "root"},
-    "analysis": {"analysis", "corpora", "errors", "root"},
-    "judges": {"judges", "corpora", "errors", "root"},
-    "annotate": {"annotate", "corpora", "errors", "root"},
-    "corpora": {"corpora", "errors", "root"},
+    "cli": {"cli", "api", "guard:corpora", "guard:workflow", "errors", "root"},
+    "api": {"api", "workflow", "root", "errors"},
+    "workflow": {"workflow", "guard:workflow", "analysis", "judges", "annotate", "corpora", "guard:corpora", "errors", "root"},
+    "analysis": {"analysis", "corpora", "guard:corpora", "errors", "root"},
+    "judges": {"judges", "corpora", "guard:corpora", "errors", "root"},
+    "annotate": {"annotate", "corpora", "guard:corpora", "errors", "root"},
+    "corpora": {"corpora", "guard:corpora", "errors", "root"},
     "errors": {"errors", "root"},
     "root": {"root"},
 }
 
 
-def layer_of(module: str) -> str | None:
-    """The layer of a dotted module name of the toolkit, None for outside modules."""
-    if module in ("wordplay_audit", "wordplay_audit.__init__") or module in ROOT_NAMES:
-        return "root"
+def layer_of(module: str, *, home: bool = False) -> str | None:
+    """The layer of a dotted name of the toolkit (a module, or a name imported from one); None
+    for outside modules. ``home``: the layer a module lives in (a guard is in its room's)."""
+    if module in ("wordplay_audit", "wordplay_audit.__init__"):
+        return "api"
     if not module.startswith("wordplay_audit."):
         return None
-    if module.startswith(APP) or module == "wordplay_audit.__main__":
-        return "app"
+    for guard in GUARDS:
+        if not home and (module == guard or module.startswith(guard + ".")):
+            return "guard:" + guard.split(".")[1]  # guard:corpora, guard:workflow
     second = module.split(".")[1]
+    if second in ("cli", "__main__"):
+        return "cli"
+    if second == "workflow":
+        return "workflow"
     if second in ROOMS:
         return second
     if second == "errors":
         return "errors"
-    return "app"
+    if second in ROOT_NAMES:
+        return "root"
+    return "api"  # a public name of the root (wa.read_labels, wa.API)
 
 
 def module_name(path: Path) -> str:
@@ -71,14 +85,15 @@ def imported_modules(source: str, module: str, is_package: bool) -> list[tuple[i
                 name = ".".join([*base, node.module] if node.module else base)
             else:
                 name = node.module or ""
-            found.append((node.lineno, name))
-            found += [(node.lineno, f"{name}.{alias.name}") for alias in node.names]
+            # the names imported say what is reached: ``from wordplay_audit import lazy_exports``
+            # reaches the root's helper, not its API; ``from x import *`` reaches the module
+            found += [(node.lineno, name if alias.name == "*" else f"{name}.{alias.name}") for alias in node.names]
     return found
 
 
 def violations(path: Path, source: str | None = None, module: str | None = None) -> list[str]:
     module = module or module_name(path)
-    own = layer_of(module)
+    own = layer_of(module, home=True)
     if own is None:
         return []
     text = source if source is not None else path.read_text(encoding="utf-8")
@@ -111,7 +126,18 @@ def test_every_library_module_respects_the_layers():
         ("wordplay_audit.analysis.x", "from wordplay_audit.cli import main", True),
         ("wordplay_audit.analysis.x.y", "from ...judges import base", True),
         ("wordplay_audit.analysis.x", "from wordplay_audit.corpora.contract import place", False),
-        ("wordplay_audit.cli.x", "from wordplay_audit.analysis import agreement", False),
+        ("wordplay_audit.cli.x", "from wordplay_audit.analysis import agreement", True),
+        ("wordplay_audit.cli.x", "from wordplay_audit.workflow.results import Result", True),
+        ("wordplay_audit.cli.x", "def f():\n    import wordplay_audit as wa\n", False),
+        ("wordplay_audit.cli.x", "from wordplay_audit.corpora.io import output_file", False),
+        ("wordplay_audit.cli.x", "from wordplay_audit.workflow.jsonable import plain", False),
+        ("wordplay_audit.workflow.x", "from wordplay_audit.analysis import agreement", False),
+        ("wordplay_audit.workflow.x", "from wordplay_audit.cli.output import show", True),
+        ("wordplay_audit.workflow.x", "import wordplay_audit as wa", True),
+        ("wordplay_audit.analysis.x", "from wordplay_audit.workflow import results", True),
+        ("wordplay_audit.analysis.x", "from wordplay_audit import read_labels", True),
+        ("wordplay_audit.analysis.x", "from wordplay_audit import lazy_exports", False),
+        ("wordplay_audit.corpora.x", "import wordplay_audit as wa", True),
         ("wordplay_audit.analysis.x.y", "from . import z", False),
         ("wordplay_audit.errors", "from wordplay_audit.corpora import io", True),
     ],

@@ -7,3 +7,5 @@ parameters by their Python names, and returns a :class:`~wordplay_audit.workflow
 imported from :mod:`wordplay_audit` (``import wordplay_audit as wa``; the table ``API`` there
 maps each to its module here).
 """
+
+__all__: list[str] = []  # the workflow's public names are the root's (wordplay_audit.API), not this package's

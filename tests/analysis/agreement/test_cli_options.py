@@ -10,7 +10,7 @@ import json
 
 import numpy as np
 import pytest
-from cli_checks import one_line_error
+from tests.support.cli_checks import one_line_error
 
 from wordplay_audit.analysis.agreement import BootstrapOptions, agreement
 

@@ -110,7 +110,7 @@ def test_random_design_without_enough_labels_of_a_verdict():
 
 
 def test_text_output_says_why_there_is_no_interval(run_cli, tmp_path):
-    from wof_logs import write_logs
+    from tests.support.wof_logs import write_logs
 
     logs = write_logs(tmp_path / "logs")  # alpha: games 0, 1 won, 2, 3, 4 lost; beta: 1 of 6 won
     labels = tmp_path / "labels.csv"

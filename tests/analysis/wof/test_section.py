@@ -23,7 +23,7 @@ def test_section_escapes_model_names(tmp_path):
 
 @pytest.mark.slow
 def test_demo_part(tmp_path):
-    from wordplay_audit.pipelines.wof import run_demo_part
+    from wordplay_audit.workflow.demo_parts import wof_part as run_demo_part
 
     summary, section = run_demo_part(tmp_path / "wof", seed=0, games=24)
     assert summary["games"] == 3 * 24 and summary["n_human_labels"] > 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cli_checks import one_line_error
+from tests.support.cli_checks import one_line_error
 
 from wordplay_audit.analysis.connections import analyze_connections
 from wordplay_audit.corpora.connections import read_connections
