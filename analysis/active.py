@@ -21,7 +21,7 @@ stratum, hence every item, drawable (π_i > 0).
 
 *Estimator and interval.* Inside a stratum the round draws a simple random sample, so π_i is the
 same for the stratum's unlabelled items (:func:`uncertainty_design`'s ``draw_probability``); over
-rounds :func:`wordplay_audit.analysis.allocation.inclusion_probabilities` gives each label its π
+rounds :func:`wordplay_audit.corpora.sampling.inclusion_probabilities` gives each label its π
 (exact, the strata being the same every round). The corrected share is the engine's
 (:func:`wordplay_audit.analysis.correction.engine.corrected_shares` with the stratum's band as a
 post-stratum: ``post_strata=["score_band"]``): the post-stratified estimator
@@ -150,7 +150,7 @@ def uncertainty_design(
     (this round's inclusion probability of each unlabelled item, add_h / R_h in its stratum; 0
     for a labelled one); ``strata`` is :func:`uncertainty_allocation`'s table with ``remaining``.
     Draw ``add`` items of each stratum by simple random sampling among its unlabelled items
-    (:func:`wordplay_audit.analysis.allocation.draw_round`).
+    (:func:`wordplay_audit.corpora.sampling.draw_round`).
     """
     cells = list(cells)
     missing = [c for c in [*cells, "judge", prob, "labelled", "human"] if c not in frame.columns]

@@ -15,7 +15,7 @@ from wordplay_audit.analysis.active import (
     uncertainty_design,
     uncertainty_strata,
 )
-from wordplay_audit.analysis.allocation import draw_round, inclusion_probabilities
+from wordplay_audit.corpora.sampling import draw_round, inclusion_probabilities
 from wordplay_audit.errors import ParameterError
 
 
