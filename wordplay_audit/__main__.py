@@ -1,3 +1,3 @@
-from wordplay_audit.cli.main import main
+from wordplay_audit.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

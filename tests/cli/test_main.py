@@ -57,3 +57,46 @@ def test_a_system_error_left_to_the_cli_reads_like_the_others(capsys, exc, expec
 
     assert _handle(exc) == 2
     assert capsys.readouterr().err == expected
+
+
+def test_ctrl_c_while_the_command_line_imports_is_one_line_and_exit_130(tmp_path):
+    """A Ctrl-C that lands while ``wordplay-audit`` is still importing (here: raised by an import
+    hook the moment typer is imported) ends like every interrupt: one line, exit code 130, no
+    traceback — through the console script's function and ``python -m wordplay_audit``."""
+    import subprocess
+    import sys
+
+    hook = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'typer':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+    )
+    for launch in (
+        [sys.executable, "-c", hook + "from wordplay_audit.cli import run\nraise SystemExit(run())", "--help"],
+        [sys.executable, "-c", hook + "import runpy\nrunpy.run_module('wordplay_audit', run_name='__main__')"],
+    ):
+        done = subprocess.run(launch, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        assert done.returncode == 130, done.stderr
+        assert done.stderr == "error: interrupted; no output was changed\n"
+
+
+def test_ctrl_c_while_the_commands_are_registered_is_one_line(monkeypatch, capsys):
+    from wordplay_audit.cli import main as cli_main
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_main, "build_app", interrupted)
+    assert cli_main.main(["--help"]) == 130
+    assert capsys.readouterr().err == "error: interrupted; no output was changed\n"
+
+
+def test_the_console_script_is_the_interrupt_safe_entry():
+    import tomllib
+    from pathlib import Path
+
+    scripts = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"wordplay-audit": "wordplay_audit.cli:run"}

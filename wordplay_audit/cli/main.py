@@ -131,8 +131,8 @@ def _handle(exc: BaseException, argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    app = build_app()
     try:
+        app = build_app()
         with command_inputs(sys.argv[1:] if argv is None else argv):  # no --out onto an input
             result = app(args=argv, standalone_mode=False, prog_name="wordplay-audit")
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - re-raised when not a user error
