@@ -17,6 +17,8 @@ both ending the command line with one line on stderr and exit code 2:
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from os import PathLike
@@ -111,11 +113,26 @@ def about(source: str | PathLike | None) -> Iterator[None]:
     ... except InputError as exc:
     ...     print(exc)
     labels.csv: only one rater
+
+    A message that names a file already (another input's, ``gold.csv line 3: …``) is left as
+    it is:
+
+    >>> try:
+    ...     with about("labels.csv"):
+    ...         raise InputError("runs/gold.csv line 3: gold label of item 'i1' is empty")
+    ... except InputError as exc:
+    ...     print(exc)
+    runs/gold.csv line 3: gold label of item 'i1' is empty
     """
     try:
         yield
     except InputError as exc:
         name = str(source) if source is not None else ""
-        if not name or name in str(exc):
+        if not name or name in str(exc) or _NAMES_A_FILE.match(str(exc)):
             raise
         raise InputError(f"{name}: {exc}") from None
+
+
+# a message that starts with a file's place: a path (with a separator) or a file name with an
+# extension, then ":" or " line N:"
+_NAMES_A_FILE = re.compile(r"^(?:[^\s:]*[/\\][^\s:]*|[^\s:/\\]+\.[A-Za-z0-9]{1,8})(?: line \d+)?:")

@@ -126,7 +126,7 @@ def test_kind_from_column_and_from_items(run_cli, tmp_path, fleiss_1971):
 def test_kind_without_source_is_a_clear_error(run_cli, labels_csv):
     code, _, err = run_cli("analyze", "agreement", str(labels_csv), "--kind", "guess")
     assert code == 2
-    assert err.startswith("error: --kind needs a 'kind' column")
+    assert err.startswith("error: --kind: needs a 'kind' column")
     assert len(err.strip().splitlines()) == 1
 
 
@@ -165,12 +165,12 @@ def test_aggregate_majority_writes_csv(run_cli, labels_csv, tmp_path):
     assert code == 0, err
     summary = json.loads(out)
     table = pd.read_csv(out_path, keep_default_na=False)
-    assert list(table.columns) == ["item_id", "label", "n_ratings", "n_agree", "tie"]
+    assert list(table.columns) == ["item_id", "label", "n_raters", "n_votes", "settled_by"]  # the final labels table
     assert len(table) == 30 == summary["items"]
     # patient 1 (index 1) has 3 "pers" and 3 "other": a tie → adjudicate (empty label)
     row = table.set_index("item_id").loc["p01"]
-    assert row["label"] == "" and bool(row["tie"]) is True
-    assert summary["ties"] == int(table["tie"].sum())
+    assert row["label"] == "" and row["settled_by"] == "tie" and (row["n_raters"], row["n_votes"]) == (6, 3)
+    assert summary["ties"] == int((table["settled_by"] == "tie").sum())
     assert not list(out_path.parent.glob("*.tmp"))
 
 
@@ -393,16 +393,16 @@ def test_rows_left_out_by_the_filters_are_counted(tmp_path, run_cli):
     rows += [f"i{i},gpt,judge,yes" for i in range(6)]
     path = _labels(tmp_path, rows)
     data = json.loads(run_cli("analyze", "agreement", str(path), "--bootstrap", "0", "--json")[1])
-    assert data["rows_left_out"] == {"kind": 0, "rater_type": 6}
+    assert data["rows_left_out"] == {"question": 0, "kind": 0, "rater_type": 6}
     code, out, _ = run_cli("analyze", "agreement", str(path), "--bootstrap", "0")
-    assert "6 of another rater type (--rater-type human)" in out
+    assert "6 of another rater type (kept: human;" in out
     kinds = tmp_path / "kinds.csv"
     frame = pd.read_csv(path, dtype=str)
     frame["kind"] = ["guess" if i in ("i0", "i1") else "definition" for i in frame["item_id"]]
     frame.to_csv(kinds, index=False)
     args = ("analyze", "aggregate", str(kinds), "--kind", "guess", "--out", str(tmp_path / "a.csv"), "--json")
     data = json.loads(run_cli(*args)[1])
-    assert data["rows_left_out"] == {"kind": 16, "rater_type": 2}  # 4 items × 4 rows; 2 judge rows kept
+    assert data["rows_left_out"] == {"question": 0, "kind": 16, "rater_type": 2}  # 4 items × 4 rows; 2 judge rows kept
 
 
 def test_stray_quote_is_refused_at_the_line_it_opens(tmp_path, run_cli):

@@ -60,3 +60,30 @@ def test_room_exports_are_the_same_object_before_and_after_their_modules_load(pa
         assert getattr(module, info.name) is not None
     for name in names:
         assert getattr(module, name) is first[name], f"{package}.{name} changed once its modules loaded"
+
+
+def test_every_parameter_of_a_public_function_reaches_its_body():
+    """A keyword the function accepts but never reads is a silent drop (``agreement`` once took
+    ``weights`` and measured unweighted): every parameter of every public function is read in
+    its body (a body that hands ``locals()`` on reads all of them)."""
+    import ast
+    import inspect
+    import textwrap
+
+    import wordplay_audit as wa
+
+    unread = {}
+    for name in wa.API:
+        obj = getattr(wa, name)
+        if not inspect.isfunction(obj):
+            continue
+        node = ast.parse(textwrap.dedent(inspect.getsource(obj))).body[0]
+        args = node.args
+        params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+        params += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+        read = {n.id for statement in node.body for n in ast.walk(statement) if isinstance(n, ast.Name)}
+        if "locals" in read:
+            continue
+        if missing := [p for p in params if p not in read]:
+            unread[name] = missing
+    assert not unread, unread

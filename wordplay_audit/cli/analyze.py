@@ -68,6 +68,10 @@ def agreement_command(
     benchmark: Annotated[
         str | None, typer.Option("--benchmark", help="Benchmark scale: landis-koch, fleiss or altman.")
     ] = None,
+    single_rated: Annotated[
+        str,
+        typer.Option("--single-rated", help="Items rated once: gwet (kept in the category shares, as irrCAC) or drop."),
+    ] = "gwet",
     out: Annotated[
         Path | None, typer.Option("--out", help="Folder for the tables, plots and report.html.")
     ] = None,
@@ -82,7 +86,7 @@ def agreement_command(
         wa.read_labels(labels, items=_items(items), categorical=True), question=question, kind=kind, items=_items(items),
         rater_type=rater_type, level=level, categories=names(categories, "categories"), bootstrap=bootstrap, seed=seed,
         confidence=confidence, ci=ci, gold=wa.read_table(gold) if gold else None, weights=weights, benchmark=benchmark,
-        max_memory_gb=max_memory_gb,
+        single_rated=single_rated, max_memory_gb=max_memory_gb,
     )  # fmt: skip
     show(result, as_json=as_json, write=out)
 

@@ -116,11 +116,13 @@ class Agreement(Result):
         out = self.to_dict()
         lo = self.left_out
         lines = summary_lines(out)
+        kept = self.selection.get("rater_type") or "human"
         lines.append(f"rows left out: {lo.get('question', 0)} of another question, {lo.get('kind', 0)} of another "
-                     f"kind, {lo.get('rater_type', 0)} of another rater type (adjudicators are not raters)")  # fmt: skip
+                     f"kind, {lo.get('rater_type', 0)} of another rater type (kept: {kept}; adjudicators are not raters)")  # fmt: skip
         if out.get("gold_rows") is not None:
+            named = f" {self.selection['gold']}" if self.selection.get("gold") else ""
             lines.append(
-                f"gold: {out['gold_rows']} items, {out['gold_unmatched']} naming no rated item (left out)"
+                f"gold{named}: {out['gold_rows']} items, {out['gold_unmatched']} naming no rated item (left out)"
             )
         return lines
 
@@ -166,6 +168,7 @@ def agreement(
     from wordplay_audit.corpora.contract import validate_labels
 
     check_choice("level", level, get_args(Level))
+    check_choice("single_rated", single_rated, ("gwet", "drop"))
     check_choice("ci", ci, get_args(CIMethod))
     if categories is not None and not [c for c in categories if str(c).strip()]:
         raise ParameterError("categories: empty; give the declared labels in order")
@@ -183,10 +186,11 @@ def agreement(
     who = None if rater_type == "all" else rater_type
     with about(_source(labels)), warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedStatisticWarning)  # null with its reason instead
-        result = measure(
-            rows, categories=categories, rater_type=who, level=level, bootstrap=options, gold=gold
-        )
-    return Agreement(result, left_out, {"question": question, "kind": kind})
+        result = measure(rows, categories=categories, rater_type=who, level=level, bootstrap=options, gold=gold,
+                         weights=weights, benchmark=benchmark, single_rated=single_rated)  # fmt: skip
+    gold_source = None if gold is None else getattr(gold, "attrs", {}).get("source")
+    return Agreement(result, left_out, {"question": question, "kind": kind, "gold": gold_source,
+                                        "rater_type": rater_type})  # fmt: skip
 
 
 @dataclass

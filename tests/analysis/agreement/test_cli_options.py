@@ -115,3 +115,21 @@ def test_bad_options_are_one_line_errors(run_cli, raw4_csv, tmp_path):
     code, out, err = run_cli("analyze", "agreement", str(raw4_csv), "--weights", str(short))
     one_line_error(code, out, err, f"{short}: rows name")
     assert str(raw4_csv) not in err  # the weights file is named, not the labels
+
+
+def test_single_rated_option_reaches_the_statistics(run_cli, raw4_csv):
+    """``--single-rated``: gwet (default) gives irrCAC's published κ on raw4raters (0.76117);
+    drop gives Fleiss' κ of the table without subject 12 (the one rated once), as the library
+    computes on that table; a bad value names the flag."""
+    from wordplay_audit.analysis.agreement import fleiss_kappa
+
+    labels = to_labels(RAW4RATERS)
+    values = {}
+    for rule in ("gwet", "drop"):
+        code, out, err = run_cli("analyze", "agreement", str(raw4_csv), "--single-rated", rule, "--bootstrap", "0", "--json")  # fmt: skip
+        assert code == 0, err
+        values[rule] = json.loads(out)["fleiss_kappa"]["value"]
+    assert values["gwet"] == pytest.approx(0.76117, abs=5e-6)
+    assert values["drop"] == pytest.approx(fleiss_kappa(labels[labels["item_id"] != "s12"]), abs=1e-12)
+    assert values["drop"] != pytest.approx(values["gwet"], abs=1e-3)
+    one_line_error(*run_cli("analyze", "agreement", str(raw4_csv), "--single-rated", "keep"), "--single-rated: expected one of gwet, drop")
