@@ -9,7 +9,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from wordplay_audit.errors import ParameterError
+from wordplay_audit.errors import check_level
 
 __all__ = ["z_value", "wilson_interval", "wilson_halfwidth", "ratio"]
 
@@ -23,8 +23,7 @@ def z_value(confidence: float) -> float:
     >>> all(abs(z_value(c) - norm.ppf(0.5 + c / 2)) < 1e-12 for c in (0.5, 0.8, 0.9, 0.95, 0.99, 0.999999))
     True
     """
-    if not isinstance(confidence, int | float) or not 0 < confidence < 1:
-        raise ParameterError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    check_level(confidence)
     return NormalDist().inv_cdf(0.5 + confidence / 2)  # = scipy.stats.norm.ppf, without importing scipy
 
 

@@ -17,8 +17,8 @@ both ending the command line with one line on stderr and exit code 2:
 
 from __future__ import annotations
 
+import math
 import re
-
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from os import PathLike
@@ -58,6 +58,26 @@ def at_field(source: str | PathLike | None, field: str) -> str:
     'gold.json: games[3].categories: '
     """
     return f"{source}: {field}: " if source is not None else f"{field}: "
+
+
+def check_level(value: object, name: str = "confidence") -> float:
+    """``value`` as a float if it is a level strictly between 0 and 1 (an interval's confidence);
+    else :class:`ParameterError` naming ``name``.
+
+    >>> check_level(0.9)
+    0.9
+    >>> check_level(float("nan"))
+    Traceback (most recent call last):
+    ...
+    wordplay_audit.errors.ParameterError: confidence: expected a level strictly between 0 and 1; got nan
+    """
+    try:
+        level = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        level = math.nan
+    if isinstance(value, bool) or not 0.0 < level < 1.0:
+        raise ParameterError(f"{name}: expected a level strictly between 0 and 1; got {value!r}")
+    return level
 
 
 def check_choice(name: str, value: object, allowed: Iterable[str]) -> str:

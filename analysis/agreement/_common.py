@@ -13,7 +13,7 @@ from typing import Literal, get_args
 
 from wordplay_audit.corpora.consensus import TIE_POLICIES as TIE_POLICIES  # re-exported: the one policy
 from wordplay_audit.corpora.consensus import TiePolicy as TiePolicy
-from wordplay_audit.errors import ParameterError, check_choice
+from wordplay_audit.errors import ParameterError, check_choice, check_level
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 RaterType = Literal["human", "judge"]
@@ -80,11 +80,6 @@ def check_whole(name: str, value: object, *, low: int) -> int:
 
 
 def check_confidence(confidence: object) -> float:
-    """``confidence`` if it lies strictly between 0 and 1; else :class:`ParameterError`."""
-    try:
-        ok = 0.0 < float(confidence) < 1.0  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise ParameterError(f"confidence: expected a level between 0 and 1, got {confidence!r}")
-    return float(confidence)  # type: ignore[arg-type]
+    """``confidence`` if it lies strictly between 0 and 1; else :class:`ParameterError`
+    (:func:`wordplay_audit.errors.check_level`)."""
+    return check_level(confidence)

@@ -44,7 +44,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from wordplay_audit.errors import ParameterError
+from wordplay_audit.errors import check_level
 
 __all__ = ["coverage_frame", "predictive_pmf", "randomised_share_interval", "share_coverage", "share_misses"]
 
@@ -199,8 +199,7 @@ def randomised_share_interval(
     >>> randomised_share_interval([10], [5], [0], v=[0.5])
     (0.0, 0.5)
     """
-    if not 0 < confidence < 1:
-        raise ParameterError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    check_level(confidence)
     u = np.rint(np.asarray(unlabelled, dtype=float)).astype(int)
     n = np.asarray(labelled, dtype=float)  # may be effective (Kish) sizes: not rounded
     x = np.asarray(labelled_true, dtype=float)

@@ -59,7 +59,7 @@ import pandas as pd
 from wordplay_audit.analysis.correction.bands import BAND, score_bands
 from wordplay_audit.analysis.correction.cells import level_parts, own_interval
 from wordplay_audit.analysis.correction.intervals import MIN_LABELS, TOO_FEW, seeded_rng
-from wordplay_audit.errors import ParameterError
+from wordplay_audit.errors import ParameterError, check_level
 
 __all__ = ["NO_LABEL", "SHARE_COLUMNS", "CellShare", "cell_share", "corrected_shares", "own_share"]
 
@@ -150,8 +150,7 @@ def _check_options(
     """ParameterError naming the parameter for a bad option or a missing column."""
     if not isinstance(frame, pd.DataFrame):
         raise ParameterError(f"frame: expected a pandas DataFrame, got {type(frame).__name__}")
-    if not (isinstance(confidence, float | int) and 0 < confidence < 1):
-        raise ParameterError(f"confidence: expected a level strictly between 0 and 1, got {confidence!r}")
+    check_level(confidence)
     if isinstance(min_labels, bool) or not isinstance(min_labels, int | np.integer) or min_labels < 1:
         raise ParameterError(f"min_labels: expected a whole number ≥ 1, got {min_labels!r}")
     has = ", ".join(map(str, frame.columns))

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import ParameterError
+from wordplay_audit.errors import ParameterError, check_level
 
 __all__ = [
     "MIN_LABELS",
@@ -86,8 +86,7 @@ def seeded_rng(seed: int, *keys: object) -> np.random.Generator:
 
 
 def _check(confidence: float, draws: int) -> None:
-    if not 0 < confidence < 1:
-        raise ParameterError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    check_level(confidence)
     if draws < 100:
         raise ParameterError(f"draws must be at least 100, got {draws}")
 

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from wordplay_audit.analysis.correction.calibration import _cdf, _whole_predictive, log_factorials
-from wordplay_audit.errors import ParameterError
+from wordplay_audit.errors import check_level
 
 __all__ = ["randomised_ratio_interval", "ratio_cdf"]
 
@@ -145,8 +145,7 @@ def randomised_ratio_interval(
     >>> randomised_ratio_interval([0, 0], [4, 6], [3, 1], [True, False])
     (0.75, 0.75)
     """
-    if not 0 < confidence < 1:
-        raise ParameterError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    check_level(confidence)
     u = np.rint(np.asarray(unlabelled, dtype=float)).astype(int)
     n = np.rint(np.asarray(labelled, dtype=float)).astype(int)
     a = np.rint(np.asarray(labelled_attr, dtype=float)).astype(int)

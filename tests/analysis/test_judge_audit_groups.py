@@ -70,7 +70,7 @@ def test_unparsed_policies_and_counts():
     assert out["exclude"]["n_unparsed"] == 5 and out["exclude"]["n"] == 35
     assert out["as_false"]["n"] == out["as_true"]["n"] == 40 and out["as_true"]["n_unparsed"] == 0
     assert out["as_true"]["tp"] + out["as_true"]["fp"] == out["exclude"]["tp"] + out["exclude"]["fp"] + 5
-    with pytest.raises(ParameterError, match="--unparsed"):
+    with pytest.raises(ParameterError, match="^unparsed: expected one of exclude, as_false, as_true"):
         judge_audit(jl, hl, items, by=[], unparsed="drop")
 
 

@@ -142,7 +142,7 @@ def test_bad_input_exit_code_2(run_cli, tmp_path, labels_csv):
     code, _, err = run_cli("analyze", "agreement", str(labels_csv), "--bootstrap", "1")
     assert code == 2 and err.startswith("error: --bootstrap: expected 0 (no bootstrap)")
     code, _, err = run_cli("analyze", "agreement", str(labels_csv), "--confidence", "95")
-    assert code == 2 and err.startswith("error: --confidence: expected a level between 0 and 1")
+    assert code == 2 and err.startswith("error: --confidence: expected a level strictly between 0 and 1")
 
 
 def test_duplicate_rating_names_the_file_line_after_kind_filter(run_cli, tmp_path, fleiss_1971):

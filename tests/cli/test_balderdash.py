@@ -173,15 +173,15 @@ def test_convergence_refuses_assumed_accuracy_with_human_labels(run_cli, export_
             "balderdash", "convergence", str(export_dir), "--human", str(export_dir / "labels.csv"), *extra
         )
         assert code == 2 and out == "" and err.count("\n") == 1
-        assert err.startswith("error: --assume-se/--assume-sp: used only without --human"), err
+        assert err.startswith("error: --assume-se, --assume-sp: used only without human labels"), err
 
 
 @pytest.mark.parametrize(
     ("extra", "needle"),
     [
-        (["--assume-se", "0.9"], "--assume-se/--assume-sp: give both or neither"),
-        (["--assume-se", "1.5", "--assume-sp", "0.9"], "--assume-se: expected a number in [0, 1]; got 1.5"),
-        (["--assume-se", "0.9", "--assume-sp", "nan"], "--assume-sp: expected a number in [0, 1]; got nan"),
+        (["--assume-se", "0.9"], "--assume-se, --assume-sp: give both or neither"),
+        (["--assume-se", "1.5", "--assume-sp", "0.9"], "--assume-se: expected a number in [0.0, 1.0], got 1.5"),
+        (["--assume-se", "0.9", "--assume-sp", "nan"], "--assume-sp: expected a finite number, got nan"),
     ],
 )
 def test_convergence_assumed_accuracy_checked_first(run_cli, extra, needle, tmp_path):
@@ -401,7 +401,7 @@ def test_recompute_counts_the_judge_rows_it_leaves_out(run_cli, export_dir, tmp_
     assert code == 0, err
     assert json.loads(out)["skipped"]["judge_rows_in_human_file"] == 3
     code, out, err = run_cli(*base)
-    assert code == 0 and "left out 3 judge row(s) of the --human file" in out, err
+    assert code == 0 and "left out 3 judge row(s) of the human labels (people's labels only)" in out, err
     code, out, err = run_cli(
         "balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
     )

@@ -70,7 +70,9 @@ def agreement_command(
     ] = None,
     single_rated: Annotated[
         str,
-        typer.Option("--single-rated", help="Items rated once: gwet (kept in the category shares, as irrCAC) or drop."),
+        typer.Option(
+            "--single-rated", help="Items rated once: gwet (kept in the category shares, as irrCAC) or drop."
+        ),
     ] = "gwet",
     out: Annotated[
         Path | None, typer.Option("--out", help="Folder for the tables, plots and report.html.")

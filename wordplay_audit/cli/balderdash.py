@@ -104,9 +104,9 @@ def convergence_command(
     import wordplay_audit as wa
 
     grid = numbers(eps, "eps")
-    data, labels = _read(export, words, human)
+    labels = wa.read_labels(human, accept_final=True) if human is not None else None
     result = wa.balderdash_convergence(
-        data, labels, eps=grid, window=window, assume_se=assume_se, assume_sp=assume_sp, design=design,
+        lambda: _read(export, words)[0], labels, eps=grid, window=window, assume_se=assume_se, assume_sp=assume_sp, design=design,
         assume_constant_accuracy=assume_constant_accuracy,
     )  # fmt: skip
     show(result, as_json=as_json, write=out, human=str(human) if human else None)

@@ -62,7 +62,7 @@ def simulate_command(
         Path | None,
         typer.Option("--riddles", help="Riddles JSON lines (category, sentence); default: the demo riddles."),
     ] = None,
-    policy: Annotated[
+    policies: Annotated[
         list[str] | None,
         typer.Option(
             "--policy", help="frequent-consonant, random or overconfident (repeat or comma-separate)."
@@ -82,8 +82,8 @@ def simulate_command(
     """Play riddles with scripted players; write the game master's report files (seeded)."""
     import wordplay_audit as wa
 
-    policies = [p.strip() for v in (policy or ["frequent-consonant"]) for p in str(v).split(",") if p.strip()]
-    result = wa.simulate_wof(out, policies=policies, games=games, seed=seed, letter_loss=letter_loss,
+    chosen = [p.strip() for v in (policies or ["frequent-consonant"]) for p in str(v).split(",") if p.strip()]
+    result = wa.simulate_wof(out, policies=chosen, games=games, seed=seed, letter_loss=letter_loss,
                              riddles=wa.read_riddles(riddles) if riddles else None)  # fmt: skip
     show(result, as_json=as_json)
 
@@ -119,7 +119,6 @@ def recompute_command(
     McNemar tests between models under both labelings."""
     import wordplay_audit as wa
 
-    log = wa.read_wof(reports, on_error=on_error)
-    result = wa.wof_recompute(log, wa.read_labels(human, accept_final=True), design=design, exact_is_true=exact_is_true,
-                              confidence=confidence)  # fmt: skip
+    result = wa.wof_recompute(lambda: wa.read_wof(reports, on_error=on_error), lambda: wa.read_labels(human, accept_final=True),
+                              design=design, exact_is_true=exact_is_true, confidence=confidence)  # fmt: skip
     show(result, as_json=as_json, write=out, human=str(human))

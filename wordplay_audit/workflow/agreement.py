@@ -282,7 +282,9 @@ def consensus(
             rows = rows[kept]
             rows.attrs["source"] = _source(labels)
     else:
-        rows, left_out = select_labels(labels, question=question, kind=kind, items=items, rater_type=rater_type)
+        rows, left_out = select_labels(
+            labels, question=question, kind=kind, items=items, rater_type=rater_type
+        )
     with about(_source(labels)):
         if method == "majority":
             table = MajorityVote(tie, rater_type=who, seed=seed).fit(rows).final_labels()

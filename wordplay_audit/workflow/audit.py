@@ -18,7 +18,7 @@ import pandas as pd
 
 from wordplay_audit.errors import ParameterError
 from wordplay_audit.workflow.results import Result, plain
-from wordplay_audit.workflow.text import counts, number
+from wordplay_audit.workflow.text import counted, number
 
 __all__ = ["JudgeAudit", "judge_audit"]
 
@@ -73,7 +73,7 @@ class JudgeAudit(Result):
                 lines.append(f"    scores: {row['n_scored']} scored ({row['n_no_score']} without a score, left out)  "
                              f"AUC {est(row['auc'])}  Brier {number(row['brier'])}  ECE {number(row['ece'])}  "
                              f"cross-validated Youden cut {number(row['cv_threshold']['threshold'])}")  # fmt: skip
-        lines.append(f"left out: {counts(self.result.skipped)}")
+        lines.append(counted(self.result.skipped))
         return lines
 
     def section(self):
@@ -105,11 +105,14 @@ def judge_audit(
     ROC-AUC with its interval, Brier, ECE, the reliability curve and a cross-validated threshold
     of each scored judge (:mod:`wordplay_audit.analysis.judge_scores`)."""
     from wordplay_audit.analysis.judge_audit_groups import judge_audit as audit
-    from wordplay_audit.errors import check_choice
+    from wordplay_audit.errors import check_choice, check_level
 
     check_choice("question", question, ("reference", "any_sense"))
     if not 0 <= bootstrap <= MAX_BOOTSTRAP:
         raise ParameterError(f"bootstrap: expected a whole number in [0, {MAX_BOOTSTRAP}]; got {bootstrap}")
+    if bootstrap == 1:  # as agreement: one resample gives no interval
+        raise ParameterError("bootstrap: expected 0 (no bootstrap) or a whole number ≥ 2; got 1")
+    check_level(confidence)
     for name, value in (("seed", seed), ("min_cell", min_cell)):
         if value < 0:
             raise ParameterError(f"{name}: expected a whole number ≥ 0; got {value}")

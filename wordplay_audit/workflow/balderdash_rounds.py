@@ -12,7 +12,7 @@ import pandas as pd
 
 from wordplay_audit.errors import ParameterError, check_choice
 from wordplay_audit.workflow.balderdash import _CORRECTED, DESIGNS, BalderdashData, Design, human_rows
-from wordplay_audit.workflow.results import Result, plain
+from wordplay_audit.workflow.results import Result, loaded, plain
 from wordplay_audit.workflow.text import counts, frame_lines
 
 __all__ = [
@@ -82,7 +82,8 @@ def balderdash_convergence(
 ) -> BalderdashConvergence:
     """Per ε: the round LKR converges under the judge's labels (Eq 6), under replaced labels,
     and the corrected window bound. Without ``human``, ``assume_se``/``assume_sp`` give the
-    judge's accuracy to assume (both or neither)."""
+    judge's accuracy to assume (both or neither). ``data``: :func:`read_balderdash`'s, or a
+    function returning it (called once the parameters are checked)."""
     from wordplay_audit.analysis.balderdash.convergence import DEFAULT_EPS, convergence_table
     from wordplay_audit.analysis.correction import JudgeAccuracy
     from wordplay_audit.corpora.values import check_number
@@ -102,6 +103,7 @@ def balderdash_convergence(
     for name, v in (("assume_se", assume_se), ("assume_sp", assume_sp)):
         if v is not None:
             check_number(v, name, low=0.0, high=1.0, error=ParameterError)
+    data = loaded(data)
     labels = human_rows(data, human) if human is not None else None
     accuracy = None
     if assume_se is not None and assume_sp is not None:

@@ -188,8 +188,13 @@ class ConnectionsRecompute(Result):
         ]
         left = {
             k: c[k]
-            for k in ("items_without_verdict", "unparsed_verdicts", "human_ties", "human_adjudicated",
-                      "human_rows_on_other_items")
+            for k in (
+                "items_without_verdict",
+                "unparsed_verdicts",
+                "human_ties",
+                "human_adjudicated",
+                "human_rows_on_other_items",
+            )
             if c.get(k)
         }
         if left:
@@ -197,7 +202,11 @@ class ConnectionsRecompute(Result):
         agreement = c.get("taxonomy_agreement")
         if agreement:
             kappa = agreement["fleiss_kappa"]
-            said = number(kappa) if kappa is not None else f"not computed ({agreement.get('fleiss_kappa_reason')})"
+            said = (
+                number(kappa)
+                if kappa is not None
+                else f"not computed ({agreement.get('fleiss_kappa_reason')})"
+            )
             raters = f"{agreement['raters']} raters" if agreement["raters"] is not None else "final labels"
             lines.append(f"taxonomy: {raters} on {agreement['categories_labelled']} categories, Fleiss' kappa "
                          f"{said} (paper: {agreement['paper_kappa']}), ties {agreement['human_ties']}")  # fmt: skip
@@ -223,11 +232,10 @@ def connections_recompute(
     consensus and their Fleiss' κ beside the paper's 0.78."""
     from wordplay_audit.analysis.connections import MATCH_MODES, analyze_connections, match_groups
     from wordplay_audit.analysis.connections.recompute import recompute_categorical
-    from wordplay_audit.errors import ParameterError, check_choice
+    from wordplay_audit.errors import check_choice, check_level
 
     check_choice("match", match, MATCH_MODES)
-    if not 0 < confidence < 1:
-        raise ParameterError(f"confidence: expected a level strictly between 0 and 1, got {confidence!r}")
+    check_level(confidence)
     source = str(data) if isinstance(data, str | Path) else str(getattr(data, "folder", "connections data"))
     if isinstance(data, str | Path):
         data = read_connections(data)

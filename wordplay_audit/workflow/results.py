@@ -104,3 +104,10 @@ class Result:
             return self.section().render("result")
         except Exception as exc:  # noqa: BLE001 - a display must not raise
             return f"<pre>{html.escape(str(self))}</pre><p>(no section: {html.escape(str(exc))})</p>"
+
+
+def loaded(value):
+    """``value``, or what it returns when it is a function: a step takes its data or a function
+    that reads it, and calls that after checking its parameters (a bad option is then reported
+    before a long read, not after)."""
+    return value() if callable(value) else value

@@ -68,6 +68,18 @@ def counts(values: Mapping[str, Any]) -> str:
     return ", ".join(f"{str(k).replace('_', ' ')} {number(v)}" for k, v in values.items())
 
 
+def counted(values: Mapping[str, Any]) -> str:
+    """The line of what a step counted (skipped, left out, repaired): the non-zero counts.
+
+    >>> counted({"broken_lines": 0, "items_without_category": 9})
+    'counted: items without category 9'
+    >>> counted({"ties": 0})
+    'counted: nothing skipped or left out'
+    """
+    nonzero = {k: v for k, v in values.items() if v}
+    return f"counted: {counts(nonzero) or 'nothing skipped or left out'}"
+
+
 def aligned(rows: Iterable[Sequence[Any]], *, indent: str = "") -> list[str]:
     """Rows as text columns: text left-aligned, numbers right-aligned; the first row is the
     header."""

@@ -20,10 +20,10 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import InputError, ParameterError, check_choice
+from wordplay_audit.errors import InputError, ParameterError, check_choice, check_level
 from wordplay_audit.workflow.items import Items
-from wordplay_audit.workflow.results import Result, plain
-from wordplay_audit.workflow.text import counts, frame_lines
+from wordplay_audit.workflow.results import Result, loaded, plain
+from wordplay_audit.workflow.text import counted, frame_lines
 
 __all__ = [
     "SimulatedWof",
@@ -165,7 +165,7 @@ class WofMetricsResult(Result):
             if e["count"]:
                 lines.append(f"  {e['model']}: {e['outcome']} {e['count']} ({e['percent_of_losses']:.1f} %)")
         lines += unfinished_lines(*self.unfinished())
-        lines.append(f"left out: {counts(self.skipped()) or 'nothing'}")
+        lines.append(counted(self.skipped()))
         return lines
 
     def section(self):
@@ -230,17 +230,18 @@ class WofRecompute(Result):
         rates = self.result.rates
         lines += frame_lines(rates, [c for c in rates.columns if not c.endswith("_reason")])
         for column in [c for c in rates.columns if c.endswith("_reason")]:
+            value = column.removesuffix("_reason")
             for reason, part in rates[rates[column].notna()].groupby(column):
-                lines.append(
-                    f"  {column.removesuffix('_reason')} not shown for {', '.join(part['model'])}: {reason}"
-                )
+                for shown, models in part.groupby(part[value].notna() if value in part else False):
+                    what = f"{value} interval" if shown else value
+                    lines.append(f"  {what} not shown for {', '.join(models['model'])}: {reason}")
         lines.append("McNemar tests (paired riddles):")
         lines += frame_lines(self.result.mcnemar, ["model_a", "model_b", "labels", "pairs", "difference",
                                                    "difference_low", "difference_high", "p_value"])  # fmt: skip
         from wordplay_audit.corpora.consensus import ties_note
 
         lines += unfinished_lines(self.skipped.get("unfinished_games", 0), self.unfinished)
-        lines.append(f"left out: {counts(self.skipped) or 'nothing'}")
+        lines.append(counted(self.skipped))
         lines += [note for note in [ties_note(self.skipped.get("ties", 0))] if note]
         return lines
 
@@ -261,7 +262,8 @@ def wof_recompute(
     seed: int = 0,
 ) -> WofRecompute:
     """Audit the exact-match judge against ``human`` (people's true/false labels on the
-    ``guess`` items of :func:`wof_items`) and recompute win rates per model."""
+    ``guess`` items of :func:`wof_items`) and recompute win rates per model. ``log`` and
+    ``human`` may be functions returning them (called once the parameters are checked)."""
     from wordplay_audit.analysis.judge_audit import boolean_labels
     from wordplay_audit.analysis.wof.metrics import per_game
     from wordplay_audit.analysis.wof.recompute import recompute_wins
@@ -270,8 +272,8 @@ def wof_recompute(
     from wordplay_audit.corpora.wof.items import guess_items
 
     check_choice("design", design, ("stratified", "random"))
-    if not 0 < confidence < 1:
-        raise ParameterError(f"confidence: expected a level strictly between 0 and 1; got {confidence!r}")
+    check_level(confidence)
+    log, human = loaded(log), loaded(human)
     source = str(human.attrs.get("source") or "human")
     items, judge = guess_items(log.moves)
     final = is_final_labels(human)

@@ -174,7 +174,8 @@ def test_recompute_out_writes_the_width_report(run_cli, export_dir, tmp_path):
     code, stdout, err = run_cli(*args, "--weights", str(path), "--out", str(out), "--json")
     assert code == 0, err
     files = json.loads(stdout)["files"]
-    assert files == ["corrected.csv", "report.html", "width.png", "width_history.csv"]
+    assert set(files) >= {"corrected.csv", "report.html", "width.png", "width_history.csv"}, files
+    assert {"judge_audit_reference.csv", "judge_audit_any_sense.csv"} <= set(files)  # the audit beside the rates
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in html and "<script>" not in html
     assert "<th>rg_unknown</th>" in html and "<th>ppi_unknown</th>" in html

@@ -120,10 +120,14 @@ def test_text_output_says_why_there_is_no_interval(run_cli, tmp_path):
     )
     code, out, err = run_cli("wof", "recompute", str(logs), "--human", str(labels))
     assert code == 0, err
-    assert "win rates (judge | replaced | corrected [95 %], stratified sample):" in out
-    # alpha: K = 2 + 1, game 3 at 1/2: (3 + 0.5)/5 = 0.700
-    assert f"alpha: 0.400 | 0.600 | 0.700, no interval ({TOO_FEW.format(k=5)})" in out
-    assert f"beta: 0.167 | 0.167 | – ({NO_LABEL})" in out  # no label among its 5 losses
+    assert "win rates (95 % intervals, stratified design):" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.startswith(("  alpha  5", "  beta   6"))}
+    # columns model n n_labelled judge replaced se sp corrected corrected_low corrected_high …
+    # alpha: K = 2 + 1, game 3 at 1/2: (3 + 0.5)/5 = 0.700, no interval
+    assert rows["alpha"][3:5] == ["0.400", "0.600"] and rows["alpha"][7:10] == ["0.700", "–", "–"]
+    assert rows["beta"][3:5] == ["0.167", "0.167"] and rows["beta"][7:10] == ["–", "–", "–"]
+    assert f"  corrected interval not shown for alpha: {TOO_FEW.format(k=5)}" in out
+    assert f"  corrected not shown for beta: {NO_LABEL}" in out  # no label among its 5 losses
 
 
 @pytest.mark.slow

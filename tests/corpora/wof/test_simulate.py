@@ -183,5 +183,5 @@ def test_bad_simulation_options(riddles):
         ParameterError, match="policy: expected one of frequent-consonant, random, overconfident"
     ):
         simulate_games(riddles, "smart", n_games=1)
-    with pytest.raises(ParameterError, match="--games"):
+    with pytest.raises(ParameterError, match="^n_games: expected a positive number of games"):
         simulate_games(riddles, "random", n_games=0)
