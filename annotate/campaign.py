@@ -56,7 +56,7 @@ def check_campaign_name(name: str, *, from_out: bool = False) -> str:
     """
     text = unicodedata.normalize("NFC", name) if isinstance(name, str) else name
     if not isinstance(text, str) or not NAME_CHARS.fullmatch(text) or text.endswith((" ", ".")):
-        hint = " (the output folder's name; give a name)" if from_out else ""
+        hint = " (taken from the output folder's name; give one with `name`)" if from_out else ""
         raise ParameterError(
             "name: expected a campaign name of letters, digits, '_', '-', '.' and spaces (a letter, "
             f"digit or '_' first, no space or '.' last, at most 100 characters); got {name!r}{hint}"

@@ -275,12 +275,12 @@ def _refuse_constant(pred: np.ndarray, truth: np.ndarray, threshold: float, obje
     if len(set(pred.tolist())) > 1:
         return
     why = (
-        "with most items of one class F1 rewards a constant; objective 'youden' weighs both classes"
+        "with most items of one class F1 rewards a constant; `objective` 'youden' weighs both classes"
         if objective == "f1"
         else "the scores do not separate the human labels (Youden's J ≤ 0 at every cut)"
     )
     raise ParameterError(
-        f"objective {objective!r}: its best threshold ({threshold:.4f}) judges all {len(pred)} labelled "
+        f"objective: {objective!r} gives a constant: its best threshold ({threshold:.4f}) judges all {len(pred)} labelled "
         f"items {'true' if pred[0] else 'false'} ({int(truth.sum())} of them true by the human labels): "
         f"a constant, not a judge; {why}"
     )

@@ -288,7 +288,7 @@ class OpenAIJudge:
             return Verdict(UNPARSED, f"{REFUSED}http 400 {exc.code}: {message}")
         hint = ""
         if status == 400 and "logprob" in message.lower() and self.top_logprobs:
-            hint = " (a server or model without log-probabilities: set top_logprobs=0)"
+            hint = " (a server or model without log-probabilities: set `top_logprobs` to 0)"
         elif status == 400 and re.search(r"\bn\b", message) and self.sampling == "n" and self.samples > 1:
             hint = " (a server without n: set sampling='calls')"
         raise FatalJudgeError(

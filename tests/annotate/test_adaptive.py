@@ -452,7 +452,7 @@ def test_bad_final_labels_name_the_line(campaign_of_12, run_cli, tree_digest, ch
     rows = [dict(r) for r in final]
     if change is None:
         rows.append(dict(rows[0], label="false"))
-        needle += f" {rows[0]['item_id']!r}, question 'reference': label 'false' contradicts an earlier row"
+        needle += f" {rows[0]['item_id']!r}, question 'reference' has a final label already; expected one row per item"
     else:
         rows[1].update(change)
     labels = write_csv(tmp / "final.csv", rows)

@@ -57,6 +57,6 @@ def test_adjudicate_counts_and_refuses_foreign_labels(campaign_of_12, run_cli, t
     code, out, err = run_cli(*args, mixed)
     assert code == 0, err
     assert json.loads(out) | {"projects": []} == {
-        "campaign": "camp", "disputed": 0, "projects": [], "labels_unmatched": 1,
+        "campaign": "camp", "disputed": 0, "items": 0, "projects": [], "labels_unmatched": 1,
     }  # fmt: skip
     assert tree_digest(tmp / "camp") == before

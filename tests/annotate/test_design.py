@@ -121,13 +121,13 @@ def test_queues_are_shuffled_per_rater():
 @pytest.mark.parametrize(
     ("kwargs", "fragment"),
     [
-        (dict(n=0), "--n"),
-        (dict(n=999), "--n"),
-        (dict(overlap=4), "--overlap"),
-        (dict(raters=["a", "a"]), "--raters"),
-        (dict(allocation="neyman"), "--allocation"),
-        (dict(honeypot_rate=0.1), "--honeypots"),
-        (dict(strata=["nope"]), "--strata"),
+        (dict(n=0), "^n: "),
+        (dict(n=999), "^n: "),
+        (dict(overlap=4), "^overlap: "),
+        (dict(raters=["a", "a"]), "^raters: "),
+        (dict(allocation="neyman"), "^allocation: "),
+        (dict(honeypot_rate=0.1), "^honeypot_rate: .*no honeypots"),
+        (dict(strata=["nope"]), "^strata: "),
         (dict(n=1, raters=["a", "b", "c"], overlap=2), "without shared items"),
     ],
 )

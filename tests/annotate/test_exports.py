@@ -507,5 +507,5 @@ def test_import_into_the_folder_that_holds_its_export_is_refused(guess_camp, run
     inside = _tasks_file(tmp / "pulled" / "ann.json", uids, _choice(["Yes"]))
     before = tree_digest(tmp / "pulled")
     code, out, err = _import_exports(run_cli, tmp, f"ann={inside}")
-    _one_line_error(code, out, err, f"--out {tmp / 'pulled'}: is or holds the input", "ann.json")
+    _one_line_error(code, out, err, f"--out: {tmp / 'pulled'} is or holds the input", "ann.json")
     assert tree_digest(tmp / "pulled") == before

@@ -124,8 +124,8 @@ def test_plan_writes_the_campaign_folder(run_cli, items, tmp_path):
         (("--kind", "definition", "--name", "a:b"), "--name: expected a campaign name"),
         (("--kind", "definition", "--name", "a\nb"), "--name: expected a campaign name"),
         (("--kind", "definition", "--name", "x" * 101), "--name: expected a campaign name"),
-        (("--kind", "definition", "--strata", ","), "--strata: expected comma-separated column names"),
-        (("--kind", "definition", "--strata", " "), "--strata: expected comma-separated column names"),
+        (("--kind", "definition", "--strata", ","), "--strata: expected comma-separated names, got"),
+        (("--kind", "definition", "--strata", " "), "--strata: expected comma-separated names, got"),
         (("--kind", "definition", "--strata", "player_model,"), "got 'player_model,'"),
         (("--kind", "definition", "--strata", "player_model,,kind"), "--strata: expected comma-separated"),
         (("--kind", "definition", "--strata", "player_model,player_model"), "player_model' twice"),
@@ -148,7 +148,7 @@ def test_plan_takes_names_safe_as_files_and_projects(run_cli, items, tmp_path, n
 def test_plan_refuses_an_unsafe_default_name(run_cli, items, tmp_path):
     """Without --name the --out folder's name is the campaign's; one unsafe as a name says so."""
     code, out, err = _plan(run_cli, items, tmp_path / "camp:1", "--kind", "definition")
-    assert code == 2 and out == "" and "--name: " in err and "camp:1" in err and "give --name" in err
+    assert code == 2 and out == "" and "--name: " in err and "camp:1" in err and "give one with `--name`" in err
     assert not (tmp_path / "camp:1").exists()
 
 
@@ -214,7 +214,7 @@ def test_plan_refuses_a_rater_name_holding_equals(tmp_path, run_cli):
         "--out",
         str(tmp_path / "c"),
     )
-    _one_line_error(code, out, err, "--raters: rater name 'b=c' holds '='")
+    _one_line_error(code, out, err, "--raters: 'b=c' holds '=' (an export is named RATER=FILE)")
     assert not (tmp_path / "c").exists()
 
 

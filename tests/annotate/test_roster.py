@@ -198,7 +198,7 @@ def test_import_file_refuses_a_foreign_annotation_naming_the_flag(camp, run_cli)
         run_cli, camp, "--export", bob, "--roster", str(roster), "--foreign", "leave-out"
     )
     assert code == 0, err
-    assert "'foreign_annotator': 1" in out and "no roster" not in out
+    assert "left out: foreign annotator 1" in out and "no roster" not in out
     code, out, err = _import(run_cli, camp, "--export", bob, "--roster", str(roster), "--foreign", "keep")
     one_line_error(code, out, err, "--foreign: expected one of refuse, leave-out; got 'keep'")
 

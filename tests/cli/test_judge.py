@@ -144,7 +144,7 @@ def test_fit_then_run_tfidf(run_cli, tmp_path):
     ("args", "needle"),
     [
         (["--judge", "gpt4"], "--judge: expected one of openai:MODEL, tfidf"),
-        (["--judge", "tfidf"], "needs --fit FILE"),
+        (["--judge", "tfidf"], "--fit: the tfidf judge needs a threshold fitted on human labels (`wordplay-audit judge fit`)"),
         (["--judge", "exact", "--concurrency", "0"], "--concurrency"),
         # accepted silently before (nan went into the judge id and the cache key as "t=nan")
         (["--judge", "exact", "--temperature", "nan"], "--temperature: expected a finite number ≥ 0"),
@@ -211,7 +211,7 @@ def test_fit_labels_folder_refused_before_the_fit_is_written(run_cli, tmp_path):
     code, out, err = run_cli("judge", "fit", str(items), "--human", str(tmp_path / "human.csv"), "--judge", "tfidf",
                              "--out", str(tmp_path / "fit.json"), "--folds", "2", "--labels", str(tmp_path / "folder"))  # fmt: skip
     assert code == 2 and out == "" and not (tmp_path / "fit.json").exists()
-    assert err == f"error: {tmp_path / 'folder'}: is a folder, expected a file name for --labels\n"
+    assert err == f"error: --labels: {tmp_path / 'folder'} is a folder, expected a file name\n"
 
 
 # --- judge run against servers that answer oddly (a few lines of the standard library each) -------
@@ -596,7 +596,7 @@ def test_fit_refuses_one_path_for_both_outputs(run_cli, tmp_path):
     args = _fit_files(tmp_path)
     same = str(tmp_path / "fit.json")
     code, out, err = run_cli(*args, "--out", same, "--labels", same)
-    assert code == 2 and "is also the --out file" in err and not Path(same).exists()
+    assert code == 2 and "is also the fit's file; name two files" in err and not Path(same).exists()
 
 
 def test_fit_refuses_a_second_label_by_one_rater_and_counts_labels_naming_no_item(run_cli, tmp_path):

@@ -100,3 +100,20 @@ def test_the_console_script_is_the_interrupt_safe_entry():
 
     scripts = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts == {"wordplay-audit": "wordplay_audit.cli:run"}
+
+
+def test_every_function_a_message_may_name_has_its_command():
+    """``cli_message`` turns `wa.<function>` in a library message into the command doing it: every
+    entry names a public function and a command the CLI has."""
+    import typer.main
+
+    import wordplay_audit as wa
+    from wordplay_audit.cli.main import API_COMMANDS, build_app
+
+    group = typer.main.get_command(build_app())
+    for function, command in API_COMMANDS.items():
+        assert function in wa.API, function
+        where = group
+        for word in command.split():
+            where = where.commands[word] if hasattr(where, "commands") else None
+            assert where is not None, command

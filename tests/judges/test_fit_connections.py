@@ -63,7 +63,7 @@ def test_the_default_tfidf_fit_on_connections_is_not_constant(run_cli, contract,
 def test_the_f1_tfidf_fit_on_connections_is_refused_as_constant(run_cli, contract, tmp_path):
     code, out, err = _fit(run_cli, contract, tmp_path, "tfidf", "--objective", "f1")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
-    assert "--objective 'f1': its best threshold" in err
+    assert "--objective: 'f1' gives a constant: its best threshold" in err
     assert "judges all 4308 labelled items true (3476 of them true by the human labels)" in err
     assert not (tmp_path / "fit.json").exists() and not (tmp_path / "oof.csv").exists()
 

@@ -43,9 +43,9 @@ def test_a_constant_fit_is_refused_naming_the_objective():
     with pytest.raises(ParameterError) as info:
         fit_threshold(scores, truth, judge="tfidf", folds=2, objective="f1")
     message = str(info.value)
-    assert message.startswith("objective 'f1': its best threshold")
+    assert message.startswith("objective: 'f1' gives a constant: its best threshold")
     assert "judges all 10 labelled items true (8 of them true by the human labels)" in message
-    assert "objective 'youden' weighs both classes" in message
+    assert "`objective` 'youden' weighs both classes" in message
 
 
 def test_scores_that_do_not_separate_are_refused_under_youden_too():
@@ -53,7 +53,7 @@ def test_scores_that_do_not_separate_are_refused_under_youden_too():
     # lowest (all true, J = 0), so the best cut is the constant
     scores = pd.Series([0.1, 0.2, 0.3, 0.7, 0.8, 0.9], index=list("abcdef"))
     truth = pd.Series([True, True, True, False, False, False], index=list("abcdef"))
-    with pytest.raises(ParameterError, match=r"^objective 'youden': .*do not separate the human labels"):
+    with pytest.raises(ParameterError, match=r"^objective: 'youden' gives a constant: .*do not separate the human labels"):
         fit_threshold(scores, truth, judge="tfidf", folds=2)
 
 
@@ -144,8 +144,8 @@ def test_cli_fit_reports_cv_sensitivity_and_specificity_and_run_uses_the_calibra
     args = _fit_files(tmp_path)
     code, out, err = run_cli(*args, "--out", str(tmp_path / "fit.json"), "--folds", "3")
     assert code == 0, err
-    assert "(youden)" in out and "3-fold CV sensitivity " in out and ", specificity " in out
-    assert "CV Brier score" in out
+    assert "(youden)" in out and "3-fold cross-validated sensitivity " in out and ", specificity " in out
+    assert "cross-validated Brier score" in out
     fit = json.loads((tmp_path / "fit.json").read_text())
     assert {"sensitivity", "specificity", "f1", "tp", "tn", "brier", "constant_folds"} <= set(fit["cv"])
     assert fit["objective"] == "youden" and fit["calibration"]["method"] == "platt"
@@ -171,10 +171,10 @@ def test_cli_f1_fit_that_is_constant_is_one_line_naming_the_option(run_cli, tmp_
                              "--judge", "tfidf", "--objective", "f1", "--folds", "2", "--out", str(tmp_path / "fit.json"))  # fmt: skip
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
     assert (
-        err.startswith("error: --objective 'f1': its best threshold")
+        err.startswith("error: --objective: 'f1' gives a constant: its best threshold")
         and "judges all 12 labelled items true" in err
     )
-    assert "--objective 'youden' weighs both classes" in err and not (tmp_path / "fit.json").exists()
+    assert "`--objective` 'youden' weighs both classes" in err and not (tmp_path / "fit.json").exists()
 
 
 def test_a_fit_file_marked_degenerate_is_refused_by_run(run_cli, tmp_path):

@@ -307,11 +307,11 @@ def test_a_model_refusing_logprobs_stops_the_run_and_says_which_option_to_change
         [{"item_id": "a", "game": "demo", "kind": "guess", "reference": "x", "candidate": "y"}]
     ).to_csv(tmp_path / "items.csv", index=False)
     with _Refusing("logprobs is not supported with this model") as server:
-        with pytest.raises(FatalJudgeError, match=r"set top_logprobs=0\)$"):
+        with pytest.raises(FatalJudgeError, match=r"set `top_logprobs` to 0\)$"):
             run_judge(OpenAIJudge("m", base_url=server.base_url), [_q("a", "x", "y")], progress=False)
         code, out, err = run_cli("judge", "run", str(tmp_path / "items.csv"), "--judge", "openai:m",
                                  "--base-url", server.base_url, "--cache", str(tmp_path / "c"),
                                  "--out", str(tmp_path / "l.csv"), "--no-progress")  # fmt: skip
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "http 400: " in err and "logprobs is not supported with this model" in err
-    assert err.rstrip().endswith("(a server or model without log-probabilities: set --top-logprobs 0)")
+    assert err.rstrip().endswith("(a server or model without log-probabilities: set `--top-logprobs` to 0)")

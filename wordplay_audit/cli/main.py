@@ -81,6 +81,21 @@ def _command_flags(argv: list[str]) -> dict[str, str]:
     return flags
 
 
+# the command of each public function a library message may point to (`wa.fit_judge`)
+API_COMMANDS = {
+    "adjudicate": "annotate adjudicate", "agreement": "analyze agreement", "consensus": "analyze aggregate",
+    "judge_audit": "analyze judge-audit", "balderdash_convergence": "balderdash convergence",
+    "balderdash_items": "balderdash items", "balderdash_metrics": "balderdash metrics",
+    "balderdash_recompute": "balderdash recompute", "balderdash_report": "balderdash report",
+    "balderdash_trend": "balderdash trend", "plan_labels": "balderdash plan", "simulate_balderdash": "balderdash simulate",
+    "batch_read": "judge batch-read", "batch_write": "judge batch-write", "fit_judge": "judge fit", "run_judge": "judge run",
+    "campaign_status": "annotate status", "next_round": "annotate next", "plan_campaign": "annotate plan",
+    "push_campaign": "annotate push", "pull_campaign": "annotate pull", "create_raters": "annotate raters",
+    "export_task_files": "annotate export-files", "import_answers": "annotate import-file",
+    "connections_recompute": "connections recompute", "connections_score": "connections score",
+    "wof_metrics": "wof metrics", "wof_recompute": "wof recompute", "simulate_wof": "wof simulate", "run_demo": "demo",
+}  # fmt: skip
+
 _LEADING_NAMES = re.compile(r"^([a-z_][a-z0-9_]*(?:, [a-z_][a-z0-9_]*)*):")
 
 
@@ -100,8 +115,20 @@ def cli_message(message: str, flags: dict[str, str]) -> str:
 
     >>> cli_message("x: the output (out) would replace it", {"out": "--out"})
     'x: the output (--out) would replace it'
+
+    and so is one in backquotes (``give `name```), and a public function the command of its own:
+
+    >>> cli_message("fit: needs a threshold (`wa.fit_judge`)", {"fit": "--fit"})
+    '--fit: needs a threshold (`wordplay-audit judge fit`)'
+
+
+    >>> cli_message("name: bad (the output folder's; give `name`)", {"name": "--name"})
+    "--name: bad (the output folder's; give `--name`)"
     """
     message = re.sub(r"\(([a-z_][a-z0-9_]*)\)", lambda m: f"({flags.get(m.group(1), m.group(1))})", message)
+    message = re.sub(r"`([a-z_][a-z0-9_]*)`", lambda m: f"`{flags.get(m.group(1), m.group(1))}`", message)
+    message = re.sub(r"`wa\.([a-z_]+)`", lambda m: f"`wordplay-audit {API_COMMANDS[m.group(1)]}`"
+                     if m.group(1) in API_COMMANDS else m.group(0), message)  # fmt: skip
     found = _LEADING_NAMES.match(message)
     if not found or not all(name in flags for name in found.group(1).split(", ")):
         return message

@@ -23,7 +23,7 @@ import pandas as pd
 
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 from wordplay_audit.workflow.results import Result, plain
-from wordplay_audit.workflow.text import counts, number
+from wordplay_audit.workflow.text import number
 
 __all__ = ["BatchRead", "BatchRequests", "JudgeFit", "JudgeRun", "batch_read", "batch_write", "fit_judge",
            "load_fit", "run_judge"]  # fmt: skip
@@ -160,7 +160,7 @@ def _fitted(judge: str, fit) -> Any:
     if judge not in SIMILARITY:
         return None
     if fit is None:
-        raise ParameterError(f"fit: the {judge} judge needs a threshold fitted on human labels (fit_judge)")
+        raise ParameterError(f"fit: the {judge} judge needs a threshold fitted on human labels (`wa.fit_judge`)")
     if isinstance(fit, JudgeFit):
         return fit.fit
     return load_fit(fit, judge=judge) if isinstance(fit, str | Path) else fit
@@ -267,10 +267,10 @@ class JudgeFit(Result):
         if cv["constant_folds"]:
             lines.append(f"  warning: in {cv['constant_folds']} of {cv['folds']} folds the fitted cut gave every "
                          "training item one verdict (a constant); the cross-validated figures include those folds")  # fmt: skip
-        left = {"tied items": p["ties_left_out"], "items without a human label": p["items_unlabelled"],
-                f"human label rows naming no item of {self.source} (of this kind)": p["labels_unmatched"]}  # fmt: skip
-        if any(left.values()):
-            lines.append("  left out: " + counts({k: v for k, v in left.items() if v}))
+        left = [(p["ties_left_out"], "tied item(s)"), (p["items_unlabelled"], "item(s) without a human label"),
+                (p["labels_unmatched"], f"human label row(s) naming no item of {self.source} (of this kind)")]  # fmt: skip
+        if any(n for n, _ in left):
+            lines.append("  left out: " + ", ".join(f"{n} {what}" for n, what in left if n))
         return lines
 
     def write(

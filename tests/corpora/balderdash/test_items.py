@@ -29,7 +29,7 @@ def test_items_and_judge_labels(tmp_path, run_cli):
     assert code == 0, err
     payload = json.loads(out)
     # 2 decks × 1 game × 4 rounds × 3 models × 1 player = 24 definitions, two judge verdicts each
-    assert payload["n_items"] == 24 and payload["n_judge_labels"] == 48
+    assert payload["n_items"] == 24 and payload["n_labels"] == 48
     items = pd.read_csv(tmp_path / "items" / "items.csv", dtype=str, keep_default_na=False)
     labels = pd.read_csv(tmp_path / "items" / "labels.csv", dtype=str, keep_default_na=False)
     assert set(items["kind"]) == {"definition"} and items["item_id"].is_unique
