@@ -67,7 +67,11 @@ def _checked(labels: pd.DataFrame) -> pd.DataFrame:
     """A per-rater labels table validated, or a final labels table (pull's ``final.csv``)."""
     source = labels.attrs.get("source")
     if is_final_labels(labels):
-        return labels if labels.attrs.get("validated") == "final_labels" else validate_final_labels(labels, source=source)
+        return (
+            labels
+            if labels.attrs.get("validated") == "final_labels"
+            else validate_final_labels(labels, source=source)
+        )
     return validate_labels(labels, source=source)
 
 
@@ -87,7 +91,9 @@ def _majority(labels: pd.DataFrame, items: set[str], source: str, *, boolean: bo
         resolved = people["label"].notna().to_numpy()
         people.loc[resolved, "label"] = bool_labels(people[resolved], source=source).to_numpy()
     else:
-        people = people.assign(label=people["label"].where(people["label"].isna(), people["label"].astype(str).str.strip()))
+        people = people.assign(
+            label=people["label"].where(people["label"].isna(), people["label"].astype(str).str.strip())
+        )
     settled = human_labels(people, source=source)
     counts["human_ties"] = settled.counts["ties"]
     counts["human_adjudicated"] = settled.counts["adjudicated"]

@@ -148,7 +148,9 @@ def test_plan_takes_names_safe_as_files_and_projects(run_cli, items, tmp_path, n
 def test_plan_refuses_an_unsafe_default_name(run_cli, items, tmp_path):
     """Without --name the --out folder's name is the campaign's; one unsafe as a name says so."""
     code, out, err = _plan(run_cli, items, tmp_path / "camp:1", "--kind", "definition")
-    assert code == 2 and out == "" and "--name: " in err and "camp:1" in err and "give one with `--name`" in err
+    assert (
+        code == 2 and out == "" and "--name: " in err and "camp:1" in err and "give one with `--name`" in err
+    )
     assert not (tmp_path / "camp:1").exists()
 
 

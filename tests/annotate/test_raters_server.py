@@ -19,6 +19,7 @@ import uuid
 import httpx
 import pandas as pd
 import pytest
+
 from tests.support.cli_checks import one_line_error
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]

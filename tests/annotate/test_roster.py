@@ -11,8 +11,8 @@ import os
 
 import pandas as pd
 import pytest
-from tests.support.cli_checks import one_line_error
 
+from tests.support.cli_checks import one_line_error
 from wordplay_audit.errors import InputError, ParameterError
 
 ROSTER = {"ann": "ann@example.org", "bob": "bob@example.org"}

@@ -165,7 +165,13 @@ def test_aggregate_majority_writes_csv(run_cli, labels_csv, tmp_path):
     assert code == 0, err
     summary = json.loads(out)
     table = pd.read_csv(out_path, keep_default_na=False)
-    assert list(table.columns) == ["item_id", "label", "n_raters", "n_votes", "settled_by"]  # the final labels table
+    assert list(table.columns) == [
+        "item_id",
+        "label",
+        "n_raters",
+        "n_votes",
+        "settled_by",
+    ]  # the final labels table
     assert len(table) == 30 == summary["items"]
     # patient 1 (index 1) has 3 "pers" and 3 "other": a tie → adjudicate (empty label)
     row = table.set_index("item_id").loc["p01"]
@@ -402,7 +408,11 @@ def test_rows_left_out_by_the_filters_are_counted(tmp_path, run_cli):
     frame.to_csv(kinds, index=False)
     args = ("analyze", "aggregate", str(kinds), "--kind", "guess", "--out", str(tmp_path / "a.csv"), "--json")
     data = json.loads(run_cli(*args)[1])
-    assert data["rows_left_out"] == {"question": 0, "kind": 16, "rater_type": 2}  # 4 items × 4 rows; 2 judge rows kept
+    assert data["rows_left_out"] == {
+        "question": 0,
+        "kind": 16,
+        "rater_type": 2,
+    }  # 4 items × 4 rows; 2 judge rows kept
 
 
 def test_stray_quote_is_refused_at_the_line_it_opens(tmp_path, run_cli):

@@ -180,7 +180,10 @@ def test_convergence_refuses_assumed_accuracy_with_human_labels(run_cli, export_
     ("extra", "needle"),
     [
         (["--assume-se", "0.9"], "--assume-se, --assume-sp: give both or neither"),
-        (["--assume-se", "1.5", "--assume-sp", "0.9"], "--assume-se: expected a number in [0.0, 1.0], got 1.5"),
+        (
+            ["--assume-se", "1.5", "--assume-sp", "0.9"],
+            "--assume-se: expected a number in [0.0, 1.0], got 1.5",
+        ),
         (["--assume-se", "0.9", "--assume-sp", "nan"], "--assume-sp: expected a finite number, got nan"),
     ],
 )

@@ -144,7 +144,10 @@ def test_fit_then_run_tfidf(run_cli, tmp_path):
     ("args", "needle"),
     [
         (["--judge", "gpt4"], "--judge: expected one of openai:MODEL, tfidf"),
-        (["--judge", "tfidf"], "--fit: the tfidf judge needs a threshold fitted on human labels (`wordplay-audit judge fit`)"),
+        (
+            ["--judge", "tfidf"],
+            "--fit: the tfidf judge needs a threshold fitted on human labels (`wordplay-audit judge fit`)",
+        ),
         (["--judge", "exact", "--concurrency", "0"], "--concurrency"),
         # accepted silently before (nan went into the judge id and the cache key as "t=nan")
         (["--judge", "exact", "--temperature", "nan"], "--temperature: expected a finite number ≥ 0"),

@@ -75,8 +75,17 @@ def test_ctrl_c_while_the_command_line_imports_is_one_line_and_exit_130(tmp_path
         "sys.meta_path.insert(0, Interrupt())\n"
     )
     for launch in (
-        [sys.executable, "-c", hook + "from wordplay_audit.cli import run\nraise SystemExit(run())", "--help"],
-        [sys.executable, "-c", hook + "import runpy\nrunpy.run_module('wordplay_audit', run_name='__main__')"],
+        [
+            sys.executable,
+            "-c",
+            hook + "from wordplay_audit.cli import run\nraise SystemExit(run())",
+            "--help",
+        ],
+        [
+            sys.executable,
+            "-c",
+            hook + "import runpy\nrunpy.run_module('wordplay_audit', run_name='__main__')",
+        ],
     ):
         done = subprocess.run(launch, capture_output=True, text=True, cwd=tmp_path, timeout=60)
         assert done.returncode == 130, done.stderr

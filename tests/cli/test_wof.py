@@ -122,7 +122,10 @@ def test_broken_line_stops_with_file_and_line(run_cli, tmp_path):
             ["wof", "simulate", "--out", "{tmp}/o", "--policy", ""],
             "--policy: give at least one of frequent-consonant, random, overconfident",
         ),  # was a traceback
-        (["wof", "simulate", "--out", "{tmp}/o", "--policy", " , "], "--policy: give at least one of frequent-consonant, random, overconfident"),
+        (
+            ["wof", "simulate", "--out", "{tmp}/o", "--policy", " , "],
+            "--policy: give at least one of frequent-consonant, random, overconfident",
+        ),
         (["wof", "simulate", "--out", "{tmp}/o", "--games", str(10**12)], "--games"),  # ran without end
         (["wof", "simulate", "--out", "{tmp}/o", "--seed", "-1"], "--seed"),  # was a numpy traceback
         (["wof", "simulate", "--out", "", "--games", "2"], "--out: . is the current directory"),

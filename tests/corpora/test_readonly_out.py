@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.support.cli_checks import one_line_error
 
+from tests.support.cli_checks import one_line_error
 from wordplay_audit.corpora.demo import write_demo_corpus
 from wordplay_audit.corpora.io import MARKER
 

@@ -53,7 +53,9 @@ def test_scores_that_do_not_separate_are_refused_under_youden_too():
     # lowest (all true, J = 0), so the best cut is the constant
     scores = pd.Series([0.1, 0.2, 0.3, 0.7, 0.8, 0.9], index=list("abcdef"))
     truth = pd.Series([True, True, True, False, False, False], index=list("abcdef"))
-    with pytest.raises(ParameterError, match=r"^objective: 'youden' gives a constant: .*do not separate the human labels"):
+    with pytest.raises(
+        ParameterError, match=r"^objective: 'youden' gives a constant: .*do not separate the human labels"
+    ):
         fit_threshold(scores, truth, judge="tfidf", folds=2)
 
 

@@ -27,7 +27,17 @@ GUARDS = ("wordplay_audit.corpora.io", "wordplay_audit.workflow.jsonable")  # th
 ALLOWED: dict[str, set[str]] = {
     "cli": {"cli", "api", "guard:corpora", "guard:workflow", "errors", "root"},
     "api": {"api", "workflow", "root", "errors"},
-    "workflow": {"workflow", "guard:workflow", "analysis", "judges", "annotate", "corpora", "guard:corpora", "errors", "root"},
+    "workflow": {
+        "workflow",
+        "guard:workflow",
+        "analysis",
+        "judges",
+        "annotate",
+        "corpora",
+        "guard:corpora",
+        "errors",
+        "root",
+    },
     "analysis": {"analysis", "corpora", "guard:corpora", "errors", "root"},
     "judges": {"judges", "corpora", "guard:corpora", "errors", "root"},
     "annotate": {"annotate", "corpora", "guard:corpora", "errors", "root"},
@@ -87,7 +97,9 @@ def imported_modules(source: str, module: str, is_package: bool) -> list[tuple[i
                 name = node.module or ""
             # the names imported say what is reached: ``from wordplay_audit import lazy_exports``
             # reaches the root's helper, not its API; ``from x import *`` reaches the module
-            found += [(node.lineno, name if alias.name == "*" else f"{name}.{alias.name}") for alias in node.names]
+            found += [
+                (node.lineno, name if alias.name == "*" else f"{name}.{alias.name}") for alias in node.names
+            ]
     return found
 
 

@@ -160,7 +160,9 @@ def _fitted(judge: str, fit) -> Any:
     if judge not in SIMILARITY:
         return None
     if fit is None:
-        raise ParameterError(f"fit: the {judge} judge needs a threshold fitted on human labels (`wa.fit_judge`)")
+        raise ParameterError(
+            f"fit: the {judge} judge needs a threshold fitted on human labels (`wa.fit_judge`)"
+        )
     if isinstance(fit, JudgeFit):
         return fit.fit
     return load_fit(fit, judge=judge) if isinstance(fit, str | Path) else fit

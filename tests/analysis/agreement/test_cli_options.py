@@ -10,8 +10,8 @@ import json
 
 import numpy as np
 import pytest
-from tests.support.cli_checks import one_line_error
 
+from tests.support.cli_checks import one_line_error
 from wordplay_audit.analysis.agreement import BootstrapOptions, agreement
 
 from .published import RAW4RATERS, to_labels
@@ -132,4 +132,7 @@ def test_single_rated_option_reaches_the_statistics(run_cli, raw4_csv):
     assert values["gwet"] == pytest.approx(0.76117, abs=5e-6)
     assert values["drop"] == pytest.approx(fleiss_kappa(labels[labels["item_id"] != "s12"]), abs=1e-12)
     assert values["drop"] != pytest.approx(values["gwet"], abs=1e-3)
-    one_line_error(*run_cli("analyze", "agreement", str(raw4_csv), "--single-rated", "keep"), "--single-rated: expected one of gwet, drop")
+    one_line_error(
+        *run_cli("analyze", "agreement", str(raw4_csv), "--single-rated", "keep"),
+        "--single-rated: expected one of gwet, drop",
+    )

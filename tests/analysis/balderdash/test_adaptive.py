@@ -175,7 +175,9 @@ def test_recompute_out_writes_the_width_report(run_cli, export_dir, tmp_path):
     assert code == 0, err
     files = json.loads(stdout)["files"]
     assert set(files) >= {"corrected.csv", "report.html", "width.png", "width_history.csv"}, files
-    assert {"judge_audit_reference.csv", "judge_audit_any_sense.csv"} <= set(files)  # the audit beside the rates
+    assert {"judge_audit_reference.csv", "judge_audit_any_sense.csv"} <= set(
+        files
+    )  # the audit beside the rates
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in html and "<script>" not in html
     assert "<th>rg_unknown</th>" in html and "<th>ppi_unknown</th>" in html

@@ -167,7 +167,9 @@ def test_errors_name_the_file(study, tmp_path):
         recompute_categorical(data, matched, odd)
 
 
-def _panel_with_a_tie(labels: pd.DataFrame, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+def _panel_with_a_tie(
+    labels: pd.DataFrame, rng: np.random.Generator
+) -> tuple[pd.DataFrame, pd.DataFrame, int]:
     """Three raters on a 40 % sample of the category items (the third one noisy), two raters
     only on a few items that then tie, and an adjudicator settling one of those ties."""
     sample = labels[rng.random(len(labels)) < 0.4].reset_index(drop=True)
@@ -178,7 +180,11 @@ def _panel_with_a_tie(labels: pd.DataFrame, rng: np.random.Generator) -> tuple[p
     votes = panel.groupby("item_id")["label"].agg(lambda v: v.value_counts().to_dict())
     tied = [i for i, v in votes.items() if len(v) == 2 and len(set(v.values())) == 1]
     assert tied, "the design must hold a tie"
-    settled_one = panel[panel["item_id"] == tied[0]].iloc[:1].assign(rater="boss", rater_type="adjudicator", label="true")
+    settled_one = (
+        panel[panel["item_id"] == tied[0]]
+        .iloc[:1]
+        .assign(rater="boss", rater_type="adjudicator", label="true")
+    )
     panel = pd.concat([panel, settled_one], ignore_index=True)
     # by hand: the majority of r1..r3, the adjudicator's label on the tie it settled, other ties left out
     expected = {}
@@ -191,7 +197,9 @@ def _panel_with_a_tie(labels: pd.DataFrame, rng: np.random.Generator) -> tuple[p
     return panel, single, len(tied) - 1
 
 
-def test_a_panel_a_final_labels_table_and_its_hand_majority_give_the_same_scores(study, run_cli, connections_dir, tmp_path):
+def test_a_panel_a_final_labels_table_and_its_hand_majority_give_the_same_scores(
+    study, run_cli, connections_dir, tmp_path
+):
     """People's labels as raters' votes (with a tie an adjudicator settled), as the final labels
     table pull writes (wa.consensus), and as one hand-computed majority rater: one corrected CR."""
     data, matched, result = study

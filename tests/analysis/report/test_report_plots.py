@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgba
-from tests.support.wof_logs import ALPHA, BETA, report_text
 
+from tests.support.wof_logs import ALPHA, BETA, report_text
 from wordplay_audit.analysis.agreement import BootstrapOptions, agreement
 from wordplay_audit.analysis.agreement.section import (
     category_kappa_figure,

@@ -121,7 +121,11 @@ def test_text_output_says_why_there_is_no_interval(run_cli, tmp_path):
     code, out, err = run_cli("wof", "recompute", str(logs), "--human", str(labels))
     assert code == 0, err
     assert "win rates (95 % intervals, stratified design):" in out
-    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.startswith(("  alpha  5", "  beta   6"))}
+    rows = {
+        line.split()[0]: line.split()
+        for line in out.splitlines()
+        if line.startswith(("  alpha  5", "  beta   6"))
+    }
     # columns model n n_labelled judge replaced se sp corrected corrected_low corrected_high …
     # alpha: K = 2 + 1, game 3 at 1/2: (3 + 0.5)/5 = 0.700, no interval
     assert rows["alpha"][3:5] == ["0.400", "0.600"] and rows["alpha"][7:10] == ["0.700", "–", "–"]

@@ -9,8 +9,8 @@ import json
 import unicodedata
 
 import pytest
-from tests.support.cli_checks import one_line_error
 
+from tests.support.cli_checks import one_line_error
 from wordplay_audit.corpora.connections import read_connections
 from wordplay_audit.corpora.demo import write_demo_corpus
 from wordplay_audit.errors import InputError

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.support.cli_checks import one_line_error
 
+from tests.support.cli_checks import one_line_error
 from wordplay_audit.analysis.connections import analyze_connections
 from wordplay_audit.corpora.connections import read_connections
 from wordplay_audit.corpora.demo import write_demo_corpus

@@ -21,9 +21,9 @@ import json
 
 import pandas as pd
 import pytest
+
 from tests.support.cli_checks import one_line_error
 from tests.support.wof_logs import ALPHA, move, report_text
-
 from wordplay_audit.analysis.wof.metrics import wof_metrics
 from wordplay_audit.corpora.wof._fast import fast_columns
 from wordplay_audit.corpora.wof.game import Rules, play_game
