@@ -40,13 +40,8 @@ from wordplay_audit.analysis.correction import post_strata_counts, poststratifie
 from wordplay_audit.analysis.correction.ratio import randomised_ratio_interval
 from wordplay_audit.analysis.proportions import ratio, wilson_interval
 from wordplay_audit.corpora.consensus import human_labels
-from wordplay_audit.corpora.contract import (
-    bool_labels,
-    is_final_labels,
-    place,
-    validate_final_labels,
-    validate_labels,
-)
+from wordplay_audit.corpora.contract import bool_labels, is_final_labels, place, validate_labels
+from wordplay_audit.corpora.final_labels import validate_final_labels
 from wordplay_audit.errors import InputError
 
 QUESTIONS = ("reference", "any_sense")

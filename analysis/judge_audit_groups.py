@@ -50,9 +50,9 @@ from wordplay_audit.corpora.contract import (
     label_scores,
     place,
     require_columns,
-    validate_final_labels,
     validate_labels,
 )
+from wordplay_audit.corpora.final_labels import validate_final_labels
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 UnparsedPolicy = Literal["exclude", "as_false", "as_true"]

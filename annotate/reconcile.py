@@ -36,7 +36,8 @@ import pandas as pd
 
 from wordplay_audit.annotate.configs import parse_result, question_labels
 from wordplay_audit.annotate.roster import Roster, as_roster
-from wordplay_audit.corpora.consensus import ADJUDICATOR, consensus
+from wordplay_audit.corpora.consensus import consensus
+from wordplay_audit.corpora.ratings import ADJUDICATOR
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 FOREIGN = ("refuse", "leave_out")

@@ -40,7 +40,7 @@ from wordplay_audit.annotate.server import (
     rater_marker,
     server_notes,
 )
-from wordplay_audit.corpora.consensus import ADJUDICATOR
+from wordplay_audit.corpora.ratings import ADJUDICATOR
 from wordplay_audit.errors import InputError, ParameterError, at_field
 
 ADJUDICATION_FILE = "adjudication.json"

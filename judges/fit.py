@@ -35,13 +35,8 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.corpora.consensus import human_labels, people_rows
-from wordplay_audit.corpora.contract import (
-    bool_labels,
-    is_final_labels,
-    place,
-    validate_final_labels,
-    validate_labels,
-)
+from wordplay_audit.corpora.contract import bool_labels, is_final_labels, place, validate_labels
+from wordplay_audit.corpora.final_labels import validate_final_labels
 from wordplay_audit.corpora.thresholds import (  # the one threshold search, below judges and analysis
     DEFAULT_OBJECTIVE,
     OBJECTIVES,  # noqa: F401 (re-exported: judge fit's choices)

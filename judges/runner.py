@@ -37,7 +37,7 @@ import pandas as pd
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 from tenacity.wait import wait_base
 
-from wordplay_audit.corpora.consensus import plurality
+from wordplay_audit.corpora.votes import plurality
 from wordplay_audit.errors import InputError, ParameterError
 from wordplay_audit.judges.base import (
     FALSE,

@@ -1,7 +1,7 @@
 """The agreement package's warning class, option types and parameter checks.
 
 Every string option is a ``Literal`` type here (the tie policy is the consensus's one,
-:data:`wordplay_audit.corpora.consensus.TiePolicy`), with its allowed values as a tuple
+:data:`wordplay_audit.corpora.votes.TiePolicy`), with its allowed values as a tuple
 (``typing.get_args``), checked by :func:`wordplay_audit.errors.check_choice` so a typo raises
 :class:`~wordplay_audit.errors.ParameterError` listing what is allowed.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import warnings
 from typing import Literal, get_args
 
-from wordplay_audit.corpora.consensus import TIE_POLICIES as TIE_POLICIES  # re-exported: the one policy
-from wordplay_audit.corpora.consensus import TiePolicy as TiePolicy
+from wordplay_audit.corpora.votes import TIE_POLICIES as TIE_POLICIES  # re-exported: the one policy
+from wordplay_audit.corpora.votes import TiePolicy as TiePolicy
 from wordplay_audit.errors import ParameterError, check_choice, check_level
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]

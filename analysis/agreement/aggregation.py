@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.consensus import adjudications, settle
 from wordplay_audit.corpora.contract import require_columns, validate_labels
+from wordplay_audit.corpora.ratings import adjudications
+from wordplay_audit.corpora.votes import settle
 from wordplay_audit.errors import InputError, ParameterError, check_choice
 
 from ._common import (

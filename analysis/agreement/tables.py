@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import CategoricalDtype
 
-from wordplay_audit.corpora.consensus import order_categories  # the one category order
 from wordplay_audit.corpora.contract import LABEL_COLUMNS, place, validate_labels
+from wordplay_audit.corpora.votes import order_categories  # the one category order
 from wordplay_audit.errors import InputError, ParameterError
 
 from ._common import RATER_TYPES, RaterType, check_rater_type

@@ -38,12 +38,8 @@ from wordplay_audit.analysis.connections.taxonomy import TAXONOMY_COLUMNS, taxon
 from wordplay_audit.analysis.correction import corrected_shares
 from wordplay_audit.corpora.connections import ConnectionsData, category_item_id, taxonomy_item_id
 from wordplay_audit.corpora.consensus import human_labels, people_rows
-from wordplay_audit.corpora.contract import (
-    bool_labels,
-    is_final_labels,
-    validate_final_labels,
-    validate_labels,
-)
+from wordplay_audit.corpora.contract import bool_labels, is_final_labels, validate_labels
+from wordplay_audit.corpora.final_labels import validate_final_labels
 from wordplay_audit.errors import InputError
 
 __all__ = [

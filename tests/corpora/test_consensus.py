@@ -194,7 +194,7 @@ def test_final_table_and_per_rater_table_give_the_same_human_labels(tmp_path):
     per_rater = human_labels(labels)
     path = tmp_path / "final.csv"
     consensus(labels).to_csv(path, index=False)
-    from wordplay_audit.corpora.contract import read_final_labels
+    from wordplay_audit.corpora.final_labels import read_final_labels
 
     final = human_labels(read_final_labels(path))
     assert final.counts == per_rater.counts and final.counts["ties"] > 0

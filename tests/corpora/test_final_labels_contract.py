@@ -8,12 +8,8 @@ import pandas as pd
 import pytest
 
 from wordplay_audit.corpora.consensus import consensus
-from wordplay_audit.corpora.contract import (
-    read_final_labels,
-    read_labels,
-    validate_final_labels,
-    validate_labels,
-)
+from wordplay_audit.corpora.contract import read_labels, validate_labels
+from wordplay_audit.corpora.final_labels import read_final_labels, validate_final_labels
 from wordplay_audit.errors import InputError
 
 HEADER = "item_id,question,label,n_raters,n_votes,settled_by\n"

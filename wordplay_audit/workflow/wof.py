@@ -268,7 +268,8 @@ def wof_recompute(
     from wordplay_audit.analysis.wof.metrics import per_game
     from wordplay_audit.analysis.wof.recompute import recompute_wins
     from wordplay_audit.corpora.consensus import people_rows
-    from wordplay_audit.corpora.contract import is_final_labels, place, validate_final_labels, validate_labels
+    from wordplay_audit.corpora.contract import is_final_labels, place, validate_labels
+    from wordplay_audit.corpora.final_labels import validate_final_labels
     from wordplay_audit.corpora.wof.items import guess_items
 
     check_choice("design", design, ("stratified", "random"))
