@@ -40,7 +40,7 @@ import pandas as pd
 
 from wordplay_audit.corpora.contract import require_columns
 from wordplay_audit.corpora.wof.items import game_table
-from wordplay_audit.corpora.wof.reader import LOSS_CLASSES, MOVE_KEYS
+from wordplay_audit.corpora.wof.moves import LOSS_CLASSES, MOVE_KEYS
 
 ENGLISH_CONSONANT_PERCENT = {"T": 9.1, "N": 6.7, "S": 6.3, "H": 6.1, "R": 6.0}
 """Frequency (percent of letters in English text) of the five most frequent consonants."""

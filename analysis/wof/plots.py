@@ -9,7 +9,7 @@ import numpy as np
 from wordplay_audit.analysis.report import new_figure, plot_text
 from wordplay_audit.analysis.report.plotting import axis_labels, grouped_bars, palette, panel_grid
 from wordplay_audit.analysis.wof.metrics import ENGLISH_CONSONANT_PERCENT, WofMetrics
-from wordplay_audit.corpora.wof.reader import LOSS_CLASSES
+from wordplay_audit.corpora.wof.moves import LOSS_CLASSES
 
 OUTCOME_LABELS = {
     "win": "win",

@@ -1,5 +1,6 @@
 """LLMike (Wheel of Fortune): the game master's report files, read and written.
 
+* :mod:`.moves` — the move format: a move's keys, its special values, one line parsed;
 * :mod:`.reader` — report files → a moves table (``_fast`` reads well-formed files quickly);
 * :mod:`.items` — one row per game (``game_table``) and the data contract (``guess_items``);
 * :mod:`.riddles` — riddle lists (``WoF.jsonl`` layout);

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.corpora.values import SURROGATE_ESCAPE
-from wordplay_audit.corpora.wof.reader import (
+from wordplay_audit.corpora.wof.moves import (
     INT_LIMIT,
     MOVE_KEYS,
     NOT_APPLICABLE,

@@ -13,7 +13,7 @@ or already shown — ends the game (``letter_occurences`` 0); with ``Rules.lette
 sets the budget to 0 and the game goes on. After the round limit an ``ERROR`` move is logged
 (LLMike logs it whenever 20 rounds were played, even after a right guess on the 20th).
 
-Moves are dicts with the keys of :data:`~wordplay_audit.corpora.wof.reader.MOVE_KEYS` in that
+Moves are dicts with the keys of :data:`~wordplay_audit.corpora.wof.moves.MOVE_KEYS` in that
 order; :func:`write_report` writes them as LLMike does (``json.dumps`` of each move on its own
 line, a blank line after each game).
 """
@@ -28,7 +28,7 @@ from typing import Protocol
 
 import numpy as np
 
-from wordplay_audit.corpora.wof.reader import NOT_APPLICABLE, OPENING, PASS, ROUND_LIMIT
+from wordplay_audit.corpora.wof.moves import NOT_APPLICABLE, OPENING, PASS, ROUND_LIMIT
 
 VOWELS = frozenset("AEIOU")
 CONSONANTS = frozenset("BCDFGHJKLMNPQRSTVWXYZ")

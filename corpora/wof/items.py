@@ -12,8 +12,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.wof.reader import JUDGE_NAME, LETTERS, PASS, ROUND_LIMIT, SPECIAL_LETTERS
+from wordplay_audit.corpora.wof.moves import LETTERS, PASS, ROUND_LIMIT, SPECIAL_LETTERS
 
+JUDGE_NAME = "wof-exact-match"
+"""The rater of the game master's verdicts (the exact match of a final guess and the solution)."""
 UNFINISHED = "unfinished"
 """The outcome of a game whose last move is not one that ends a game (a run cut off in it)."""
 

@@ -26,7 +26,7 @@ from typing import Literal
 import numpy as np
 
 from wordplay_audit.corpora.wof.game import View
-from wordplay_audit.corpora.wof.reader import PASS
+from wordplay_audit.corpora.wof.moves import PASS
 from wordplay_audit.errors import check_choice
 
 CONSONANT_ORDER = "TNSHRDLCMWFGYPBVKJXQZ"
