@@ -11,6 +11,7 @@ _SUBMODULES = (
     "connections",
     "correction",
     "judge_audit",
+    "judge_audit_cells",
     "judge_audit_groups",
     "proportions",
     "report",

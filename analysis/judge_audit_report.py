@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.judge_audit_groups import ALL, JudgeAuditResult, estimate_text
+from wordplay_audit.analysis.judge_audit_cells import estimate_text
+from wordplay_audit.analysis.judge_audit_groups import ALL, JudgeAuditResult
 from wordplay_audit.analysis.report import (
     Bullets,
     Figure,

@@ -24,7 +24,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.judge_audit_groups import cell_metrics, judge_audit
+from wordplay_audit.analysis.judge_audit_cells import cell_metrics
+from wordplay_audit.analysis.judge_audit_groups import judge_audit
 
 CHECKED = ("fnr", "fpr", "precision", "recall", "accuracy", "f1", "kappa")
 

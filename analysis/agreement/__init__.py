@@ -27,10 +27,11 @@ from ._common import (
 )
 from ._core import SingleRated
 from .ac1 import brennan_prediger, brennan_prediger_se, gwet_ac1, gwet_ac1_se, gwet_ac2, gwet_ac2_se
-from .aggregation import DawidSkene, MajorityVote, NotFittedError, from_crowdkit, majority_vote
+from .aggregation import MajorityVote, NotFittedError, from_crowdkit, majority_vote
 from .alpha import krippendorff_alpha, krippendorff_alpha_se
 from .bootstrap import BootstrapOptions, Interval, bootstrap_intervals
 from .conger import conger_kappa, conger_kappa_se, light_kappa, light_kappa_se
+from .dawid_skene import DawidSkene
 from .inference import Benchmark, Scale, benchmark
 from .kappa import (
     cohen_kappa,

@@ -10,7 +10,8 @@ import pytest
 from sklearn.metrics import accuracy_score, cohen_kappa_score, f1_score, precision_score, recall_score
 from statsmodels.stats.proportion import proportion_confint
 
-from wordplay_audit.analysis.judge_audit_groups import ALL, cell_metrics, judge_audit
+from wordplay_audit.analysis.judge_audit_cells import cell_metrics
+from wordplay_audit.analysis.judge_audit_groups import ALL, judge_audit
 from wordplay_audit.errors import ParameterError
 
 

@@ -58,7 +58,7 @@ class JudgeAudit(Result):
         return plain(self.result.to_dict())
 
     def summary(self) -> list[str]:
-        from wordplay_audit.analysis.judge_audit_groups import estimate_text
+        from wordplay_audit.analysis.judge_audit_cells import estimate_text
 
         def est(e: dict) -> str:
             return estimate_text(e["value"], e["ci_low"], e["ci_high"], e["ci_reason"])
