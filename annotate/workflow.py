@@ -4,12 +4,10 @@ Each function takes a :class:`~wordplay_audit.annotate.campaign.Campaign` and re
 results; writing files is left to :func:`write_pulled` / :func:`write_task_files` (called inside
 the CLI's output transaction).
 
-Adjudication: :func:`adjudication_queue` picks the (item, question) pairs whose labels disagree
-(ties included), and the adjudicator's project shows the earlier labels beside the item,
-without the raters' names unless asked (:func:`earlier_text`). The
-queue is kept in ``adjudication.json`` in the campaign folder; ``pull`` then also pulls the
-adjudicator's project: its rows carry ``rater_type`` ``adjudicator`` (not a rater: agreement
-statistics leave them out) and their labels become final (:func:`~.reconcile.final_labels`).
+Adjudication (:mod:`~wordplay_audit.annotate.adjudication`: the queue of disputed items, the
+adjudicator's project) is one of these steps, listed here with the others; ``pull`` also pulls
+the adjudicator's project, whose rows carry ``rater_type`` ``adjudicator`` and whose labels
+become final (:func:`~.reconcile.final_labels`).
 """
 
 from __future__ import annotations
@@ -25,11 +23,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from wordplay_audit.annotate.adjudication import (
+    ADJUDICATION_FILE,
+    adjudication_assignments,
+    adjudication_queue,
+    push_adjudication,
+    read_adjudication,
+)
 from wordplay_audit.annotate.campaign import Campaign, push_lock
 from wordplay_audit.annotate.configs import label_config, question_labels
-from wordplay_audit.annotate.design import uid_of
 from wordplay_audit.annotate.exports import read_export_file, records_from_json
-from wordplay_audit.annotate.reconcile import Reconciled, disputed, final_labels, reconcile
+from wordplay_audit.annotate.reconcile import Reconciled, final_labels, reconcile
 from wordplay_audit.annotate.roster import NO_ROSTER, as_roster
 from wordplay_audit.annotate.server import (
     Server,
@@ -41,9 +45,23 @@ from wordplay_audit.annotate.server import (
     server_notes,
 )
 from wordplay_audit.corpora.ratings import ADJUDICATOR
-from wordplay_audit.errors import InputError, ParameterError, at_field
+from wordplay_audit.errors import InputError, ParameterError
 
-ADJUDICATION_FILE = "adjudication.json"
+__all__ = [
+    "ADJUDICATION_FILE",
+    "Pulled",
+    "adjudication_queue",
+    "import_files",
+    "progress_bar",
+    "pull_campaign",
+    "push_adjudication",
+    "push_campaign",
+    "queues",
+    "status_campaign",
+    "task_file_name",
+    "write_pulled",
+    "write_task_files",
+]
 
 
 def queues(campaign: Campaign) -> dict[str, pd.DataFrame]:
@@ -82,32 +100,6 @@ class Pulled:
             self.final["settled_by"].value_counts().to_dict() if not self.final.empty else {}
         )
         return out
-
-
-def read_adjudication(campaign: Campaign) -> dict | None:
-    path = campaign.folder / ADJUDICATION_FILE
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text (expected the adjudication queue JSON)") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path} line {exc.lineno}: not JSON ({exc.msg})") from None
-    if not isinstance(data, dict):
-        raise InputError(
-            f"{path}: expected a JSON object (the adjudication queue), got {type(data).__name__}"
-        )
-    for key in ("adjudicator", "assignments"):
-        if key not in data:
-            raise InputError(f"{at_field(path, key)}missing")
-    return data
-
-
-def _adjudication_assignments(adj: dict) -> pd.DataFrame:
-    frame = pd.DataFrame(adj["assignments"], columns=["rater", "position", "item_id", "uid", "honeypot"])
-    frame["honeypot"] = False
-    return frame
 
 
 def _senders(records: list[dict], accounts: Mapping[str, str]) -> list[dict]:
@@ -173,7 +165,7 @@ def pull_campaign(campaign: Campaign, server: Server, *, roster=None, foreign: s
         recs = _senders(recs, accounts)
         adjudication = reconcile(
             campaign.kind,
-            _adjudication_assignments(adj),
+            adjudication_assignments(adj),
             {adj["adjudicator"]: recs},
             roster=people,
             foreign=foreign,
@@ -299,74 +291,6 @@ def progress_bar(done: int, total: int, width: int = 30) -> str:
     share = done / total if total else 1.0
     filled = int(round(share * width))
     return f"[{'#' * filled}{'.' * (width - filled)}] {100 * share:5.1f} %"
-
-
-def earlier_text(group: pd.DataFrame, *, show_raters: bool = False) -> str:
-    """One item's earlier labels as the adjudicator sees them: each rater's answers together,
-    ``rater 1: reference=true, any_sense=false; rater 2: …``, numbered in the order of the
-    answers' text (so the number says nothing about who answered: blind); with
-    ``show_raters`` the raters' names instead, in the order of the names.
-
-    >>> g = pd.DataFrame({"rater": ["zoe", "ann"], "question": ["", ""], "label": ["true", "false"]})
-    >>> earlier_text(g), earlier_text(g, show_raters=True)
-    ('rater 1: label=false; rater 2: label=true', 'ann: label=false; zoe: label=true')
-    """
-    answers = {
-        str(rater): ", ".join(
-            f"{q or 'label'}={lab}" for q, lab in zip(g["question"], g["label"], strict=True)
-        )
-        for rater, g in group.groupby("rater")
-    }
-    if show_raters:
-        return "; ".join(f"{rater}: {text}" for rater, text in sorted(answers.items()))
-    return "; ".join(f"rater {i}: {text}" for i, text in enumerate(sorted(answers.values()), start=1))
-
-
-def adjudication_queue(
-    campaign: Campaign, labels: pd.DataFrame, adjudicator: str, *, show_raters: bool = False
-) -> tuple[dict, dict[str, str]]:
-    """The adjudication file's content and, per item, the earlier labels as shown text (blind to
-    the raters' names unless ``show_raters``: :func:`earlier_text`)."""
-    human = labels[labels["rater_type"] == "human"] if "rater_type" in labels.columns else labels
-    if "question" not in human.columns:
-        human = human.assign(question="")
-    human = human.assign(question=human["question"].fillna(""))
-    pairs = disputed(human)
-    items = sorted(set(pairs["item_id"]))
-    earlier = {
-        item_id: earlier_text(group, show_raters=show_raters)
-        for item_id, group in human[human["item_id"].isin(items)].groupby("item_id")
-    }
-    key = f"{campaign.manifest['campaign_id']}:adjudication"
-    assignments = [
-        {
-            "rater": adjudicator,
-            "position": i + 1,
-            "item_id": item_id,
-            "uid": uid_of(key, item_id),
-            "honeypot": False,
-        }
-        for i, item_id in enumerate(items)
-    ]
-    return {
-        "adjudicator": adjudicator,
-        "disputed": pairs.to_dict(orient="records"),
-        "assignments": assignments,
-    }, earlier
-
-
-def push_adjudication(
-    campaign: Campaign, server: Server, adj: dict, earlier: Mapping[str, str]
-) -> list[dict]:
-    queue = _adjudication_assignments(adj)
-    return push_queues(
-        server,
-        Target(campaign.manifest["campaign_id"], campaign.name, campaign.kind),
-        items=campaign.items,
-        queues={adj["adjudicator"]: queue},
-        earlier=earlier,
-        adjudicator=True,
-    )
 
 
 def task_file_name(rater: str, used: set[str]) -> str:

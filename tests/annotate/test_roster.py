@@ -246,8 +246,8 @@ def test_push_without_a_roster_warns_and_with_one_needs_every_rater(camp):
 
 
 def test_adjudication_tasks_show_no_rater_names_unless_asked(camp):
+    from wordplay_audit.annotate.adjudication import adjudication_queue
     from wordplay_audit.annotate.campaign import read_campaign
-    from wordplay_audit.annotate.workflow import adjudication_queue
 
     c = read_campaign(camp / "camp")
     labels = pd.DataFrame(
