@@ -1,7 +1,7 @@
 """Judges from Python: run one over contract items (an LLM on any OpenAI-compatible server, the
-TF-IDF or embedding similarity judges, exact and normalised match), fit a similarity judge's
-threshold on human labels with cross-validated figures, and the batch files of OpenAI's Batch
-API and vLLM's ``run-batch`` (``judge run``, ``fit``, ``batch-write``, ``batch-read``).
+TF-IDF or embedding similarity judges, exact and normalised match) and fit a similarity judge's
+threshold on human labels with cross-validated figures (``judge run``, ``fit``); the batch files
+of OpenAI's Batch API and vLLM's ``run-batch`` are :mod:`~wordplay_audit.workflow.judging_batch`.
 
 In a notebook::
 
@@ -25,8 +25,7 @@ from wordplay_audit.errors import InputError, ParameterError, check_choice
 from wordplay_audit.workflow.results import Result, plain
 from wordplay_audit.workflow.text import number
 
-__all__ = ["BatchRead", "BatchRequests", "JudgeFit", "JudgeRun", "batch_read", "batch_write", "fit_judge",
-           "load_fit", "run_judge"]  # fmt: skip
+__all__ = ["JudgeFit", "JudgeRun", "fit_judge", "load_fit", "run_judge"]
 
 MAX_SAMPLES = 1000
 
@@ -62,7 +61,7 @@ def _finite_at_least(name: str, value: float, low: float, *, strict: bool = Fals
         )
 
 
-def _llm_options(
+def llm_options(
     judge: str, *, base_url, temperature, samples, swap, prompt, timeout, top_logprobs, sampling
 ) -> dict:
     """The LLM judge's options checked by name (empty for the other judges)."""
@@ -204,7 +203,7 @@ def run_judge(
     from wordplay_audit.judges.runner import run_judge as run
 
     check_judge_name(judge)
-    llm = _llm_options(judge, base_url=base_url, temperature=temperature, samples=samples, swap=swap, prompt=prompt,
+    llm = llm_options(judge, base_url=base_url, temperature=temperature, samples=samples, swap=swap, prompt=prompt,
                        timeout=timeout, top_logprobs=top_logprobs, sampling=sampling)  # fmt: skip
     if attempts < 1:
         raise ParameterError(f"attempts: expected a whole number ≥ 1; got {attempts}")
@@ -329,109 +328,3 @@ def fit_judge(
         judge, chosen, human, kind=kind, labels_source=source, folds=folds, seed=seed, objective=objective
     )
     return JudgeFit(found, str(items.attrs.get("source") or "items"))
-
-
-@dataclass
-class BatchRequests(Result):
-    """A batch request file (JSON lines) for the queries not yet in the cache."""
-
-    title = "Batch requests"
-
-    info: dict
-
-    def to_dict(self) -> dict[str, Any]:
-        return plain(self.info)
-
-    def summary(self) -> list[str]:
-        from wordplay_audit.judges.batch import OPENAI_MAX_REQUESTS
-
-        i = self.info
-        lines = [f"{i['requests']} requests written to {i['out']} ({i['cached']} queries already cached)"]
-        if i["requests"] > OPENAI_MAX_REQUESTS:
-            lines.append(
-                f"  note: OpenAI's Batch API takes at most {OPENAI_MAX_REQUESTS} requests per file; split it"
-            )
-        return lines
-
-
-def _batch_judge(judge: str, **llm: Any):
-    from wordplay_audit.judges.make import check_judge_name, make_judge
-
-    if not check_judge_name(judge).startswith("openai:"):
-        raise ParameterError(f"judge: batch mode needs openai:MODEL; got {judge!r}")
-    return make_judge(judge, **_llm_options(judge, base_url=None, timeout=60.0, sampling="calls", **llm))
-
-
-def batch_write(
-    items: pd.DataFrame,
-    *,
-    judge: str,
-    out: str | Path,
-    kind: str | None = None,
-    cache: str | Path | None = None,
-    temperature: float = 0.0,
-    samples: int = 1,
-    swap: bool = False,
-    prompt: str | Path | None = None,
-    top_logprobs: int = 10,
-) -> BatchRequests:
-    """Write the batch request file ``out`` (the JSONL OpenAI's Batch API and vLLM's offline
-    ``run-batch`` take) for the queries of ``items`` not yet in the cache."""
-    from wordplay_audit.corpora.io import output_file
-    from wordplay_audit.judges.base import queries_from_items
-    from wordplay_audit.judges.batch import batch_requests, write_requests
-    from wordplay_audit.judges.cache import VerdictCache
-
-    made = _batch_judge(
-        judge, temperature=temperature, samples=samples, swap=swap, prompt=prompt, top_logprobs=top_logprobs
-    )
-    queries = queries_from_items(judge_items(items, kind), source=str(items.attrs.get("source") or "items"))
-    with VerdictCache(cache or default_cache()) as store:
-        lines, cached = batch_requests(made, queries, cache=store)
-    with output_file(out, option="out") as tmp:
-        write_requests(lines, tmp)
-    return BatchRequests({"judge": made.judge_id, "items": len(queries), "requests": len(lines), "cached": cached,
-                          "out": str(out)})  # fmt: skip
-
-
-@dataclass
-class BatchRead(Result):
-    """A batch result file stored in the cache (a later run with the same options calls nothing)."""
-
-    title = "Batch results"
-
-    info: dict
-
-    def to_dict(self) -> dict[str, Any]:
-        return plain(self.info)
-
-    def summary(self) -> list[str]:
-        i = self.info
-        kinds = ", ".join(f"{n} {kind}" for kind, n in i["error_kinds"].items())
-        return [f"{i['stored']} verdicts stored in {i['cache']}, {i['errors']} errors" + (f" ({kinds})" if kinds else ""),
-                f"  scores (P(yes) from log-probabilities): {i['scored']} of {i['stored']}"]  # fmt: skip
-
-
-def batch_read(
-    results: str | Path,
-    *,
-    judge: str,
-    cache: str | Path | None = None,
-    temperature: float = 0.0,
-    samples: int = 1,
-    swap: bool = False,
-    prompt: str | Path | None = None,
-    top_logprobs: int = 10,
-) -> BatchRead:
-    """Read a batch result file (OpenAI Batch API or vLLM ``run-batch``) into the cache; the
-    options must be those the requests were written with."""
-    from wordplay_audit.judges.batch import read_results
-    from wordplay_audit.judges.cache import VerdictCache
-
-    made = _batch_judge(
-        judge, temperature=temperature, samples=samples, swap=swap, prompt=prompt, top_logprobs=top_logprobs
-    )
-    folder = Path(cache or default_cache())
-    with VerdictCache(folder) as store:
-        found = read_results(results, store, judge_id=made.judge_id)
-    return BatchRead({"judge": made.judge_id, **found.to_dict(), "cache": str(folder)})
