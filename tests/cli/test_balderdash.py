@@ -418,7 +418,7 @@ def _ids(text: str, k: int) -> list[str]:
 def test_text_output_says_which_intervals_count_definitions_as_unknown():
     import pandas as pd
 
-    from wordplay_audit.workflow.balderdash import reason_lines
+    from wordplay_audit.workflow.balderdash_recompute import reason_lines
 
     corrected = pd.DataFrame({"metric": ["tdr", "tdr", "lkr"], "model": ["m1", "m2", "m1"], "deck": ["a", "a", "b"],
                               "rg_reason": [None, None, "needs any_sense labels"], "ppi_reason": [None] * 3,

@@ -11,7 +11,8 @@ from typing import Any
 import pandas as pd
 
 from wordplay_audit.errors import ParameterError, check_choice
-from wordplay_audit.workflow.balderdash import _CORRECTED, DESIGNS, BalderdashData, Design, human_rows
+from wordplay_audit.workflow.balderdash import DESIGNS, BalderdashData, Design, human_rows
+from wordplay_audit.workflow.balderdash_recompute import _CORRECTED
 from wordplay_audit.workflow.results import Result, loaded, plain
 from wordplay_audit.workflow.text import counts, frame_lines
 
