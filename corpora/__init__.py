@@ -9,10 +9,13 @@ _SUBMODULES = (
     "consensus",
     "contract",
     "demo",
+    "final_labels",
     "io",
     "literal",
+    "ratings",
     "thresholds",
     "values",
+    "votes",
     "wof",
 )
 __all__ = sorted([*_EXPORTS, *_SUBMODULES])
