@@ -14,16 +14,17 @@ The rule, for item *i* (and question) with :math:`n_{ic}` votes for category *c*
 2. else the plurality :math:`\\arg\\max_c n_{ic}` when one category alone has the most votes:
    ``single`` (one rater), ``unanimous`` (two or more, all the same) or ``majority``;
 3. else the item is tied (two or more categories share the most votes) and the tie policy
-   (:data:`TiePolicy`) decides:
+   (:data:`~wordplay_audit.corpora.votes.TiePolicy`) decides:
 
    * ``adjudicate`` (default): no label, ``settled_by`` = ``tie`` — the item goes to a person
      (``annotate adjudicate``); estimators leave it out and count it;
    * ``first``: the tied category first in category order (numeric when every label is a
-     number, else as text; :func:`order_categories`) — deterministic: ``tie_first``;
+     number, else as text; :func:`~wordplay_audit.corpora.votes.order_categories`) —
+     deterministic: ``tie_first``;
    * ``random``: a tied category drawn uniformly by ``numpy.random.default_rng(seed)``, the tied
      items taken in the order they first appear in the labels — ``tie_random``.
 
-The result is the contract's *final labels* table (:mod:`wordplay_audit.corpora.contract`,
+The result is the contract's *final labels* table (:mod:`wordplay_audit.corpora.final_labels`,
 docs/DATA.md): ``item_id`` (``question``), ``label`` (missing where unresolved), ``n_raters``,
 ``n_votes`` (the votes for ``label``; for a tie, the votes each tied label got) and
 ``settled_by``. :func:`human_labels` turns either a per-rater labels table or a final labels
