@@ -79,6 +79,7 @@ def test_thirty_percent_faults_every_item_judged_once(tmp_path, transport):
         assert again.labels["label"].tolist() == result.labels["label"].tolist()
 
 
+@pytest.mark.slow  # waits out 0.3 s Retry-After replies, about 5 s
 def test_retry_after_is_honoured():
     items = _items(12)
     script = Script(rule="equal", p_429=0.5, retry_after=0.3, seed=1)

@@ -197,6 +197,7 @@ def _panel_with_a_tie(
     return panel, single, len(tied) - 1
 
 
+@pytest.mark.slow  # three recomputes of the whole study, about 10 s
 def test_a_panel_a_final_labels_table_and_its_hand_majority_give_the_same_scores(
     study, run_cli, connections_dir, tmp_path
 ):
