@@ -42,7 +42,7 @@ def test_probability_outside_unit_interval_is_refused():
 
 def test_first_round_follows_the_judges_uncertainty():
     frame, _ = _frame()
-    _, strata = uncertainty_design(frame, budget=200, cells=["model"])
+    _, strata = uncertainty_design(frame, budget=200, cells=["model"], bands=4)
     assert strata["add"].sum() == 200 and (strata["add"] >= 5).all()  # the pilot: every stratum drawable
     # before any label the allocation is Neyman's with S_h = √(p̄(1 − p̄)): the unsure bands (p̄ near ½) get
     # more labels than the sure ones of the same size (p̄ near 0 or 1)
@@ -54,7 +54,7 @@ def test_first_round_follows_the_judges_uncertainty():
 def test_draw_probabilities_are_constant_in_a_stratum_and_match_two_rounds():
     frame, truth = _frame()
     rng = np.random.default_rng(3)
-    items, strata = uncertainty_design(frame, budget=120, cells=["model"])
+    items, strata = uncertainty_design(frame, budget=120, cells=["model"], bands=4)
     # π of this round = add_h / R_h for each unlabelled item of stratum h
     rate = (strata["add"] / strata["remaining"]).to_numpy()
     assert np.allclose(
@@ -67,7 +67,7 @@ def test_draw_probabilities_are_constant_in_a_stratum_and_match_two_rounds():
         rng,
     )
     frame = frame.assign(labelled=first, human=pd.array(np.where(first, truth, None), dtype="boolean"))
-    items2, strata2 = uncertainty_design(frame, budget=80, cells=["model"])
+    items2, strata2 = uncertainty_design(frame, budget=80, cells=["model"], bands=4)
     assert (items2["stratum"] == items["stratum"]).all()  # the same strata every round (scores only)
     assert (items2.loc[first, "draw_probability"] == 0).all()
     second = draw_round(

@@ -37,7 +37,7 @@ class SimulatedBalderdash(Result):
     truth_labels: pd.DataFrame
     """The truth of every definition as a final labels table (``item_id``, ``question``
     ``reference``/``any_sense``, ``label``): what careful raters would say, e.g. for
-    :func:`~wordplay_audit.workflow.campaign.simulate_answers`."""
+    :func:`~wordplay_audit.workflow.campaign_answers.simulate_answers`."""
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"true_rates": self.true_rates, "truth_labels": self.truth_labels}
