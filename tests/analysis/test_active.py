@@ -11,10 +11,12 @@ import pytest
 
 from wordplay_audit.analysis.active import (
     active_difference_share,
+    draw_probabilities,
     uncertainty_allocation,
     uncertainty_design,
     uncertainty_strata,
 )
+from wordplay_audit.analysis.allocation import AllocationOptions, StrataCounts, allocate, linear_target
 from wordplay_audit.corpora.sampling import draw_round, inclusion_probabilities
 from wordplay_audit.errors import ParameterError
 
@@ -105,3 +107,20 @@ def test_difference_estimator_is_unbiased_by_enumeration():
         prob = np.prod(np.where(lab, pi, 1 - pi))
         expected += prob * active_difference_share(p, lab, np.where(lab, y, False), pi)[0]
     assert expected == pytest.approx(0.5)
+
+
+def test_the_prior_makes_the_first_allocation_neymans_with_the_judges_probability():
+    # two strata of 100 items, no label: q̃ = (0 + a·p̄)/(0 + a) = p̄, so S_h ∝ √(p̄(1 − p̄)) = 0.5 and
+    # 0.3 (p̄ = 0.5, 0.1); Neyman's n_h ∝ N_h S_h splits 80 labels 50 : 30 (without the prior, ½
+    # everywhere: 40 : 40)
+    counts = StrataCounts(np.array([100.0, 100.0]), np.array([0.0, 0.0]))
+    target = [linear_target("t", counts, [True, True], np.zeros(2))]
+    options = AllocationOptions(pilot=0)
+    assert allocate(counts, target, 80, options, prior=[0.5, 0.1]).add.tolist() == [50, 30]
+    assert allocate(counts, target, 80, options).add.tolist() == [40, 40]
+
+
+def test_draw_probabilities_by_hand():
+    assert draw_probabilities([3, 0, 2], [12, 7, 2]).tolist() == [0.25, 0.0, 1.0]
+    with pytest.raises(ParameterError, match="add"):
+        draw_probabilities([5], [4])

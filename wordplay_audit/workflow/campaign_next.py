@@ -20,8 +20,9 @@ Steps (:func:`next_round`):
    in the manifest's ``uncertainty``), the allocation's prior their mean probability, and each
    round records every stratum's draw probability add_h/R_h;
 5. every sampled item's inclusion probability becomes π_i = 1 − Π_r (1 − n_{r,s}/R_{r,s}) over
-   all rounds (round 1 = the plan's strata; :func:`~wordplay_audit.corpora.sampling.inclusion_probabilities`),
-   with ``sampling_weight`` = 1/π and ``round``; the manifest gains ``rounds`` (allocation,
+   all rounds (round 1 = the plan's strata; :func:`~wordplay_audit.corpora.sampling.inclusion_probabilities`;
+   once the campaign has uncertainty strata every round is read inside them, and π is the share
+   of the item's stratum drawn), with ``sampling_weight`` = 1/π and ``round``; the manifest gains ``rounds`` (allocation,
    predicted half-widths before and after, item ids, honeypots), items.csv ``score_band`` once
    the campaign has uncertainty strata;
 6. it is written in one transaction (the folder's other files and sub-folders kept; refused

@@ -14,7 +14,11 @@ is the number ``balderdash recompute --weights <campaign>/items.csv`` prints as 
 model × deck cell (the engine on a cell of whole sampling strata, same post-strata, same seed);
 where the groups or post-strata differ (a model across decks; no ``judge_knows``) the output
 says so. ``fnr`` = B̂/(Â + B̂) from the engine's corrected true counts of the judge-false (B̂)
-and judge-true (Â) verdicts of the group: a ratio with no calibrated interval here.
+and judge-true (Â) verdicts of the group: a ratio with no calibrated interval here
+(:mod:`~wordplay_audit.workflow.campaign_estimate`). On a campaign with uncertainty strata
+(``annotate next --sampling uncertainty``) the post-stratum is the item's stratum
+(``score_band``), the strata of the predictions are those strata, and the next batch is placed
+as an uncertainty round would place it (the strata's mean probability as the prior).
 
 *Planning predictions* (delta method; the allocation's predicted half-width z·√V_t,
 V_t = Σ_h g_th² S²_th (1/n_h − 1/N_h), S² from q̃ = (x + 3)/(n + 6), floored;

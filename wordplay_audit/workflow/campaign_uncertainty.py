@@ -42,8 +42,8 @@ PROBABILITY_SOURCES = ("logprobs", "share")
 def no_scores(why: str) -> ParameterError:
     return ParameterError(
         f"sampling: 'uncertainty' needs the judge's score of every item ({why}); score the items with a "
-        "scored judge (`wa.run_judge`) and plan with its labels (judge_labels), or give the population a "
-        "score column (items)"
+        "scored judge (`wa.run_judge`) and give its labels to the plan (judge_labels of `wa.plan_campaign`), "
+        "or give the population a score column (items)"
     )
 
 
