@@ -10,14 +10,15 @@ calibrated. Here the probabilities are made constant inside *uncertainty strata*
 (e.g. a player model) × judge verdict, the items are cut into ``bands`` quantile bands of p̂
 (:func:`uncertainty_strata`, fixed before any label, so every round samples the same strata).
 Each round's labels go to the strata by the greedy allocation of
-:func:`wordplay_audit.analysis.allocation.allocate_variances` (minimise the largest predicted
-half-width over the cells) with the stratum's predicted share q̃_h = (x_h + a·p̄_h)/(n_h + a),
+:func:`wordplay_audit.analysis.allocation.allocate` (minimise the largest predicted half-width
+over the cells) with the stratum's predicted share q̃_h = (x_h + a·p̄_h)/(n_h + a) (its ``prior``),
 p̄_h the stratum's mean p̂ and a = ``prior`` pseudo-labels: before labels arrive this is Neyman's
 allocation with S_h = √(p̄_h(1 − p̄_h)) — the banded form of π_i ∝ √(p̂_i(1 − p̂_i)) — and as
 labels arrive the judge's guess gives way to people's labels, so a miscalibrated p̂ costs labels
 but not validity. Every stratum used gets ``pilot`` labels first (the interval needs
 ``MIN_LABELS`` = 5 per post-stratum) and the allocation's floor on q(1 − q) keeps every
-stratum, hence every item, drawable (π_i > 0).
+stratum, hence every item, drawable (π_i > 0). ``annotate next --sampling uncertainty``
+(:mod:`wordplay_audit.workflow.campaign_uncertainty`) runs this design on a campaign.
 
 *Estimator and interval.* Inside a stratum the round draws a simple random sample, so π_i is the
 same for the stratum's unlabelled items (:func:`uncertainty_design`'s ``draw_probability``); over
@@ -44,9 +45,8 @@ from wordplay_audit.analysis.allocation import (
     PSEUDO,
     AllocationOptions,
     StrataCounts,
-    allocate_variances,
+    allocate,
     linear_target,
-    unit_variances,
 )
 from wordplay_audit.errors import ParameterError
 
@@ -54,6 +54,7 @@ __all__ = [
     "BAND",
     "DEFAULT_BANDS",
     "active_difference_share",
+    "draw_probabilities",
     "uncertainty_allocation",
     "uncertainty_design",
     "uncertainty_strata",
@@ -61,7 +62,10 @@ __all__ = [
 
 BAND = "score_band"
 """The items column holding each item's uncertainty band (the engine's post-stratum)."""
-DEFAULT_BANDS = 4
+DEFAULT_BANDS = 2
+"""Bands per cell × verdict: 2 (a judge-sure and a judge-unsure half) needed fewer labels than 3
+or 4 in the pilot of ``benchmarks/sim_active_labelling.py`` (each band must hold ``MIN_LABELS``
+labels and bounds its own share)."""
 MIN_LABELS = 5
 
 
@@ -130,11 +134,21 @@ def uncertainty_allocation(  # noqa: PLR0913 - keyword-only options, one per set
     targets = [linear_target(str(c), counts, cells == c, x) for c in np.unique(cells)]
     options = AllocationOptions(pilot=pilot, pseudo=prior, confidence=confidence, floor=floor)
     with np.errstate(invalid="ignore"):  # inf × 0 for strata a target does not use
-        unit = unit_variances(
-            counts, targets, options.floor, options.pseudo, prior=table["mean_prob"].to_numpy()
-        )
-        add = allocate_variances(unit, counts, int(budget), options)
+        add = allocate(counts, targets, int(budget), options, prior=table["mean_prob"].to_numpy()).add
     return table.assign(add=add.astype(int))
+
+
+def draw_probabilities(add, remaining) -> np.ndarray:
+    """This round's inclusion probability of an undrawn item of each stratum: add_h / R_h (simple
+    random sampling of add_h of the R_h items left; 0 where none is left).
+
+    >>> draw_probabilities([2, 0, 0], [8, 5, 0]).tolist()
+    [0.25, 0.0, 0.0]
+    """
+    add, remaining = np.asarray(add, dtype=float), np.asarray(remaining, dtype=float)
+    if ((add < 0) | (add > remaining)).any():
+        raise ParameterError("add: each stratum's draw must lie in 0 … the items it has left")
+    return np.where(remaining > 0, add / np.maximum(remaining, 1), 0.0)
 
 
 def uncertainty_design(
@@ -165,11 +179,7 @@ def uncertainty_design(
     strata = uncertainty_allocation(stratum, values, labelled, frame["human"], cell, budget, pilot=pilot,
                                     prior=prior, confidence=confidence)  # fmt: skip
     strata["remaining"] = (strata["items"] - strata["labelled"]).astype(int)
-    rate = dict(
-        zip(
-            strata["stratum"], strata["add"] / strata["remaining"].where(strata["remaining"] > 0), strict=True
-        )
-    )
+    rate = dict(zip(strata["stratum"], draw_probabilities(strata["add"], strata["remaining"]), strict=True))
     draw = np.where(labelled, 0.0, pd.Series(stratum).map(rate).fillna(0.0).to_numpy(float))
     items = pd.DataFrame({"stratum": stratum, BAND: band, "draw_probability": draw}, index=frame.index)
     return items, strata

@@ -295,13 +295,17 @@ def _exchange(unit: np.ndarray, counts: StrataCounts, add: np.ndarray, options: 
     return add
 
 
-def allocate(counts: StrataCounts, targets: Sequence[Target], budget: int, options=None) -> Allocation:
+def allocate(
+    counts: StrataCounts, targets: Sequence[Target], budget: int, options=None, *, prior=None
+) -> Allocation:
     """Allocate the next ``budget`` labels over the strata for ``targets`` (see the module
-    docstring); the predicted half-widths before and after use the same variance formula."""
+    docstring); the predicted half-widths before and after use the same variance formula.
+    ``prior``: :func:`unit_variances`' (per stratum the share q̃ leans on before labels; the
+    judge's mean calibrated probability for active labelling, :mod:`wordplay_audit.analysis.active`)."""
     options = options or AllocationOptions()
     if not targets:
         raise ParameterError("targets: give at least one target")
-    unit = unit_variances(counts, targets, options.floor, options.pseudo)
+    unit = unit_variances(counts, targets, options.floor, options.pseudo, prior=prior)
     add = allocate_variances(unit, counts, budget, options)
     notes = []
     if add.sum() < budget:

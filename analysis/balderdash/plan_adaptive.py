@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wordplay_audit.analysis.active import DEFAULT_BANDS, uncertainty_strata
 from wordplay_audit.analysis.allocation import (
     PSEUDO,
     AllocationOptions,
@@ -59,6 +60,8 @@ from wordplay_audit.corpora.sampling import fixed_shares, top_up
 from wordplay_audit.errors import ParameterError
 
 METHODS = ("proportional", "equal", "adaptive")
+PLAN_METHODS = (*METHODS, "uncertainty")
+"""The methods ``balderdash plan --adaptive`` simulates: the allocations and uncertainty sampling."""
 MIN_LABELS = 5
 
 
@@ -102,18 +105,66 @@ class AdaptiveDesign:
         )
 
 
-def population(design: AdaptiveDesign, rng: np.random.Generator):
-    """Per stratum (model, deck, verdict): N_h, true count T_h, model index."""
-    big_n, true, model = [], [], []
+def _items(design: AdaptiveDesign, rng: np.random.Generator):
+    """Per item: model index, cell index (model × deck), truth and the judge's verdict."""
+    model, cell, truth, verdict = [], [], [], []
     for m, (sizes, tdrs) in enumerate(zip(design.sizes, design.tdr, strict=True)):
         for size, tdr in zip(sizes, tdrs, strict=True):
-            truth = rng.random(size) < tdr
-            verdict = np.where(truth, rng.random(size) < design.se[m], rng.random(size) >= design.sp[m])
-            for v in (True, False):
-                big_n.append(int((verdict == v).sum()))
-                true.append(int((truth & (verdict == v)).sum()))
-                model.append(m)
-    return np.array(big_n), np.array(true), np.array(model)
+            true = rng.random(size) < tdr
+            verdict.append(np.where(true, rng.random(size) < design.se[m], rng.random(size) >= design.sp[m]))
+            model.append(np.full(size, m))
+            cell.append(np.full(size, len(truth)))
+            truth.append(true)
+    return tuple(np.concatenate(x) for x in (model, cell, truth, verdict))
+
+
+def population(design: AdaptiveDesign, rng: np.random.Generator, items=None):
+    """Per stratum (model, deck, verdict): N_h, true count T_h, model index (``items``: the
+    population of :func:`_items`, drawn from ``rng`` when not given)."""
+    model, cell, truth, verdict = _items(design, rng) if items is None else items
+    big_n, true, of = [], [], []
+    for k in np.unique(cell):
+        for v in (True, False):
+            at = (cell == k) & (verdict == v)
+            big_n.append(int(at.sum()))
+            true.append(int((truth & at).sum()))
+            of.append(int(model[cell == k][0]))
+    return np.array(big_n), np.array(true), np.array(of)
+
+
+def judge_probabilities(design: AdaptiveDesign, items, rng: np.random.Generator) -> np.ndarray:
+    """A calibrated judge score per item, consistent with the verdicts: a latent score
+    s ~ N(μ₁, 1) for a true item, N(μ₀, 1) for a false one, μ₁ = Φ⁻¹(Se), μ₀ = −Φ⁻¹(Sp) (Se, Sp
+    clipped to [0.001, 0.999]), drawn on the verdict's side of 0 (the judge says true iff s > 0:
+    P = Se, Sp as designed); its calibrated probability P(true | s) = expit(logit t + (μ₁ − μ₀)
+    (s − (μ₁ + μ₀)/2)), t the cell's TDR (the equal-variance binormal model)."""
+    from scipy.special import expit, logit, ndtr, ndtri
+
+    model, cell, truth, verdict = items
+    tdr = np.array([t for rates in design.tdr for t in rates], dtype=float)[cell]
+    mu1 = ndtri(np.clip(np.asarray(design.se, dtype=float), 1e-3, 1 - 1e-3))[model]
+    mu0 = -ndtri(np.clip(np.asarray(design.sp, dtype=float), 1e-3, 1 - 1e-3))[model]
+    mu = np.where(truth, mu1, mu0)
+    cut = ndtr(-mu)  # P(s ≤ 0)
+    low, high = np.where(verdict, cut, 0.0), np.where(verdict, 1.0, cut)
+    s = mu + ndtri(np.clip(low + (high - low) * rng.random(len(mu)), 1e-12, 1 - 1e-12))
+    with np.errstate(divide="ignore"):  # logit(0) = −∞, logit(1) = ∞: the probability is 0 or 1
+        return expit(logit(tdr) + (mu1 - mu0) * (s - (mu1 + mu0) / 2))
+
+
+def uncertainty_population(
+    design: AdaptiveDesign, items, rng: np.random.Generator, bands: int = DEFAULT_BANDS
+):
+    """Per uncertainty stratum (model × deck × verdict × ``bands`` quantile bands of the judge's
+    probability, :func:`~wordplay_audit.analysis.active.uncertainty_strata`): N_h, true count
+    T_h, model index and the mean probability p̄_h (the allocation's prior)."""
+    model, cell, truth, verdict = items
+    prob = judge_probabilities(design, items, rng)
+    stratum, _ = uncertainty_strata(prob, verdict, cell, bands=bands)
+    _keys, first, at = np.unique(stratum, return_index=True, return_inverse=True)
+    big_n = np.bincount(at)
+    true = np.bincount(at, weights=truth.astype(float)).astype(int)
+    return big_n, true, model[first], np.bincount(at, weights=prob) / big_n
 
 
 def estimates(big_n, n, x, model) -> np.ndarray:
@@ -210,13 +261,19 @@ def simulate(
     labels, covered, known = ({m: [] for m in methods} for _ in range(3))
     for c in range(campaigns):
         pop_rng = np.random.default_rng([seed, c])
-        big_n, true, model = population(design, pop_rng)
+        items = _items(design, pop_rng)
+        big_n, true, model = population(design, pop_rng, items)
         pop = (big_n, true, model, pop_rng.random(len(big_n)))  # v per stratum, fixed for the campaign
         truth = np.array([true[model == m].sum() / big_n[model == m].sum() for m in np.unique(model)])
         for method in methods:
-            k = METHODS.index(method)
+            k = PLAN_METHODS.index(method)
+            how, prior, strata = method, None, pop
+            if method == "uncertainty":  # the judge's scores from their own stream, then v per stratum
+                score_rng = np.random.default_rng([seed, c, 0])
+                *fine, prior = uncertainty_population(design, items, score_rng)
+                how, strata = "adaptive", (*fine, score_rng.random(len(fine[0])))
             spent, _, low, high, full = run_campaign(
-                pop, method, np.random.default_rng([seed, c, k + 1]), **settings
+                strata, how, np.random.default_rng([seed, c, k + 1]), prior=prior, **settings
             )
             labels[method].append(spent)
             covered[method].append((low - 1e-12 <= truth) & (truth <= high + 1e-12))
@@ -232,8 +289,8 @@ def _check(campaigns: int, half_width: float, batch: int, methods: Sequence[str]
     if batch < 1:
         raise ParameterError(f"batch: {batch} must be at least 1")
     for m in methods:
-        if m not in METHODS:
-            raise ParameterError(f"method: {m!r} is not one of {', '.join(METHODS)}")
+        if m not in PLAN_METHODS:
+            raise ParameterError(f"method: {m!r} is not one of {', '.join(PLAN_METHODS)}")
 
 
 def summarise(labels: dict, covered: dict, known: dict, items: int | None = None) -> dict:
@@ -260,14 +317,21 @@ def summarise(labels: dict, covered: dict, known: dict, items: int | None = None
     if {"proportional", "equal", "adaptive"} <= set(labels):
         best = min(("proportional", "equal"), key=lambda m: labels[m].mean())
         for key, ref in (("vs_proportional", "proportional"), ("vs_best_fixed", best)):
-            diff = labels[ref] - labels["adaptive"]
-            out[f"saving_{key}"] = {
-                "reference": ref,
-                "labels": float(diff.mean()),
-                "labels_se": float(diff.std(ddof=1) / np.sqrt(len(diff))),
-                "share": float(diff.mean() / labels[ref].mean()),
-            }
+            out[f"saving_{key}"] = _saving(labels, ref, "adaptive")
+    if {"adaptive", "uncertainty"} <= set(labels):
+        out["saving_uncertainty_vs_adaptive"] = _saving(labels, "adaptive", "uncertainty")
     return out
+
+
+def _saving(labels: dict, ref: str, method: str) -> dict:
+    """Labels ``method`` saves against ``ref`` (mean paired difference, its SE, share of ``ref``'s)."""
+    diff = labels[ref] - labels[method]
+    return {
+        "reference": ref,
+        "labels": float(diff.mean()),
+        "labels_se": float(diff.std(ddof=1) / np.sqrt(len(diff))),
+        "share": float(diff.mean() / labels[ref].mean()),
+    }
 
 
 def plan_adaptive(
@@ -282,8 +346,9 @@ def plan_adaptive(
     """Simulated labels needed until every model's corrected TDR has a half-width ≤
     ``half_width``, under each allocation, and the adaptive saving (see the module docstring)."""
     labels, covered, known = simulate(
-        design, campaigns=campaigns, seed=seed, half_width=half_width, batch=batch, confidence=confidence
-    )
+        design, campaigns=campaigns, seed=seed, methods=PLAN_METHODS, half_width=half_width, batch=batch,
+        confidence=confidence,
+    )  # fmt: skip
     items = int(sum(sum(s) for s in design.sizes))
     return {
         "design": design.name,

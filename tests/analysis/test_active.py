@@ -11,10 +11,12 @@ import pytest
 
 from wordplay_audit.analysis.active import (
     active_difference_share,
+    draw_probabilities,
     uncertainty_allocation,
     uncertainty_design,
     uncertainty_strata,
 )
+from wordplay_audit.analysis.allocation import AllocationOptions, StrataCounts, allocate, linear_target
 from wordplay_audit.corpora.sampling import draw_round, inclusion_probabilities
 from wordplay_audit.errors import ParameterError
 
@@ -42,7 +44,7 @@ def test_probability_outside_unit_interval_is_refused():
 
 def test_first_round_follows_the_judges_uncertainty():
     frame, _ = _frame()
-    _, strata = uncertainty_design(frame, budget=200, cells=["model"])
+    _, strata = uncertainty_design(frame, budget=200, cells=["model"], bands=4)
     assert strata["add"].sum() == 200 and (strata["add"] >= 5).all()  # the pilot: every stratum drawable
     # before any label the allocation is Neyman's with S_h = √(p̄(1 − p̄)): the unsure bands (p̄ near ½) get
     # more labels than the sure ones of the same size (p̄ near 0 or 1)
@@ -54,7 +56,7 @@ def test_first_round_follows_the_judges_uncertainty():
 def test_draw_probabilities_are_constant_in_a_stratum_and_match_two_rounds():
     frame, truth = _frame()
     rng = np.random.default_rng(3)
-    items, strata = uncertainty_design(frame, budget=120, cells=["model"])
+    items, strata = uncertainty_design(frame, budget=120, cells=["model"], bands=4)
     # π of this round = add_h / R_h for each unlabelled item of stratum h
     rate = (strata["add"] / strata["remaining"]).to_numpy()
     assert np.allclose(
@@ -67,7 +69,7 @@ def test_draw_probabilities_are_constant_in_a_stratum_and_match_two_rounds():
         rng,
     )
     frame = frame.assign(labelled=first, human=pd.array(np.where(first, truth, None), dtype="boolean"))
-    items2, strata2 = uncertainty_design(frame, budget=80, cells=["model"])
+    items2, strata2 = uncertainty_design(frame, budget=80, cells=["model"], bands=4)
     assert (items2["stratum"] == items["stratum"]).all()  # the same strata every round (scores only)
     assert (items2.loc[first, "draw_probability"] == 0).all()
     second = draw_round(
@@ -105,3 +107,20 @@ def test_difference_estimator_is_unbiased_by_enumeration():
         prob = np.prod(np.where(lab, pi, 1 - pi))
         expected += prob * active_difference_share(p, lab, np.where(lab, y, False), pi)[0]
     assert expected == pytest.approx(0.5)
+
+
+def test_the_prior_makes_the_first_allocation_neymans_with_the_judges_probability():
+    # two strata of 100 items, no label: q̃ = (0 + a·p̄)/(0 + a) = p̄, so S_h ∝ √(p̄(1 − p̄)) = 0.5 and
+    # 0.3 (p̄ = 0.5, 0.1); Neyman's n_h ∝ N_h S_h splits 80 labels 50 : 30 (without the prior, ½
+    # everywhere: 40 : 40)
+    counts = StrataCounts(np.array([100.0, 100.0]), np.array([0.0, 0.0]))
+    target = [linear_target("t", counts, [True, True], np.zeros(2))]
+    options = AllocationOptions(pilot=0)
+    assert allocate(counts, target, 80, options, prior=[0.5, 0.1]).add.tolist() == [50, 30]
+    assert allocate(counts, target, 80, options).add.tolist() == [40, 40]
+
+
+def test_draw_probabilities_by_hand():
+    assert draw_probabilities([3, 0, 2], [12, 7, 2]).tolist() == [0.25, 0.0, 1.0]
+    with pytest.raises(ParameterError, match="add"):
+        draw_probabilities([5], [4])

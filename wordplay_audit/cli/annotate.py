@@ -225,6 +225,19 @@ def next_command(
     ] = None,
     review: Annotated[bool, typer.Option("--review", help="Push with the judge's verdicts shown.")] = False,
     roster: RosterOpt = None,
+    sampling: Annotated[
+        str,
+        typer.Option(
+            "--sampling",
+            help="adaptive (strata --by × verdict) or uncertainty (the judge's score bands; needs scores).",
+        ),
+    ] = "adaptive",
+    bands: Annotated[
+        int | None,
+        typer.Option(
+            "--bands", help="With --sampling uncertainty: score bands per cell × verdict (2; fixed once)."
+        ),
+    ] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Adaptive round: put the next --budget items where they shrink the widest interval most, then push."""
@@ -236,5 +249,6 @@ def next_command(
             campaign, budget=budget, labels=labels, targets=split_names(targets, "--target"),
             by=split_names(by, "--by"), seed=seed, objective=objective, confidence=confidence,
             items=wa.read_items(items) if items else None, push=push, review=review, roster=roster,
+            sampling=sampling, bands=bands,
         )  # fmt: skip
     show(result, as_json=as_json)

@@ -1,5 +1,6 @@
 """``wordplay-audit balderdash plan``: human labels for chosen interval widths, the trend test's
-power, and with ``--adaptive`` the labels an adaptive campaign saves (seeded simulation).
+power, and with ``--adaptive`` the labels an adaptive campaign saves and uncertainty sampling needs (seeded
+simulation).
 
 Registered on the ``balderdash`` group by :mod:`wordplay_audit.cli.balderdash`.
 """
@@ -41,7 +42,8 @@ def plan_command(
     adaptive: Annotated[
         bool,
         typer.Option(
-            "--adaptive", help="Simulate labels needed under proportional, equal, adaptive allocation."
+            "--adaptive",
+            help="Simulate labels needed and coverage under proportional, equal, adaptive allocation and uncertainty sampling.",
         ),
     ] = False,
     models: Annotated[
@@ -64,7 +66,7 @@ def plan_command(
 ) -> None:
     """Human labels per model for a chosen interval width on FNR and on corrected rates, and the
     trend test's power for a slope, games and rounds (seeded simulation, 2000 replications);
-    with --adaptive, the labels an adaptive campaign needs against fixed allocations."""
+    with --adaptive, the labels an adaptive campaign and uncertainty sampling need against fixed allocations."""
     import wordplay_audit as wa
 
     per_model = {name: numbers(value, name) for name, value in

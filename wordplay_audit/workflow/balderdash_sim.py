@@ -37,7 +37,7 @@ class SimulatedBalderdash(Result):
     truth_labels: pd.DataFrame
     """The truth of every definition as a final labels table (``item_id``, ``question``
     ``reference``/``any_sense``, ``label``): what careful raters would say, e.g. for
-    :func:`~wordplay_audit.workflow.campaign.simulate_answers`."""
+    :func:`~wordplay_audit.workflow.campaign_answers.simulate_answers`."""
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"true_rates": self.true_rates, "truth_labels": self.truth_labels}
@@ -144,7 +144,8 @@ def _check_range(name: str, value: float) -> None:
 @dataclass
 class BalderdashPlan(Result):
     """Human labels per model for a chosen interval width on the judge's FNR and on a
-    corrected rate, the trend test's power, and (adaptive) the labels an adaptive campaign saves."""
+    corrected rate, the trend test's power, and (adaptive) the labels an adaptive campaign saves
+    and what uncertainty sampling needs."""
 
     title = "Balderdash label plan"
 
@@ -182,6 +183,14 @@ class BalderdashPlan(Result):
             from wordplay_audit.workflow.balderdash_adaptive import adaptive_lines
 
             lines += adaptive_lines(self.adaptive)
+            u = self.adaptive.get("saving_uncertainty_vs_adaptive")
+            if u:
+                verb = "saves" if u["labels"] >= 0 else "needs"
+                lines.append(
+                    f"  uncertainty sampling {verb} {abs(u['labels']):.1f} ± {u['labels_se']:.1f} labels "
+                    f"({abs(u['share']):.1%}) {'against' if u['labels'] >= 0 else 'more than'} adaptive (judge "
+                    "scores simulated: calibrated, binormal with the judges' Se and Sp; 2 score bands)"
+                )
         return lines
 
 
@@ -212,8 +221,10 @@ def plan_labels(
 ) -> BalderdashPlan:
     """Labels per model for ± ``fnr_halfwidth`` on the judge's FNR and ± ``rate_halfwidth`` on a
     corrected rate, and the trend test's power (seeded simulation); with ``adaptive``, the
-    labels proportional, equal and adaptive allocation need in ``campaigns`` simulated
-    campaigns (``model_rate``/``model_se``/``model_sp``: one value per model)."""
+    labels proportional, equal and adaptive allocation and uncertainty sampling (a calibrated
+    judge score simulated per item, :func:`~wordplay_audit.analysis.balderdash.plan_adaptive.judge_probabilities`)
+    need in ``campaigns`` simulated campaigns, with each method's coverage
+    (``model_rate``/``model_se``/``model_sp``: one value per model)."""
     from wordplay_audit.analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr, trend_power
 
     settings = dict(locals())

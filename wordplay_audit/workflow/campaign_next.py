@@ -15,11 +15,17 @@ Steps (:func:`next_round`):
    pool — the campaign's honeypots file, else the honeypots already in the campaign — lasts;
    a rater the pool cannot serve in full is counted and said), and each rater's new tasks are
    shuffled and follow their earlier ones;
-4. every sampled item's inclusion probability becomes π_i = 1 − Π_r (1 − n_{r,s}/R_{r,s}) over
-   all rounds (round 1 = the plan's strata; :func:`~wordplay_audit.corpora.sampling.inclusion_probabilities`),
-   with ``sampling_weight`` = 1/π and ``round``; the manifest gains ``rounds`` (allocation,
-   predicted half-widths before and after, item ids, honeypots);
-5. it is written in one transaction (the folder's other files and sub-folders kept; refused
+4. with ``sampling="uncertainty"`` the strata are the judge's uncertainty strata instead
+   (:mod:`~wordplay_audit.workflow.campaign_uncertainty`: fixed at the first such round, recorded
+   in the manifest's ``uncertainty``), the allocation's prior their mean probability, and each
+   round records every stratum's draw probability add_h/R_h;
+5. every sampled item's inclusion probability becomes π_i = 1 − Π_r (1 − n_{r,s}/R_{r,s}) over
+   all rounds (round 1 = the plan's strata; :func:`~wordplay_audit.corpora.sampling.inclusion_probabilities`;
+   once the campaign has uncertainty strata every round is read inside them, and π is the share
+   of the item's stratum drawn), with ``sampling_weight`` = 1/π and ``round``; the manifest gains ``rounds`` (allocation,
+   predicted half-widths before and after, item ids, honeypots), items.csv ``score_band`` once
+   the campaign has uncertainty strata;
+6. it is written in one transaction (the folder's other files and sub-folders kept; refused
    when another run wrote the manifest after this one read it), then the round is pushed through
    the push's code path (only task uids not on the server are imported) when the campaign lives
    on a server; the server is reached before anything is written.
@@ -37,10 +43,10 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.errors import InputError, ParameterError
+from wordplay_audit.workflow.campaign_assign import round_assignments
 from wordplay_audit.workflow.campaign_strata import (
     VERDICT,
     NextSpec,
-    campaign_strata,
     final_labels,
     labels_source,
     make_targets,
@@ -49,6 +55,8 @@ from wordplay_audit.workflow.campaign_strata import (
     strata_counts_of,
     ties_notes,
 )
+from wordplay_audit.workflow.campaign_uncertainty import KEY as UNCERTAINTY
+from wordplay_audit.workflow.campaign_uncertainty import floor_check, round_keys, round_strata
 from wordplay_audit.workflow.results import Result, plain
 
 __all__ = ["NextRound", "NextSpec", "next_round", "run_next"]
@@ -82,6 +90,10 @@ class NextRound(Result):
                      "before -> once this round is labelled:")  # fmt: skip
         lines += [f"  {name}: {_width(r['half_width_before'][name])} -> {_width(r['half_width_after'][name])}"
                   for name in r["half_width_before"]]  # fmt: skip
+        if r.get("sampling") == "uncertainty":
+            rates = [s["draw_probability"] for s in r["strata"]]
+            lines.append(f"uncertainty sampling: {len(rates)} strata (cell × verdict × score band), this round's "
+                         f"draw probability {min(rates):.3f} … {max(rates):.3f} per undrawn item")  # fmt: skip
         pots = r.get("honeypots") or {}
         if pots.get("rate"):
             given = ", ".join(f"{k} {v}" for k, v in pots["added"].items())
@@ -103,6 +115,7 @@ def _width(value: float | None) -> str:
 
 
 Objective = Literal["max", "sum"]
+Sampling = Literal["adaptive", "uncertainty"]
 
 
 def next_round(
@@ -120,11 +133,20 @@ def next_round(
     review: bool = False,
     roster=None,
     server=None,
+    sampling: Sampling = "adaptive",
+    bands: int | None = None,
 ) -> NextRound:
     """Draw the next ``budget`` items of an adaptive campaign where they shrink the widest
     (``objective="max"``) or the summed (``"sum"``) predicted half-width of the ``targets``
     (``tdr``, ``lkr``, ``fnr`` per ``by`` group) most; write the round into the campaign folder
     and push it (module docstring).
+
+    ``sampling``: ``"adaptive"`` draws inside the strata ``by`` × judge verdict;
+    ``"uncertainty"`` inside the judge's uncertainty strata — cell × verdict × ``bands`` quantile
+    bands of the judge's score (default 2), fixed at the campaign's first uncertainty round and
+    recorded in the manifest — with the allocation led by the judge's probability, so unsure
+    items are drawn more often and every item keeps a positive probability
+    (:mod:`~wordplay_audit.workflow.campaign_uncertainty`; it needs the judge's scores).
 
     ``labels``: people's final labels so far (pull's ``final`` table, or the path of
     ``final.csv``); ``items``: the population the campaign was planned from (default: the one
@@ -133,7 +155,8 @@ def next_round(
     and ``roster`` as in :func:`~wordplay_audit.workflow.campaign.push_campaign`."""
     folder = campaign if isinstance(campaign, str | Path) else campaign.folder
     spec = NextSpec(budget=budget, labels=labels, targets=tuple(targets), by=tuple(by), seed=seed,
-                    objective=objective, confidence=confidence, items=items)  # fmt: skip
+                    objective=objective, confidence=confidence, items=items, sampling=sampling,
+                    bands=bands)  # fmt: skip
     record = run_next(Path(folder), spec, push=push, review=review, roster=roster, server=server)
     return NextRound(str(folder), record)
 
@@ -201,11 +224,13 @@ def _next_record(c, staging: Path, spec: NextSpec, labels: pd.DataFrame) -> dict
     """Draw the next round into ``staging`` (a copy of the campaign folder); return its record."""
     from wordplay_audit.analysis.allocation import AllocationOptions, allocate
 
-    pop, drawn, table = campaign_strata(c, spec, labels)
+    pop, drawn, table, design, prior = round_strata(c, spec, labels)
     counts = strata_counts_of(table)
     targets = make_targets(table, counts, spec.targets, c.kind, lambda q: scaled_true(table, q))
     options = AllocationOptions(objective=spec.objective, confidence=spec.confidence)
-    result = allocate(counts, targets, spec.budget, options)
+    result = allocate(counts, targets, spec.budget, options, prior=prior)
+    if spec.sampling == "uncertainty":
+        floor_check(table, result.add, spec.budget, options.pilot)
     rng = np.random.default_rng(spec.seed)
     new_ids = _draw(pop, drawn, table.index, result.add, rng)
     first = metric_question(c.kind, spec.targets[0])
@@ -217,30 +242,39 @@ def _next_record(c, staging: Path, spec: NextSpec, labels: pd.DataFrame) -> dict
         "targets": list(spec.targets),
         "objective": spec.objective,
         "confidence": spec.confidence,
+        "sampling": spec.sampling,
         "labels": labels_source(spec.labels),
         "question": first,
-        "strata": [
-            {
-                "stratum": s,
-                "population": int(row.N),
-                "drawn_before": int(row.drawn),
-                "labelled": int(row[f"n_{first}"]),
-                "human_true": int(row[f"x_{first}"]),
-                "add": int(a),
-            }
-            for (s, row), a in zip(table.iterrows(), result.add, strict=True)
-        ],
+        "strata": _strata_rows(table, result.add, first, prior),
         **result.to_dict(),
         "item_ids": new_ids,
         "human_labels": table.attrs.get("human_labels", {}),
     }
     judge, notes = _judge_labels(c, new_ids)
     notes = [*ties_notes(record["human_labels"]), *notes]
-    assignments, pots, pot_notes = _round_assignments(c, new_ids, rng)
+    assignments, pots, pot_notes = round_assignments(c, new_ids, rng)
     record["honeypots"] = pots["record"]
     record["notes"] = [*record["notes"], *notes, *pot_notes]
-    _write_round(c, staging, pop, record, judge, assignments, pots["items"])
+    _write_round(c, staging, pop, record, judge, assignments, pots["items"], design)
     return record
+
+
+def _strata_rows(table: pd.DataFrame, add, first: str, prior) -> list[dict]:
+    """The round's record per stratum: counts, the labels added and this round's draw probability
+    add_h/R_h of each undrawn item (R_h = N_h − drawn_h); with the uncertainty prior p̄_h."""
+    from wordplay_audit.analysis.active import draw_probabilities
+
+    rate = draw_probabilities(add, table["N"].to_numpy() - table["drawn"].to_numpy())
+    rows = [
+        {"stratum": s, "population": int(row.N), "drawn_before": int(row.drawn),
+         "labelled": int(row[f"n_{first}"]), "human_true": int(row[f"x_{first}"]), "add": int(a),
+         "draw_probability": float(p)}
+        for (s, row), a, p in zip(table.iterrows(), add, rate, strict=True)
+    ]  # fmt: skip
+    if prior is not None:
+        for row, m in zip(rows, prior, strict=True):
+            row["mean_prob"] = float(m)
+    return rows
 
 
 def _draw(pop: pd.DataFrame, drawn: np.ndarray, strata, add, rng) -> list[str]:
@@ -257,73 +291,28 @@ def _draw(pop: pd.DataFrame, drawn: np.ndarray, strata, add, rng) -> list[str]:
     return out
 
 
-def _pi(c, pop: pd.DataFrame, rounds: list[dict]) -> np.ndarray:
-    """π of every population item over the plan's round and every later round."""
+def _pi(c, pop: pd.DataFrame, rounds: list[dict], design: dict | None) -> np.ndarray:
+    """π of every population item over the plan's round and every later round. Once the campaign
+    has uncertainty strata every round is read inside them: each round's strata are unions of
+    them, and a simple random sample of a union is, given how many fell in each part, one of each
+    part; π telescopes to the share of the item's stratum drawn (exact per stratum)."""
     from wordplay_audit.corpora.sampling import inclusion_probabilities, stratum_keys
 
     sampled = c.items[c.items["honeypot"].astype(str) != "true"]
     later = {i for r in rounds for i in r["item_ids"]}
     first = pop["item_id"].isin(set(sampled["item_id"]) - later).to_numpy()
-    history = [(pop["_plan"].to_numpy(), first)]
+    fixed = None if design is None else round_keys(pop, design)
+    history = [(pop["_plan"].to_numpy() if fixed is None else fixed, first)]
     for r in rounds:
-        keys = stratum_keys(pop, [*r["by"], VERDICT]).to_numpy()
+        keys = stratum_keys(pop, [*r["by"], VERDICT]).to_numpy() if fixed is None else fixed
         history.append((keys, pop["item_id"].isin(r["item_ids"]).to_numpy()))
     return inclusion_probabilities(history)
 
 
-def _honeypot_pool(c) -> tuple[pd.DataFrame, list[str]]:
-    """The honeypots a round may give: the campaign's honeypots file (as planned), else the
-    honeypots already in the campaign (with a note)."""
-    from wordplay_audit.annotate.campaign import check_honeypots
-    from wordplay_audit.corpora.tables import read_table
-
-    inside = c.items[c.items["honeypot"].astype(str) == "true"]
-    source = c.source("honeypots")
-    if source is not None and source.is_file():
-        return check_honeypots(read_table(source), c.kind), []
-    why = f"honeypots file {str(source or '')!r} not found" if source else "no honeypots file recorded"
-    return inside, [f"{why}: this round's honeypots come from the {len(inside)} already in the campaign"]
-
-
-def _round_assignments(c, new_ids: list[str], rng) -> tuple[pd.DataFrame, dict, list[str]]:
-    """The round's assignments (overlap, honeypots, shuffled after each rater's last task), the
-    honeypots' record and items to add, and notes."""
-    from wordplay_audit.annotate.design import assign_overlap, pick_honeypots, shuffled_round
-
-    design = c.manifest["design"]
-    raters = list(design["raters"])
-    sets = assign_overlap(len(new_ids), raters, int(design["overlap"]), rng)
-    rows = [{"rater": raters[j], "item_id": item_id, "honeypot": False}
-            for item_id, members in zip(new_ids, sets, strict=True) for j in members]  # fmt: skip
-    rate = float(design.get("honeypot_rate") or 0.0)
-    a = c.assignments
-    record = {"rate": rate, "pool": 0, "added": {r: 0 for r in raters}, "short": {}}
-    notes: list[str] = []
-    new_pots = pd.DataFrame()
-    if rate > 0 and rows:
-        pool, notes = _honeypot_pool(c)
-        had = {r: set(a.loc[(a["rater"] == r) & a["honeypot"], "item_id"].astype(str)) for r in raters}
-        loads = {r: sum(1 for row in rows if row["rater"] == r) for r in raters}
-        pick = pick_honeypots(loads, pool["item_id"].astype(str).tolist(), rate, rng, had=had)
-        rows += pick.rows
-        record.update(pool=len(pool), added={r: sum(1 for x in pick.rows if x["rater"] == r) for r in raters},
-                      short={r: {"wanted": w, "given": g} for r, (w, g) in pick.short.items()})  # fmt: skip
-        if pick.short:
-            missing = sum(w - g for w, g in pick.short.values())
-            who = ", ".join(f"{r} {g} of {w}" for r, (w, g) in pick.short.items())
-            notes.append(f"honeypots: the pool of {len(pool)} ran out for {len(pick.short)} rater(s) ({who}; "
-                         f"{missing} fewer in all): a honeypot appears once in a rater's queue")  # fmt: skip
-        used = {x["item_id"] for x in pick.rows}
-        known = set(c.items["item_id"].astype(str))
-        new_pots = pool[pool["item_id"].astype(str).isin(used - known)]
-    last = a.groupby("rater")["position"].max().reindex(raters, fill_value=0).to_dict()
-    frame = shuffled_round(rows, raters, rng, last, f"{c.name}:{design['seed']}")
-    return frame[list(a.columns)], {"record": record, "items": new_pots}, notes
-
-
-def _items_table(c, pop: pd.DataFrame, new_ids: list[str], pi: np.ndarray, n_round: int, pots: pd.DataFrame):
+def _items_table(c, pop: pd.DataFrame, record: dict, pi: np.ndarray, pots: pd.DataFrame, design):
     """items.csv with the new items (and new honeypots) appended and every sampled item's π,
-    weight and round."""
+    weight and round (and its ``score_band`` once the campaign has uncertainty strata)."""
+    from wordplay_audit.analysis.active import BAND
     from wordplay_audit.annotate.design import STRATUM_COLUMN
     from wordplay_audit.corpora.sampling import sampling_weights
 
@@ -331,8 +320,8 @@ def _items_table(c, pop: pd.DataFrame, new_ids: list[str], pi: np.ndarray, n_rou
     items.attrs = {}
     if "round" not in items.columns:
         items["round"] = np.where(items["honeypot"].astype(str) == "true", "", "1")
-    new = pop[pop["item_id"].isin(new_ids)].drop(columns=["_group", "_stratum", "_false"])
-    new = new.rename(columns={"_plan": STRATUM_COLUMN}).assign(honeypot="false", round=str(n_round))
+    new = pop[pop["item_id"].isin(record["item_ids"])].drop(columns=["_group", "_stratum", "_false"])
+    new = new.rename(columns={"_plan": STRATUM_COLUMN}).assign(honeypot="false", round=str(record["round"]))
     parts = [items.astype(object), new.astype(object)]
     if len(pots):
         parts.append(pots.assign(honeypot="true", round="").astype(object))
@@ -342,6 +331,9 @@ def _items_table(c, pop: pd.DataFrame, new_ids: list[str], pi: np.ndarray, n_rou
     probability = items.loc[sampled, "item_id"].map(by_id)
     items.loc[sampled, "inclusion_probability"] = probability
     items.loc[sampled, "sampling_weight"] = sampling_weights(probability.to_numpy(float))
+    if design is not None:  # the band of the item's uncertainty stratum ("cell|verdict|band")
+        stratum = items.loc[sampled, "item_id"].astype(str).map(design["assignment"])
+        items.loc[sampled, BAND] = stratum.str.rsplit("|", n=1).str[-1]
     return items
 
 
@@ -360,14 +352,16 @@ def _judge_labels(c, new_ids: list[str]) -> tuple[pd.DataFrame | None, list[str]
     return pd.concat([c.judge_labels.astype(object), new.astype(object)], ignore_index=True), []
 
 
-def _write_round(c, staging: Path, pop, record: dict, judge, assignments: pd.DataFrame, pots) -> None:
+def _write_round(c, staging: Path, pop, record: dict, judge, assignments: pd.DataFrame, pots, design) -> None:  # noqa: PLR0913  # fmt: skip
     from wordplay_audit.annotate.campaign import MANIFEST, write_manifest
     from wordplay_audit.corpora.io import MARKER
 
     rounds = [*c.manifest.get("rounds", []), record]
-    pi = _pi(c, pop, rounds)
+    pi = _pi(c, pop, rounds, design)
     manifest = dict(c.manifest)
     manifest["rounds"] = rounds
+    if design is not None:
+        manifest[UNCERTAINTY] = design
     manifest["assignments"] = pd.concat([c.assignments, assignments]).to_dict(orient="records")
     for path in c.folder.iterdir():  # everything else of the folder goes over as it is
         if path.name in (MANIFEST, "items.csv", MARKER):
@@ -376,9 +370,7 @@ def _write_round(c, staging: Path, pop, record: dict, judge, assignments: pd.Dat
             shutil.copytree(path, staging / path.name, symlinks=True)
         else:
             shutil.copy2(path, staging / path.name, follow_symlinks=False)
-    _items_table(c, pop, record["item_ids"], pi, record["round"], pots).to_csv(
-        staging / "items.csv", index=False
-    )
+    _items_table(c, pop, record, pi, pots, design).to_csv(staging / "items.csv", index=False)
     if judge is not None:
         judge.to_csv(staging / "judge_labels.csv", index=False)
     write_manifest(staging, manifest)

@@ -14,7 +14,11 @@ is the number ``balderdash recompute --weights <campaign>/items.csv`` prints as 
 model × deck cell (the engine on a cell of whole sampling strata, same post-strata, same seed);
 where the groups or post-strata differ (a model across decks; no ``judge_knows``) the output
 says so. ``fnr`` = B̂/(Â + B̂) from the engine's corrected true counts of the judge-false (B̂)
-and judge-true (Â) verdicts of the group: a ratio with no calibrated interval here.
+and judge-true (Â) verdicts of the group: a ratio with no calibrated interval here
+(:mod:`~wordplay_audit.workflow.campaign_estimate`). On a campaign with uncertainty strata
+(``annotate next --sampling uncertainty``) the post-stratum is the item's stratum
+(``score_band``), the strata of the predictions are those strata, and the next batch is placed
+as an uncertainty round would place it (the strata's mean probability as the prior).
 
 *Planning predictions* (delta method; the allocation's predicted half-width z·√V_t,
 V_t = Σ_h g_th² S²_th (1/n_h − 1/N_h), S² from q̃ = (x + 3)/(n + 6), floored;
@@ -42,14 +46,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import InputError, ParameterError
+from wordplay_audit.errors import ParameterError
+from wordplay_audit.workflow.campaign_estimate import estimates, finite, recompute_note
 from wordplay_audit.workflow.campaign_strata import (
-    JUDGE_COLUMNS,
-    VERDICT,
     NextSpec,
-    campaign_strata,
     final_labels,
-    human_labels,
     labels_source,
     make_targets,
     metric_question,
@@ -57,17 +58,10 @@ from wordplay_audit.workflow.campaign_strata import (
     strata_counts_of,
     ties_notes,
 )
+from wordplay_audit.workflow.campaign_uncertainty import recorded, round_strata
 from wordplay_audit.workflow.results import Result, plain
 
 __all__ = ["CampaignStatus", "campaign_status"]
-
-STREAM = "rg"
-"""The engine's seed stream: ``balderdash recompute``'s for a cell of whole sampling strata."""
-FNR_REASON = "a ratio of corrected counts: no calibrated interval here; the judge audit gives one"
-
-
-def _finite(value: float) -> float | None:
-    return float(value) if np.isfinite(value) else None
 
 
 @dataclass
@@ -175,131 +169,17 @@ def _members(table, name: str) -> np.ndarray:
     return (table["group"] == name.split(" ", 1)[1]).to_numpy()
 
 
-def _now(c, table, metric: str, confidence: float) -> tuple[list[str], np.ndarray, np.ndarray]:
+def _now(c, table, metric: str, confidence: float, prior=None) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Target names, planned half-widths with the labels so far, and labelled items per target."""
     from wordplay_audit.analysis.allocation import AllocationOptions, predicted_half_widths, unit_variances
 
     question = metric_question(c.kind, metric)
     counts = strata_counts_of(table, f"n_{question}")
     targets = make_targets(table, counts, [metric], c.kind, lambda q: table[f"x_{q}"].to_numpy(float))
-    unit = unit_variances(counts, targets, AllocationOptions().floor)
+    unit = unit_variances(counts, targets, AllocationOptions().floor, prior=prior)
     widths = predicted_half_widths(unit, counts, confidence=confidence)
     labelled = np.array([counts.labelled[_members(table, t.name)].sum() for t in targets])
     return [t.name for t in targets], widths, labelled
-
-
-# ----------------------------------------------------------------------------- the estimate
-
-
-def _verdicts(pop: pd.DataFrame, column: str) -> pd.Series:
-    """The judge's verdicts of ``column`` as bool; InputError naming the item for another value."""
-    text = pop[column].astype(str).str.strip().str.lower()
-    true, false = text.isin(("true", "1", "yes")), text.isin(("false", "0", "no"))
-    bad = ~(true | false).to_numpy()
-    if bad.any():
-        pos = int(np.flatnonzero(bad)[0])
-        source = pop.attrs.get("source") or "items"
-        raise InputError(
-            f"{source}: item {pop['item_id'].iloc[pos]!r}: {column} {pop[column].iloc[pos]!r} is not "
-            "true/false (the estimate post-stratifies on the judge's verdict)"
-        )
-    return pd.Series(true.to_numpy(), index=pop.index)
-
-
-def post_strata(kind: str, question: str, pop: pd.DataFrame) -> tuple[str, list[str]]:
-    """The judge's verdict column on ``question`` and the judge's other decision (a post-stratum)
-    when the population has both (Balderdash's ``judge_verdict`` and ``judge_knows``)."""
-    judge = JUDGE_COLUMNS.get(question, VERDICT)
-    judge = judge if judge in pop.columns else VERDICT
-    pair = (VERDICT, JUDGE_COLUMNS["any_sense"])
-    other = [c for c in pair if c != judge and c in pop.columns] if kind == "definition" else []
-    return judge, other if all(c in pop.columns for c in pair) else []
-
-
-def campaign_weights(c) -> dict[str, float]:
-    """item_id → the campaign's sampling weight 1/π of each sampled item (its ``sampling_weight``
-    column, as ``balderdash recompute --weights`` reads it; else 1/``inclusion_probability``)."""
-    from wordplay_audit.corpora.sampling import sampling_weights
-
-    sampled = c.items[c.items["honeypot"].astype(str) != "true"]
-    if "sampling_weight" in sampled.columns:
-        values = pd.to_numeric(sampled["sampling_weight"], errors="coerce").to_numpy(float)
-    else:
-        values = sampling_weights(
-            pd.to_numeric(sampled["inclusion_probability"], errors="coerce").to_numpy(float)
-        )
-    return dict(zip(sampled["item_id"].astype(str), values, strict=True))
-
-
-def engine_frame(c, pop: pd.DataFrame, drawn: np.ndarray, labels: pd.DataFrame, metric: str):
-    """The engine's frame of one target's question over the population: ``_group``, ``judge``,
-    ``human`` (people's final label where drawn and labelled), ``sampling_weight`` (1/π of the
-    drawn items), the other decision and ``item_id``; and the post-strata columns."""
-    question = metric_question(c.kind, metric)
-    judge, other = post_strata(c.kind, question, pop)
-    human = pop["item_id"].map(human_labels(labels, question, metric)).where(drawn)
-    weights = campaign_weights(c)
-    frame = pd.DataFrame({
-        "item_id": pop["item_id"].astype(str), "_group": pop["_group"], "judge": _verdicts(pop, judge),
-        "human": pd.array(human.tolist(), dtype="boolean"),
-        "sampling_weight": pop["item_id"].astype(str).map(weights).where(drawn).astype(float),
-        **{f"_post_{col}": _verdicts(pop, col) for col in other},
-    })  # fmt: skip
-    return frame, [f"_post_{col}" for col in other], judge
-
-
-def estimates(c, pop, drawn, labels, metrics: Sequence[str], confidence: float) -> dict[str, dict]:
-    """Per target name, the engine's estimate, interval, reason and unknown count (module doc)."""
-    from wordplay_audit.analysis.correction.engine import corrected_shares
-
-    out: dict[str, dict] = {}
-    for metric in metrics:
-        frame, posts, _judge = engine_frame(c, pop, drawn, labels, metric)
-        if metric == "fnr":
-            frame["_false"] = pop["_false"].to_numpy()
-            cells = corrected_shares(frame, cells=["_group", "_false"], post_strata=posts,
-                                     confidence=confidence, stream=STREAM)  # fmt: skip
-            for group, part in cells.groupby("_group", sort=True):
-                mass = part["n"].to_numpy(float) * part["estimate"].to_numpy(float)
-                total = np.nansum(mass) if np.isfinite(mass).all() else np.nan
-                value = (
-                    float(mass[part["_false"].to_numpy(bool)].sum() / total) if total and total > 0 else None
-                )
-                why = None if value is not None else "a judge-verdict stratum of the group has no label"
-                out[f"fnr {group}"] = {"estimate": value, "ci_low": None, "ci_high": None,
-                                       "reason": why or FNR_REASON, "unknown": None}  # fmt: skip
-            continue
-        cells = corrected_shares(
-            frame, cells=["_group"], post_strata=posts, confidence=confidence, stream=STREAM
-        )
-        for row in cells.to_dict(orient="records"):
-            out[f"{metric} {row['_group']}"] = {
-                "estimate": _finite(row["estimate"]), "ci_low": _finite(row["ci_low"]),
-                "ci_high": _finite(row["ci_high"]), "reason": row["reason"],
-                "unknown": None if pd.isna(row["unknown"]) else int(row["unknown"]),
-            }  # fmt: skip
-    return out
-
-
-def recompute_note(c, spec: NextSpec, pop: pd.DataFrame) -> str | None:
-    """How the estimates relate to ``balderdash recompute``'s (a Balderdash campaign only)."""
-    if c.kind != "definition":
-        return None
-    why = []
-    if set(spec.by) != {"player_model", "deck"}:
-        why.append(f"its cells are player_model × deck, these groups {' × '.join(spec.by) or 'all'}")
-    missing = [col for col in (VERDICT, JUDGE_COLUMNS["any_sense"]) if col not in pop.columns]
-    if missing:
-        why.append(
-            f"it post-stratifies on the judge's other decision too, which the population lacks ({missing[0]})"
-        )
-    if why:
-        return f"`balderdash recompute` prints other numbers: {'; '.join(why)}"
-    return (
-        f"`balderdash recompute --weights {c.folder / 'items.csv'}` prints these estimates and intervals as rg "
-        "for the same model × deck cells (its ppi keeps the finer post-strata where one holds fewer than 5 "
-        "labels, so it may differ)"
-    )
 
 
 def status_from_labels(c, labels, overrides: dict) -> dict:
@@ -319,18 +199,20 @@ def status_from_labels(c, labels, overrides: dict) -> dict:
     spec.check()
     if isinstance(spec.budget, bool) or not isinstance(spec.budget, int | np.integer) or spec.budget < 0:
         raise ParameterError(f"budget: expected 0 or more labels, got {spec.budget!r}")
-    pop, drawn_flags, strata = campaign_strata(c, spec, table)
+    if recorded(c) is not None:  # the campaign's uncertainty strata: predict an uncertainty round
+        spec = replace(spec, sampling="uncertainty")
+    pop, drawn_flags, strata, design, prior = round_strata(c, spec, table)
     drawn = strata_counts_of(strata)
     targets = make_targets(strata, drawn, spec.targets, c.kind, lambda q: scaled_true(strata, q))
     options = AllocationOptions(objective=spec.objective, confidence=spec.confidence)
-    unit = unit_variances(drawn, targets, options.floor, options.pseudo)
+    unit = unit_variances(drawn, targets, options.floor, options.pseudo, prior=prior)
     pending = predicted_half_widths(unit, drawn, confidence=spec.confidence)
-    after = allocate(drawn, targets, spec.budget, options).after if spec.budget > 0 else None
+    after = allocate(drawn, targets, spec.budget, options, prior=prior).after if spec.budget > 0 else None
     now: dict[str, tuple[float, float]] = {}  # target → (half-width, labelled) with the labels so far
     for metric in spec.targets:
-        names, widths, labelled = _now(c, strata, metric, spec.confidence)
+        names, widths, labelled = _now(c, strata, metric, spec.confidence, prior)
         now.update(zip(names, zip(widths, labelled, strict=True), strict=True))
-    found = estimates(c, pop, drawn_flags, table, spec.targets, spec.confidence)
+    found = estimates(c, pop, drawn_flags, table, spec.targets, spec.confidence, design)
     rows = []
     for i, target in enumerate(targets):
         at = _members(strata, target.name)
@@ -340,9 +222,9 @@ def status_from_labels(c, labels, overrides: dict) -> dict:
                 **found[target.name],
                 "labelled": int(now[target.name][1]),
                 "drawn": int(drawn.labelled[at].sum()),
-                "half_width": _finite(now[target.name][0]),
-                "half_width_pending": _finite(pending[i]),
-                "half_width_next": None if after is None else _finite(after[i]),
+                "half_width": finite(now[target.name][0]),
+                "half_width_pending": finite(pending[i]),
+                "half_width_next": None if after is None else finite(after[i]),
             }
         )
     return {
@@ -353,7 +235,8 @@ def status_from_labels(c, labels, overrides: dict) -> dict:
         "targets": rows,
         "labels_unmatched": unmatched,
         "human_labels": strata.attrs.get("human_labels", {}),
-        "recompute": recompute_note(c, spec, pop),
+        "recompute": recompute_note(c, spec, pop, design),
+        "sampling": spec.sampling,
     }
 
 
@@ -404,8 +287,9 @@ def status_lines(status: dict) -> list[str]:
         lines = [f"planned half-widths ({status['source']}, {level}, delta method: a planning prediction):"]
         return lines + [f"  {r['target']}: {_show(r['half_width'])} when drawn, {_show(r['half_width_next'])} "
                         "once labelled" for r in status["targets"]]  # fmt: skip
+    strata = ", post-stratified on the uncertainty strata" if status.get("sampling") == "uncertainty" else ""
     lines = [f"estimates now ({status['source']}; the corrected-metric engine, {level} randomised exact "
-             "intervals, labels weighted by 1/π):"]  # fmt: skip
+             f"intervals, labels weighted by 1/π{strata}):"]  # fmt: skip
     lines += [f"  {r['target']}: {_interval(r)} ({r['labelled']} labelled)" for r in status["targets"]]
     if status.get("recompute"):
         lines.append(f"note: {status['recompute']}")

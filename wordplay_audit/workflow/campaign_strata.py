@@ -27,6 +27,9 @@ from wordplay_audit.errors import InputError, ParameterError, check_choice, expe
 
 METRICS = ("tdr", "fnr", "lkr")
 OBJECTIVES = ("max", "sum")
+SAMPLINGS = ("adaptive", "uncertainty")
+"""How a round draws: the strata ``by`` × verdict with the adaptive allocation, or the judge's
+uncertainty strata (:mod:`~wordplay_audit.workflow.campaign_uncertainty`)."""
 LKR_QUESTION = "any_sense"
 VERDICT = "judge_verdict"
 JUDGE_COLUMNS = {"any_sense": "judge_knows"}
@@ -50,6 +53,8 @@ class NextSpec:
     objective: str = "max"
     confidence: float = 0.95
     items: pd.DataFrame | str | Path | None = None
+    sampling: str = "adaptive"
+    bands: int | None = None
 
     def check(self) -> None:
         """ParameterError naming the parameter for a setting outside its range."""
@@ -70,6 +75,14 @@ class NextSpec:
             )
         if isinstance(self.seed, bool) or not isinstance(self.seed, int | np.integer) or self.seed < 0:
             raise ParameterError(f"seed: expected a whole number ≥ 0, got {self.seed!r}")
+        check_choice("sampling", self.sampling, SAMPLINGS)
+        bands = self.bands
+        if bands is not None and (
+            isinstance(bands, bool) or not isinstance(bands, int | np.integer) or bands < 1
+        ):
+            raise ParameterError(
+                f"bands: expected a whole number ≥ 1 (score bands per cell × verdict), got {bands!r}"
+            )
 
 
 def labels_source(labels: pd.DataFrame | str | Path) -> str:
@@ -218,6 +231,21 @@ def population(c, items: pd.DataFrame | str | Path | None, by: Sequence[str]) ->
     return pop
 
 
+def verdicts(pop: pd.DataFrame, column: str) -> pd.Series:
+    """The judge's verdicts of ``column`` as bool; InputError naming the item for another value."""
+    text = pop[column].astype(str).str.strip().str.lower()
+    true, false = text.isin(("true", "1", "yes")), text.isin(("false", "0", "no"))
+    bad = ~(true | false).to_numpy()
+    if bad.any():
+        pos = int(np.flatnonzero(bad)[0])
+        source = pop.attrs.get("source") or "items"
+        raise InputError(
+            f"{source}: item {pop['item_id'].iloc[pos]!r}: {column} {pop[column].iloc[pos]!r} is not "
+            "true/false (the estimate post-stratifies on the judge's verdict)"
+        )
+    return pd.Series(true.to_numpy(), index=pop.index)
+
+
 def drawn_flags(c, pop: pd.DataFrame) -> np.ndarray:
     """Which population items the campaign has drawn (every round so far)."""
     sampled = set(c.items.loc[c.items["honeypot"].astype(str) != "true", "item_id"].astype(str))
@@ -268,11 +296,18 @@ def make_targets(table: pd.DataFrame, counts, metrics, kind: str, true_of) -> li
     return out
 
 
-def campaign_strata(c, spec: NextSpec, labels: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame]:
-    """The population (with strata), the drawn flags and :func:`strata_table` for ``spec``'s
-    targets (each target's question checked before the labels are read)."""
+def campaign_strata(
+    c, spec: NextSpec, labels: pd.DataFrame, *, design: dict | None = None, pop: pd.DataFrame | None = None
+) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame]:
+    """The population (with strata: ``by`` × verdict, or the uncertainty strata of ``design``),
+    the drawn flags and :func:`strata_table` for ``spec``'s targets (each target's question
+    checked before the labels are read); ``pop``: the population already read."""
     questions = {m: metric_question(c.kind, m) for m in spec.targets}
-    pop = population(c, spec.items, spec.by)
+    pop = population(c, spec.items, spec.by) if pop is None else pop
+    if design is not None:
+        from wordplay_audit.workflow.campaign_uncertainty import apply_design
+
+        apply_design(pop, design, str(pop.attrs.get("source") or "items"))
     humans: dict[str, dict[str, bool]] = {}
     counts: dict[str, dict[str, int]] = {}
     for metric, question in questions.items():

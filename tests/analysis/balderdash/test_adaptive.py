@@ -223,7 +223,7 @@ def test_adaptive_saves_labels_with_one_much_worse_judge():
     assert saving["labels"] >= -3 * saving["labels_se"], saving
     versus = result["saving_vs_proportional"]
     assert versus["labels"] > 3 * versus["labels_se"], versus
-    assert set(result["methods"]) == {"proportional", "equal", "adaptive"}
+    assert set(result["methods"]) == {"proportional", "equal", "adaptive", "uncertainty"}
     for method in result["methods"].values():
         assert len(method["coverage_per_model"]) == 3
         assert 0 < method["labels_mean"] <= 600
