@@ -195,13 +195,11 @@ def ties_note(ties: int) -> str | None:
     """The line a command prints when it left tied items out (None when there is none).
 
     >>> ties_note(3)
-    '3 tied item(s) left out (no majority, not adjudicated): adjudicate them (annotate adjudicate)'
+    '3 tied item(s) left out (no majority, not adjudicated): adjudicate them (`wa.adjudicate`, `annotate adjudicate`)'
     """
     if not ties:
         return None
-    return (
-        f"{ties} tied item(s) left out (no majority, not adjudicated): adjudicate them (annotate adjudicate)"
-    )
+    return f"{ties} tied item(s) left out (no majority, not adjudicated): adjudicate them (`wa.adjudicate`, `annotate adjudicate`)"
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,7 @@ def test_balderdash_recompute_takes_pulled_final_csv(balderdash_pulled):
         in text
     )
     assert (
-        f"{n_ties} tied item(s) left out (no majority, not adjudicated): adjudicate them (annotate adjudicate)"
+        f"{n_ties} tied item(s) left out (no majority, not adjudicated): adjudicate them (`wa.adjudicate`, `annotate adjudicate`)"
         in text
     )
 
