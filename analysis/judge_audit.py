@@ -49,6 +49,7 @@ from wordplay_audit.corpora.contract import (
 )
 from wordplay_audit.errors import InputError
 
+#: The questions a labels table may answer about an item.
 QUESTIONS = ("reference", "any_sense")
 DEFAULT_QUESTION = "reference"
 
@@ -96,7 +97,7 @@ def human_consensus(labels: pd.DataFrame, *, question: str = DEFAULT_QUESTION) -
     Returns ``item_id``, ``human`` (True/False, or None where unresolved: a tie nobody
     adjudicated), ``n_ratings`` (the people who voted; missing where a final table does not say)
     and ``tie`` (unresolved); sorted by ``item_id``; an empty frame when nobody answered that
-    question. ``attrs["counts"]``: :attr:`corpora.consensus.HumanLabels.counts`.
+    question. ``attrs["counts"]``: ``counts`` of :class:`~wordplay_audit.corpora.consensus.HumanLabels`.
     """
     checked = boolean_labels(labels)
     columns = ["item_id", "human", "n_ratings", "tie"]

@@ -13,7 +13,7 @@ or already shown — ends the game (``letter_occurences`` 0); with ``Rules.lette
 sets the budget to 0 and the game goes on. After the round limit an ``ERROR`` move is logged
 (LLMike logs it whenever 20 rounds were played, even after a right guess on the 20th).
 
-Moves are dicts with the keys of :data:`~wordplay_audit.corpora.wof.reader.MOVE_KEYS` in that
+Moves are dicts with the keys of ``MOVE_KEYS`` (:mod:`~wordplay_audit.corpora.wof.reader`) in that
 order; :func:`write_report` writes them as LLMike does (``json.dumps`` of each move on its own
 line, a blank line after each game).
 """
@@ -40,8 +40,8 @@ class Rules:
 
     wheel: tuple[int, ...] = tuple(range(100, 1001, 100))
     vowel_cost: int = 250
-    max_rounds: int = 20
-    letter_loss: bool = True
+    max_rounds: int = 20  #: the most rounds a game lasts
+    letter_loss: bool = True  #: a letter not in the riddle ends the game (else: budget 0)
 
 
 @dataclass
