@@ -1,15 +1,16 @@
-# The commands a user needs: `make demo`, `make test` (the quick loop) and `make test-all` (every
-# test, what .ci/run runs). Each builds .venv first.
+# The commands a user needs: `make demo`, `make test` (the quick loop), `make test-all` (every
+# test and the API reference, what .ci/run runs) and `make docs`. Each builds .venv first.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 OUT ?= demo-out
-# extras installed by the test targets; CI adds the embedding judge's: make test-all EXTRAS=dev,embed
-EXTRAS ?= dev
+# extras installed by the test targets (the docs extra builds the API reference); CI adds the
+# embedding judge's: make test-all EXTRAS=dev,docs,embed
+EXTRAS ?= dev,docs
 # the quick loop leaves out what needs Label Studio, a browser or a long simulation
 QUICK := not slow and not server and not browser
 
-.PHONY: venv dev demo test test-all lint bench clean labelstudio labelstudio-venv
+.PHONY: venv dev demo test test-all lint docs bench clean labelstudio labelstudio-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,18 +39,24 @@ demo: venv
 test: lint
 	$(BIN)/python -m pytest -q -m "$(QUICK)" $(PYTEST_ARGS)
 
-test-all: lint labelstudio-venv
+test-all: lint docs labelstudio-venv
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The API reference from the docstrings (docs/api), into site/: strict (a warning is an error,
+# every cross-reference must resolve), read afresh (-E), offline (no intersphinx).
+docs: dev
+	rm -rf site
+	$(BIN)/python -m sphinx -b html -E -W --keep-going -n -q docs/api site
+
 bench: dev
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) $(OUT) .pytest_cache build *.egg-info
+	rm -rf $(VENV) $(OUT) .pytest_cache build site *.egg-info
 
 # Label Studio (an application with its own pins) lives in its own venv under the ignored var/.
 LS_VENV := var/labelstudio-venv

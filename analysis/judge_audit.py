@@ -44,6 +44,7 @@ from wordplay_audit.corpora.contract import bool_labels, is_final_labels, place,
 from wordplay_audit.corpora.final_labels import validate_final_labels
 from wordplay_audit.errors import InputError
 
+#: The questions a labels table may answer about an item.
 QUESTIONS = ("reference", "any_sense")
 DEFAULT_QUESTION = "reference"
 
@@ -91,7 +92,7 @@ def human_consensus(labels: pd.DataFrame, *, question: str = DEFAULT_QUESTION) -
     Returns ``item_id``, ``human`` (True/False, or None where unresolved: a tie nobody
     adjudicated), ``n_ratings`` (the people who voted; missing where a final table does not say)
     and ``tie`` (unresolved); sorted by ``item_id``; an empty frame when nobody answered that
-    question. ``attrs["counts"]``: :attr:`corpora.consensus.HumanLabels.counts`.
+    question. ``attrs["counts"]``: ``counts`` of :class:`~wordplay_audit.corpora.consensus.HumanLabels`.
     """
     checked = boolean_labels(labels)
     columns = ["item_id", "human", "n_ratings", "tie"]

@@ -17,7 +17,7 @@ unknown (empty) is left out and counted (``n_no_score``), never read as 0.
 * **Reliability curve**: ``bins`` equal-width bins of the probability over [0, 1] (the bins of
   ``sklearn.calibration.calibration_curve(strategy="uniform")``): per non-empty bin its items,
   mean predicted probability and share human-true.
-* **Expected calibration error** ECE = Σ_b (n_b/n)·|share_b − mean p_b| over those bins
+* **Expected calibration error** ``ECE = Σ_b (n_b/n)·|share_b − mean p_b|`` over those bins
   (Naeini, Cooper & Hauskrecht 2015, AAAI); **Brier score** = mean (p − y)² (Brier 1950).
   Both need a probability: the ``calibrated`` value where the judge gives one, else the score
   when its ``score_source`` is a probability (``logprobs``: P(yes); ``share``: share of yes
@@ -162,10 +162,10 @@ def reliability_table(prob: Any, truth: Any, *, bins: int = 10) -> pd.DataFrame:
 
 
 def expected_calibration_error(prob: Any, truth: Any, *, bins: int = 10) -> float:
-    """Σ_b (n_b/n)·|share_b − mean p_b| over :func:`reliability_table`'s bins; nan for no item.
+    """``Σ_b (n_b/n)·|share_b − mean p_b|`` over :func:`reliability_table`'s bins; nan for no item.
 
-    Hand check (bins=2): bin [0, ½) holds 0.1, 0.15 (one true): |0.5 − 0.125| = 0.375, weight ⅔;
-    bin [½, 1] holds 0.8 (true): |1 − 0.8| = 0.2, weight ⅓; ECE = 0.25 + 0.0667 = 0.3167:
+    Hand check (bins=2): bin [0, ½) holds 0.1, 0.15 (one true): ``|0.5 − 0.125|`` = 0.375, weight ⅔;
+    bin [½, 1] holds 0.8 (true): ``|1 − 0.8|`` = 0.2, weight ⅓; ECE = 0.25 + 0.0667 = 0.3167:
 
     >>> round(expected_calibration_error([0.1, 0.15, 0.8], [False, True, True], bins=2), 4)
     0.3167

@@ -15,7 +15,7 @@ __all__ = ["z_value", "wilson_interval", "wilson_halfwidth", "ratio"]
 
 
 def z_value(confidence: float) -> float:
-    """The two-sided normal quantile z with P(|Z| ≤ z) = ``confidence``.
+    """The two-sided normal quantile z with ``P(|Z| ≤ z)`` = ``confidence``.
 
     >>> round(z_value(0.95), 4)
     1.96

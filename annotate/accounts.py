@@ -161,7 +161,7 @@ def _form_errors(page: str) -> str:
     return "; ".join(" ".join(html.unescape(t).split()) for t in texts) or "no reason shown"
 
 
-class _Session:
+class BrowserSession:
     """A browser-like session on the server: cookies, Django's CSRF token, no redirects followed."""
 
     def __init__(self, base: str, shown: str) -> None:
@@ -201,7 +201,7 @@ def _json(response, key: str, what: str, shown: str) -> str:
 
 def sign_up(base: str, shown: str, invite: str, email: str, password: str) -> bool:
     """Make the account through the invite link; False when the email has one already."""
-    session = _Session(base, shown)
+    session = BrowserSession(base, shown)
     try:
         answer = session.form(invite, {"email": email, "password": password}, f"sign up {email}")
     finally:
@@ -218,9 +218,9 @@ def sign_up(base: str, shown: str, invite: str, email: str, password: str) -> bo
     raise InputError(f"{shown}: sign up {email}: HTTP {answer.status_code}: {errors or 'refused'}")
 
 
-def log_in(base: str, shown: str, email: str, password: str) -> _Session:
+def log_in(base: str, shown: str, email: str, password: str) -> BrowserSession:
     """A session logged in as ``email`` with ``password`` (InputError when the server refuses)."""
-    session = _Session(base, shown)
+    session = BrowserSession(base, shown)
     answer = session.form("/user/login/", {"email": email, "password": password}, f"log in {email}")
     if answer.status_code != 302:
         session.close()
@@ -251,7 +251,7 @@ def whoami(base: str, shown: str, token: str, token_type: str) -> str | None:
         return str(answer.json().get("email") or "").lower() or None
 
 
-def account_token(session: _Session, email: str, known: Mapping[str, str] | None) -> tuple[str, str]:
+def account_token(session: BrowserSession, email: str, known: Mapping[str, str] | None) -> tuple[str, str]:
     """The logged-in account's token and its type (``legacy`` or ``personal``), checked."""
     base, shown = session.base, session.shown
     answer = session.api("GET", "/api/current-user/token", f"get the token of {email}")

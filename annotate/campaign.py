@@ -1,14 +1,15 @@
 """A campaign folder: what ``annotate plan`` writes and every later command reads.
 
-Files
-    ``manifest.json``   format, campaign name and id, kind, the design (seed, strata counts,
-                        inclusion probabilities and weights, loads, pairs) and the assignments
-                        (rater, position, item_id, uid, honeypot) — enough to redraw the campaign
-    ``items.csv``       the sampled items (contract columns, strata, ``stratum``,
-                        ``inclusion_probability``, ``sampling_weight``) and the honeypot items
-                        (``honeypot`` = true, their ``gold*`` answer columns)
-    ``config.xml``      the Label Studio labelling config of the campaign's kind
-    ``judge_labels.csv`` optional, the judge's verdicts on the sampled items (review mode)
+Files:
+
+* ``manifest.json`` — format, campaign name and id, kind, the design (seed, strata counts,
+  inclusion probabilities and weights, loads, pairs) and the assignments (rater, position,
+  item_id, uid, honeypot): enough to redraw the campaign;
+* ``items.csv`` — the sampled items (contract columns, strata, ``stratum``,
+  ``inclusion_probability``, ``sampling_weight``) and the honeypot items (``honeypot`` = true,
+  their ``gold*`` answer columns);
+* ``config.xml`` — the Label Studio labelling config of the campaign's kind;
+* ``judge_labels.csv`` — optional, the judge's verdicts on the sampled items (review mode).
 
 Honeypot answers: a column ``gold`` for a kind with one question, ``gold_<question>`` for each
 question of a kind with several (``gold`` is read as the first question's answer).
@@ -73,7 +74,7 @@ class Campaign:
     items: pd.DataFrame
     assignments: pd.DataFrame
     judge_labels: pd.DataFrame | None
-    digest: str = ""  # SHA-256 of manifest.json as read
+    digest: str = ""  #: SHA-256 of manifest.json as read
 
     @property
     def name(self) -> str:

@@ -184,7 +184,7 @@ class HoneypotPick:
     (``short``: rater → (wanted, given); only raters who got fewer than they should)."""
 
     rows: list[dict]
-    short: dict[str, tuple[int, int]] = field(default_factory=dict)
+    short: dict[str, tuple[int, int]] = field(default_factory=dict)  #: rater → (wanted, given)
 
 
 def pick_honeypots(

@@ -3,7 +3,7 @@
 The simulation (population, batches, the toolkit's randomised Clopper–Pearson interval, the
 three allocations) is :mod:`wordplay_audit.analysis.balderdash.plan_adaptive`, the same code as
 ``balderdash plan --adaptive``; this script runs it on designs A, B, C (and D with
-``--designs A,B,C,D``) and prints the table of docs/ANNOTATE.md, with every coverage cell
+``--designs A,B,C,D``) and prints the table of docs/methods/allocation.md, with every coverage cell
 outside 93–97 % and its Wilson interval.
 
     .venv/bin/python -m benchmarks sim_adaptive_allocation -- --campaigns 500

@@ -4,10 +4,10 @@ Usage: python benchmarks/sim_balderdash_coverage.py [--campaigns 500] [--design 
        [--method exact|normal]   (normal: the delta-method intervals, for comparison)
 Prints one JSON object: coverage (over the intervals printed) and mean error of each method per
 metric and deck, the share of cells without an interval (null bounds with a reason: unknown, not
-a miss; until 2026-12-01 they were counted as misses, which read PPI's balderdash_words coverage
-as 0.76), and the naive (judge-label) bias; ``by_empty_part``: coverage per metric × deck
-given how the cell's (verdict × other decision) post-strata were labelled (``empty``: one holds
-unlabelled items and no label; ``few``: 1–4 labels; ``labelled``: ≥ 5 each), from the campaign.
+a miss; counted as misses they would read PPI's balderdash_words coverage as 0.76), and the
+naive (judge-label) bias; ``by_empty_part``: coverage per metric × deck given how the cell's
+(verdict × other decision) post-strata were labelled (``empty``: one holds unlabelled items and
+no label; ``few``: 1–4 labels; ``labelled``: ≥ 5 each), from the campaign.
 Seeds 0..campaigns-1; deterministic.
 """
 

@@ -1,6 +1,6 @@
 """Coverage of the Balderdash judge audit's re-weighted intervals (``fnr_w``, ``specificity_w``;
-post-stratified on deck × the judge's verdict; the randomised exact ratio interval since
-2026-12-02, delta-method before) against each model's *realised* FNR and specificity over all
+post-stratified on deck × the judge's verdict; the randomised exact ratio interval, or the
+delta-method one for comparison) against each model's *realised* FNR and specificity over all
 its definitions, in the project's campaign simulator.
 
     .venv/bin/python -m benchmarks sim_judge_audit_balderdash -- [--campaigns 300] [--design stratified|random]

@@ -46,7 +46,7 @@ def one_draw(
     big_n = unl + lab
     se_true = t[f].sum() / t.sum() if t.sum() else np.nan
     sp_true = (big_n - t)[~f].sum() / (big_n - t).sum() if (big_n - t).sum() else np.nan
-    if method == "normal":  # the delta-method interval the judge audit printed before 2026-12-02
+    if method == "normal":  # the delta-method interval, for comparison
         return se_true, *_normal(unl, lab, x, f, sp_true)
     se_int = randomised_ratio_interval(unl, lab, x, f, rng=rng)
     sp_int = randomised_ratio_interval(unl, lab, lab - x, ~f, rng=rng)

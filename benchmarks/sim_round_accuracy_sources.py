@@ -6,7 +6,7 @@ three sources of the judge's Se/Sp draws.
 and, per model × deck, passes ``corrected_rates`` three accuracies for the same mixture interval
 (``by=("model", "deck", "round")``, TDR, ``draws`` posterior draws):
 
-* ``realised`` – what the toolkit did until 2026-12-01: Jeffreys posterior-predictive draws of
+* ``realised`` – the alternative measured and left out (docs/CHANGELOG.md): Jeffreys posterior-predictive draws of
   the deck's realised Se/Sp: per judge-verdict stratum of the deck (N_v items, n_v labels, x_v
   human-true) T_v = x_v + Y_v, Y_v ~ Binomial(N_v − n_v, q_v), q_v ~ Beta(x_v + ½, n_v − x_v + ½),
   then Se = T_1/(T_1 + T_0), Sp = (N_0 − T_0)/((N_0 − T_0) + (N_1 − T_1));

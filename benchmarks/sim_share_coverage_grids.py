@@ -5,8 +5,8 @@ anchoring the unanimous post-strata (``analysis.correction.calibration``; no sim
 
 For each case (unlabelled items and labels per post-stratum) and grid of shares, prints the
 coverage range and mean, the largest miss below (the realised count under the interval) and
-above, and the share vector of the lowest coverage, for ``anchor=False`` (the interval before
-2026-12-01) and ``anchor=True`` (the toolkit's). Grids: *mid* – 30 share vectors uniform on
+above, and the share vector of the lowest coverage, for ``anchor=False`` (the interval without
+anchoring, for comparison) and ``anchor=True`` (the toolkit's). Grids: *mid* – 30 share vectors uniform on
 [0.05, 0.95] (seeded); *edges* – every vector over {0.005, 0.3, 0.995}; *same* – every
 post-stratum at one share of 0.001 … 0.05 or 0.95 … 0.999 (a model that almost never or almost
 always gives the true definition). An equal-tailed 95 % interval aims at 0.025 on each side.

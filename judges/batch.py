@@ -73,6 +73,8 @@ def batch_requests(
 
 
 def write_requests(lines: list[dict], path: str | Path) -> None:
+    """Write the request ``lines`` (from :func:`batch_requests`) as a JSON-lines file, the
+    upload of the OpenAI Batch API."""
     with open(path, "w", encoding="utf-8") as handle:
         for line in lines:
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")

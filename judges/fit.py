@@ -117,6 +117,7 @@ class ThresholdFit:
         return out
 
     def save(self, path: str | Path) -> None:
+        """Write the fit as JSON to ``path`` (what :func:`load_fit` reads)."""
         Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
 
     def calibrate(self, scores: Any) -> np.ndarray | None:

@@ -4,7 +4,7 @@ Each scores a pair by the cosine of its reference and candidate vectors and says
 the score reaches a threshold fitted on human labels (:mod:`wordplay_audit.judges.fit`); a judge
 without a fitted threshold gives scores only (its labels are ``unparsed``). The cosine is the
 verdict's score (``score_kind`` ``similarity``); with the fit's Platt ``calibration``
-(``{"method": "platt", "slope": a, "intercept": b}``) :meth:`calibrate` also gives P(true).
+(``{"method": "platt", "slope": a, "intercept": b}``) the judge's ``calibrate`` also gives P(true).
 
 *TF-IDF*: character n-grams inside word boundaries (``char_wb``, n = 2…4, lower-cased,
 sublinear tf, smoothed idf ``ln((1 + N)/(1 + df)) + 1``), L2-normalised so the dot product is

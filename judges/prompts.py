@@ -38,6 +38,7 @@ from typing import Any
 from wordplay_audit.errors import InputError, expect_file
 from wordplay_audit.judges.base import FALSE, TRUE, UNPARSED
 
+#: The fields a prompt's ``user`` text fills in.
 FIELDS = ("context", "first", "second")
 SET_VERSION = "v1"
 """Version of the built-in set; raise it (and the kind's own) when editing a template."""

@@ -21,8 +21,7 @@ as a server without ``n``); :attr:`Script.sequence` scripts a pair's successive 
 per choice, cycling), e.g. ``["yes", "no", "maybe"]``.
 
 ``freeze_after=N`` lets N chat requests through, then holds every later one unanswered until
-:meth:`release`
-(a test kills its client there, with calls in flight). Run it from Python as a context manager
+:meth:`LocalServer.release` (a test kills its client there, with calls in flight). Run it from Python as a context manager
 (``with LocalServer(Script(latency=0.05)) as server: server.base_url``), or from a shell:
 ``python -m wordplay_audit.judges.server --latency 0.05`` prints the base URL and serves.
 """
@@ -60,12 +59,14 @@ class Script:
     p_garbage: float = 0.0
     hang: float = 30.0
     retry_after: float | None = 0.05
-    garbage_marker: str = "GARBAGE"
+    garbage_marker: str = "GARBAGE"  #: a prompt containing it gets garbage text
     seed: int = 0
     freeze_after: int | None = None
     logprobs: bool = True
     confidence: float = 0.9
+    #: per pair of texts, the answer token's alternatives and their probabilities
     alternatives: dict[tuple[str, str], list[tuple[str, float]]] | None = None
+    #: per pair of texts, its successive replies (one per choice, cycling)
     sequence: dict[tuple[str, str], list[str]] | None = None
     honour_n: bool = True
 

@@ -13,7 +13,8 @@ Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`) and
 frame; :func:`rater_quality`. The consensus rule is the toolkit's one
 (:mod:`wordplay_audit.corpora.consensus`); rows of ``rater_type`` ``adjudicator`` are never ratings.
 
-See docs/AGREEMENT.md for the formulas, the shapes and the undefined-result policy.
+See docs/AGREEMENT.md for the shapes and the undefined-result policy, docs/methods/agreement.md for
+the formulas.
 """
 
 from ._common import (

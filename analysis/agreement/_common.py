@@ -15,10 +15,15 @@ from wordplay_audit.corpora.votes import TIE_POLICIES as TIE_POLICIES  # re-expo
 from wordplay_audit.corpora.votes import TiePolicy as TiePolicy
 from wordplay_audit.errors import ParameterError, check_choice, check_level
 
+#: The measurement level of Krippendorff's α (which disagreement function it uses).
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
+#: The rater type an agreement statistic reads.
 RaterType = Literal["human", "judge"]
+#: How a bootstrap interval is read off the resamples.
 CIMethod = Literal["bca", "percentile"]
+#: How the bootstrap resamples items: pattern counts from a multinomial, or item indices.
 Draws = Literal["multinomial", "indices"]
+#: The name of a statistic the bootstrap can resample.
 Statistic = Literal[
     "fleiss_kappa",
     "krippendorff_alpha",
@@ -38,8 +43,10 @@ LEVELS: tuple[str, ...] = get_args(Level)
 RATER_TYPES: tuple[str, ...] = get_args(RaterType)
 CI_METHODS: tuple[str, ...] = get_args(CIMethod)
 DRAWS: tuple[str, ...] = get_args(Draws)
+#: Every :data:`Statistic`, in order.
 STATISTICS: tuple[str, ...] = get_args(Statistic)
 
+#: The largest rater × rater × category × category table the pairwise statistics build.
 MAX_PAIRWISE_CELLS = 50_000_000
 """Largest rater × rater × category × category confusion array built for pairwise tables
 (:math:`R^2K^2`; 50 million int64 cells = 400 MB)."""

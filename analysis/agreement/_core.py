@@ -36,6 +36,8 @@ from wordplay_audit.errors import InputError, check_choice
 from ._common import warn_undefined
 from .tables import count_patterns, resolve_counts
 
+#: What a statistic does with an item rated once: keep it in the category shares (Gwet) or
+#: leave it out first.
 SingleRated = Literal["gwet", "drop"]
 SINGLE_RATED: tuple[str, ...] = get_args(SingleRated)
 Chance = Literal["fleiss", "gwet", "bp", "none"]

@@ -27,6 +27,7 @@ from wordplay_audit.errors import check_choice
 
 __all__ = ["Scale", "SCALES", "Benchmark", "benchmark", "t_test"]
 
+#: A published benchmark scale for κ-like coefficients.
 Scale = Literal["landis-koch", "fleiss", "altman"]
 SCALE_NAMES: tuple[str, ...] = get_args(Scale)
 

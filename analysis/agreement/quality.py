@@ -144,7 +144,7 @@ def rater_quality(
         With ``gold``: share of the rater's ratings on gold items that match the gold label
         (nan when the rater rated no gold item).
 
-    ``pairs``: the :func:`.kappa.rating_pairs` of the table when already computed.
+    ``pairs``: the :func:`.pairwise.rating_pairs` of the table when already computed.
 
     Comparing each rater with the consensus of the *others* keeps a rater's own labels out of
     the reference they are judged against.
@@ -170,7 +170,7 @@ def consensus_confusion(table: RatingTable, consensus: pd.DataFrame) -> np.ndarr
     """``(R, K, K)`` counts: the consensus label (rows) × each rater's label (columns), on the
     items whose consensus label is set (tied items under ``tie="adjudicate"`` left out).
 
-    ``consensus``: a frame with ``item_id`` and ``label`` (e.g. :func:`.majority.majority_vote`).
+    ``consensus``: a frame with ``item_id`` and ``label`` (e.g. :func:`.aggregation.majority_vote`).
     """
     k = table.n_categories
     by_item = consensus.set_index("item_id")["label"]

@@ -17,6 +17,7 @@ from .weights import Weights
 
 __all__ = ["AgreementResult", "WEIGHTED_KEYS"]
 
+#: The weighted statistics of a result, by name.
 WEIGHTED_KEYS = ("gwet_ac2", "fleiss_kappa_weighted", "conger_kappa_weighted", "brennan_prediger_weighted")
 """The weighted coefficients of ``agreement(weights=…)``, in JSON order."""
 

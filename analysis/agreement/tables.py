@@ -49,9 +49,20 @@ class RatingTable:
 
     Attributes
     ----------
-    item_ids, raters, categories : ndarray of object, shapes ``(n,)``, ``(R,)``, ``(K,)``
-    item, rater, label : ndarray of int, shape ``(M,)`` — one entry per rating
-    counts : ndarray of int64, shape ``(n, K)``
+    item_ids
+        The item ids, shape ``(n,)`` (objects).
+    raters
+        The raters, shape ``(R,)`` (objects).
+    categories
+        The categories, shape ``(K,)`` (objects).
+    item
+        Each rating's item code, shape ``(M,)`` (ints; one entry per rating).
+    rater
+        Each rating's rater code, shape ``(M,)``.
+    label
+        Each rating's category code, shape ``(M,)``.
+    counts
+        The item × category count table, shape ``(n, K)`` (int64).
     """
 
     item_ids: np.ndarray

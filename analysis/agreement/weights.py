@@ -44,7 +44,9 @@ __all__ = [
     "category_scores",
 ]
 
+#: A family of agreement weights by name.
 WeightName = Literal["identity", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar"]
+#: Every :data:`WeightName`.
 WEIGHT_NAMES: tuple[str, ...] = get_args(WeightName)
 
 

@@ -3,7 +3,8 @@ tests over rounds and a campaign-size planner.
 
 Reading the export and simulating campaigns live in :mod:`wordplay_audit.corpora.balderdash`;
 its :func:`~wordplay_audit.corpora.balderdash.player_round_table` is the shared input.
-:func:`analyze_balderdash` computes everything the report shows once; :mod:`.report` lays it out.
+``analyze_balderdash`` (module ``summary``) computes everything the report shows once; the
+module ``report`` lays it out.
 
 Names load on first use (:func:`wordplay_audit.lazy_exports`): ``metrics`` needs neither scipy
 nor statsmodels, so ``balderdash metrics`` does not import them."""

@@ -63,6 +63,7 @@ from wordplay_audit.errors import ParameterError, check_level
 
 __all__ = ["NO_LABEL", "SHARE_COLUMNS", "CellShare", "cell_share", "corrected_shares", "own_share"]
 
+#: The reason given when a post-stratum with unlabelled items has no label.
 NO_LABEL = "a judge-verdict post-stratum with unlabelled items has no label: no estimate"
 SHARE_COLUMNS = ["n", "n_labelled", "judge", "estimate", "ci_low", "ci_high", "reason", "unknown"]
 """The columns :func:`corrected_shares` adds after the cell columns."""

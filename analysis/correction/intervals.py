@@ -58,6 +58,7 @@ MIN_LABELS = 5
 20 labels (docs/methods/corrected-shares.md, "Coverage"); below 5 it was not, so no interval is
 given."""
 
+#: The reason given when a post-stratum has fewer than ``k`` labels (``TOO_FEW.format(k=…)``).
 TOO_FEW = "fewer than {k} labels in a judge-verdict post-stratum: no calibrated interval"
 MIN_LABELS_BORROWED = 10
 """Fewest labels per judge-verdict stratum of the sampling stratum (model × deck) whose Se and Sp

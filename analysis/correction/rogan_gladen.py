@@ -23,8 +23,12 @@ def rogan_gladen(
     Returns ``(theta, variance)`` with θ clipped to [0, 1] (variance evaluated there); nan
     when J = Se + Sp − 1 ≤ 0 or Se/Sp are unknown.
 
-    Variance = [θ² Var(Se) + (1 − θ)² Var(Sp) − 2θ(1 − θ) Cov]/J²   (estimating Se, Sp)
-             + [θ Se(1 − Se)(1 − w₊) + (1 − θ) Sp(1 − Sp)(1 − w₋)] / (n J²)   (cell vs model).
+    The variance (the first term from estimating Se and Sp, the second the cell against the
+    model)::
+
+        Var = [θ² Var(Se) + (1 − θ)² Var(Sp) − 2θ(1 − θ) Cov]/J²
+              + [θ Se(1 − Se)(1 − w₊) + (1 − θ) Sp(1 − Sp)(1 − w₋)] / (n J²)
+
     The second term is the cell's own realised accuracy departing from the realised accuracy
     that Se and Sp estimate: the cell holds a share w₊ of the true items of the population
     Se and Sp describe and w₋ of its false ones; a cell that is the whole population (w = 1)

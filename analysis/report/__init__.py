@@ -116,6 +116,7 @@ class Table(Block):
 
     @property
     def wide(self) -> bool:
+        """Whether the table is too wide for a portrait page (its section prints landscape)."""
         return self.chars > PORTRAIT_CHARS
 
     @property

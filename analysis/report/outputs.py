@@ -1,5 +1,5 @@
 """Tables as Markdown text (pure). Writing files is the app layer's job:
-``write_outputs`` lives in :mod:`wordplay_audit.workflow.files`.
+``write_outputs`` lives in ``wordplay_audit.workflow.files``.
 """
 
 from __future__ import annotations

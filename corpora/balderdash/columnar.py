@@ -101,7 +101,7 @@ def _require(condition: Any) -> None:
 
 
 def scan_bytes(path: Path) -> tuple[int, int]:
-    """``(lines, colons)`` of ``path``; raises :class:`_Unplain` unless every line is ``{…}``.
+    """``(lines, colons)`` of ``path``; raises ``_Unplain`` unless every line is ``{…}``.
 
     Each line must start with ``{`` and end with ``}`` (no blank line, byte-order mark, carriage
     return or other blank at either end, which DuckDB and Python treat differently); no comma may
@@ -271,7 +271,7 @@ def _encode(columns: dict[str, Any]) -> _Ids:
 
 
 def _columns(columns: dict[str, Any], colons: int, players: pd.DataFrame, games: set[str]) -> ColumnarRounds:
-    """The checks on the read columns, then the columns (raises :class:`_Unplain`); the
+    """The checks on the read columns, then the columns (raises ``_Unplain``); the
     columns are taken out of ``columns`` as they are used, so that their memory is freed."""
     import pyarrow.compute as pc
 

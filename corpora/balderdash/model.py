@@ -7,9 +7,12 @@ from dataclasses import InitVar, dataclass, field
 import numpy as np
 import pandas as pd
 
+#: The three collections of a Balderdash export.
 COLLECTIONS = ("games", "players", "rounds")
 SUFFIXES = (".jsonl", ".json")
+#: The framework's ``filter_words`` settings: every word, the ones the model knows, or not.
 FILTER_WORDS = ("all", "known", "unknown")
+#: The framework's ``history_type`` settings: how much of the game so far a player sees.
 HISTORY_TYPES = ("none", "mini", "full")
 PLAYER_ROUND_COLUMNS = (
     "game_id",

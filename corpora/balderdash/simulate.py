@@ -30,7 +30,9 @@ import pandas as pd
 from wordplay_audit.corpora.balderdash.model import PLAYER_ROUND_COLUMNS
 from wordplay_audit.errors import InputError
 
+#: The player models of a simulated campaign unless given.
 DEFAULT_MODELS = ("llama-3-8b", "gemma-2-9b", "gpt-4o-mini")
+#: The word decks of a simulated campaign unless given.
 DEFAULT_DECKS = ("basic_english_words", "balderdash_words")
 
 

@@ -13,10 +13,15 @@ import pandas as pd
 from wordplay_audit.corpora.contract import game_key
 from wordplay_audit.corpora.literal import maybe_literal, nfc
 
+#: The four groups of a game from the easiest to the hardest.
 DIFFICULTY = ("yellow", "green", "blue", "purple")
+#: The study's gold games.
 GOLD_FILE = "gold_data.json"
+#: The gold games with their knowledge taxonomy (Table 1 of the study).
 TAXONOMY_FILE = "game_with_knowledge_taxonomy.json"
+#: The gold groups flattened, one record per group (compared with the gold games).
 FLAT_GOLD_FILE = "connections_gold.json"
+#: The levels of the human players' files.
 HUMAN_LEVELS = ("novice", "expert")
 NOT_MODEL_FILES = frozenset({GOLD_FILE, TAXONOMY_FILE, FLAT_GOLD_FILE, "novice.json", "expert.json"})
 MODEL_NAMES = {
@@ -46,33 +51,40 @@ HUMAN_STORED_COLUMNS = ("level", "game_key", "stored_score")
 
 @dataclass
 class ConnectionsData:
-    """Everything read from one Connections folder.
+    """Everything read from one Connections folder. Every text (words, names, labels) is
+    NFC-normalised.
 
-    games        one row per game: ``game_index`` (position in gold_data.json), ``game_key``,
-                 ``allwords``, ``excluded`` (few-shot example), ``text_words`` (False when the
-                 words are not text, e.g. all ``?``), ``scored`` (neither).
-    gold         one row per gold group: ``game_key``, ``gold_index`` 0–3 (yellow→purple),
-                 ``difficulty``, ``gold_name``, ``words`` (tuple), ``words_from_dict`` (stored as
-                 ``{"Words": [...]}``), and the taxonomy labels ``knowledge_type``,
-                 ``complexity``, ``based_on`` when known.
-    answers      one row per model group: ``model``, ``game_key``, ``group_index``,
-                 ``model_name``, ``words`` (tuple).
-    answer_meta  one row per model and game: ``model``, ``game_key``, ``game_index``,
-                 ``record_index``, ``malformed``, ``stored_score``, ``status`` (``ok`` or why no
-                 groups were read).
-    judgements   one row per human name judgement: ``model``, ``game_key``, ``model_name``,
-                 ``gold_name``, ``decision`` (``Yes``/``No``).
-    human_answers one row per human player's group: ``level``, ``player``, ``row`` (the line
-                 of the raw CSV file), ``game_number``, ``game_key`` (None when unmatched),
-                 ``group_index``, ``words``.
-    human_stored  the stored scores of novice.json / expert.json: ``level``, ``game_key``,
-                 ``stored_score``.
-    quirks       (file, quirk) → count of every irregularity met; ``notes`` says where.
-    model_files  the stem of every model answer file read (also one from which no answer was
-                 read, e.g. ``[]``: it is reported with null scores, not dropped).
-    taxonomy_absent  True when game_with_knowledge_taxonomy.json is absent (Table 1 unknown).
-
-    Every text (words, names, labels) is NFC-normalised.
+    Attributes
+    ----------
+    games
+        One row per game: ``game_index`` (position in gold_data.json), ``game_key``, ``allwords``,
+        ``excluded`` (few-shot example), ``text_words`` (False when the words are not text, e.g. all
+        ``?``), ``scored`` (neither).
+    gold
+        One row per gold group: ``game_key``, ``gold_index`` 0–3 (yellow→purple), ``difficulty``,
+        ``gold_name``, ``words`` (tuple), ``words_from_dict`` (stored as ``{"Words": [...]}``), and
+        the taxonomy labels ``knowledge_type``, ``complexity``, ``based_on`` when known.
+    answers
+        One row per model group: ``model``, ``game_key``, ``group_index``, ``model_name``, ``words``
+        (tuple).
+    answer_meta
+        One row per model and game: ``model``, ``game_key``, ``game_index``, ``record_index``,
+        ``malformed``, ``stored_score``, ``status`` (``ok`` or why no groups were read).
+    judgements
+        One row per human name judgement: ``model``, ``game_key``, ``model_name``, ``gold_name``,
+        ``decision`` (``Yes``/``No``).
+    human_answers
+        One row per human player's group: ``level``, ``player``, ``row`` (the line of the raw CSV
+        file), ``game_number``, ``game_key`` (None when unmatched), ``group_index``, ``words``.
+    human_stored
+        The stored scores of novice.json / expert.json: ``level``, ``game_key``, ``stored_score``.
+    quirks
+        (file, quirk) → count of every irregularity met; ``notes`` says where.
+    model_files
+        The stem of every model answer file read (also one from which no answer was read, e.g.
+        ``[]``: it is reported with null scores, not dropped).
+    taxonomy_absent
+        True when game_with_knowledge_taxonomy.json is absent (Table 1 unknown).
     """
 
     folder: Path

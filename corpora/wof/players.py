@@ -29,11 +29,13 @@ from wordplay_audit.corpora.wof.game import View
 from wordplay_audit.corpora.wof.moves import PASS
 from wordplay_audit.errors import check_choice
 
+#: The consonants from the most to the least frequent in English text.
 CONSONANT_ORDER = "TNSHRDLCMWFGYPBVKJXQZ"
 VOWEL_ORDER = "EAOIU"
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ARTICLES = ("A", "AN", "THE")
 Policy = Literal["frequent-consonant", "random", "overconfident"]
+#: The scripted player policies by name.
 POLICIES: tuple[str, ...] = ("frequent-consonant", "random", "overconfident")
 
 

@@ -49,6 +49,7 @@ class Result:
     main_table: ClassVar[str | None] = None
 
     def to_dict(self) -> dict[str, Any]:  # pragma: no cover - every subclass defines it
+        """The result as plain JSON values (what ``--json`` prints)."""
         raise NotImplementedError
 
     def tables(self) -> dict[str, pd.DataFrame]:
