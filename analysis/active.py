@@ -18,7 +18,7 @@ labels arrive the judge's guess gives way to people's labels, so a miscalibrated
 but not validity. Every stratum used gets ``pilot`` labels first (the interval needs
 ``MIN_LABELS`` = 5 per post-stratum) and the allocation's floor on q(1 − q) keeps every
 stratum, hence every item, drawable (π_i > 0). ``annotate next --sampling uncertainty``
-(:mod:`wordplay_audit.workflow.campaign_uncertainty`) runs this design on a campaign.
+(``wordplay_audit.workflow.campaign_uncertainty``) runs this design on a campaign.
 
 *Estimator and interval.* Inside a stratum the round draws a simple random sample, so π_i is the
 same for the stratum's unlabelled items (:func:`uncertainty_design`'s ``draw_probability``); over

@@ -31,6 +31,7 @@ from wordplay_audit.analysis.proportions import ratio, wilson_interval
 
 PROPORTIONS = ("precision", "recall", "fnr", "fpr", "accuracy")
 BOOTSTRAPPED = ("f1", "kappa")
+#: The rates of a group, each with its interval.
 METRICS = ("precision", "recall", "f1", "fnr", "fpr", "accuracy", "kappa")
 
 

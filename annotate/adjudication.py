@@ -121,6 +121,8 @@ def adjudication_queue(
 def push_adjudication(
     campaign: Campaign, server: Server, adj: dict, earlier: Mapping[str, str]
 ) -> list[dict]:
+    """Push the queue ``adj`` as the adjudicator's project on ``server``, each task showing the
+    item and its ``earlier`` labels (by task uid); returns the push records."""
     queue = adjudication_assignments(adj)
     return push_queues(
         server,

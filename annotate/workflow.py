@@ -23,13 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from wordplay_audit.annotate.adjudication import (
-    ADJUDICATION_FILE,
-    adjudication_assignments,
-    adjudication_queue,
-    push_adjudication,
-    read_adjudication,
-)
+from wordplay_audit.annotate.adjudication import adjudication_assignments, read_adjudication
 from wordplay_audit.annotate.campaign import Campaign, push_lock
 from wordplay_audit.annotate.configs import label_config, question_labels
 from wordplay_audit.annotate.exports import read_export_file, records_from_json
@@ -48,13 +42,10 @@ from wordplay_audit.corpora.ratings import ADJUDICATOR
 from wordplay_audit.errors import InputError, ParameterError
 
 __all__ = [
-    "ADJUDICATION_FILE",
     "Pulled",
-    "adjudication_queue",
     "import_files",
     "progress_bar",
     "pull_campaign",
-    "push_adjudication",
     "push_campaign",
     "queues",
     "status_campaign",

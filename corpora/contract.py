@@ -4,25 +4,26 @@ Every reader in :mod:`corpora` produces these two tables, every exporter in :mod
 and every statistic in :mod:`analysis` consumes them.  ``docs/DATA.md`` is the prose version;
 this module is the executable one.
 
-Items (one row per thing a rater or judge decides about)
-    ``item_id``  str, unique, stable across runs (see :func:`game_key` and docs/DATA.md)
-    ``game``     str, one of :data:`GAMES`
-    ``kind``     str, one of :data:`KINDS`
-    texts shown  ``context`` (what the item is about, e.g. the four words or the rare word),
-                 ``reference`` (the gold text), ``candidate`` (the generated text); any may be
-                 empty for a kind that does not show it
-    strata       any further columns (``player_model``, ``difficulty``, ``knowledge_type`` …)
+Items (one row per thing a rater or judge decides about):
 
-Labels (one row per rating)
-    ``item_id``    str, must name an item when the items table is given
-    ``rater``      str, who rated (a person's pseudonym or a judge's name)
-    ``rater_type`` ``human``, ``judge`` or ``adjudicator`` (a person who settled a disputed item:
-                   not a rater in agreement statistics; the consensus takes the label)
-    ``label``      str, the decision; equivalence kinds use ``true``/``false``
-    optional ``comment``, ``question`` (which question was asked of the item), ``score`` (a
-                   judge's number for the item, higher = more likely ``true``: P(yes), a
-                   similarity; empty where unknown, never 0 for unknown; read it with
-                   :func:`label_scores`)
+* ``item_id`` — str, unique, stable across runs (see :func:`game_key` and docs/DATA.md)
+* ``game`` — str, one of :data:`GAMES`
+* ``kind`` — str, one of :data:`KINDS`
+* texts shown — ``context`` (what the item is about, e.g. the four words or the rare word),
+  ``reference`` (the gold text), ``candidate`` (the generated text); any may be empty for a
+  kind that does not show it
+* strata — any further columns (``player_model``, ``difficulty``, ``knowledge_type`` …)
+
+Labels (one row per rating):
+
+* ``item_id`` — str, must name an item when the items table is given
+* ``rater`` — str, who rated (a person's pseudonym or a judge's name)
+* ``rater_type`` — ``human``, ``judge`` or ``adjudicator`` (a person who settled a disputed
+  item: not a rater in agreement statistics; the consensus takes the label)
+* ``label`` — str, the decision; equivalence kinds use ``true``/``false``
+* optional — ``comment``, ``question`` (which question was asked of the item), ``score`` (a
+  judge's number for the item, higher = more likely ``true``: P(yes), a similarity; empty
+  where unknown, never 0 for unknown; read it with :func:`label_scores`)
 
 Final labels (one row per item and question: the consensus after adjudication) are the third
 table: :mod:`wordplay_audit.corpora.final_labels` checks them; :func:`is_final_labels` tells
@@ -42,7 +43,9 @@ from wordplay_audit.corpora.tables import read_table  # the one table reader, re
 from wordplay_audit.corpora.values import parse_number
 from wordplay_audit.errors import InputError, at_line
 
+#: The games.
 GAMES = ("connections", "balderdash", "wof", "demo")
+#: The item kinds.
 KINDS = (
     "category_name",  # does a model's category name mean the same as the gold name?
     "knowledge_type",  # which knowledge type does a gold category need?
@@ -115,8 +118,8 @@ def place(frame: pd.DataFrame, pos: int, source: str | None = None, *, what: str
     """The place prefix of row ``pos`` (0-based) of ``frame`` (see :mod:`wordplay_audit.errors`).
 
     A frame read by :func:`read_table` carries its file (``attrs["source"]``) and has the file's
-    line numbers as its index, so the place is ``<file> line <N>: `` even after rows were
-    filtered out; any other frame is named by its 1-based row: ``labels row <N>: ``.
+    line numbers as its index, so the place is ``<file> line <N>:`` even after rows were
+    filtered out; any other frame is named by its 1-based row: ``labels row <N>:``.
     """
     source = source or frame.attrs.get("source")
     if frame.attrs.get("line_index") and len(frame.index) > pos:
@@ -126,7 +129,7 @@ def place(frame: pd.DataFrame, pos: int, source: str | None = None, *, what: str
 
 
 def where_prefix(source: str | None) -> str:
-    """``<source>: `` (nothing without a source): the place of a whole table."""
+    """``<source>:`` and a space (nothing without a source): the place of a whole table."""
     return f"{source}: " if source else ""
 
 

@@ -49,6 +49,7 @@ class SettledBy(StrEnum):
     TIE_RANDOM = "tie_random"  # a tie broken by a seeded draw (tie policy "random")
 
 
+#: How a final label was settled (the values of :class:`SettledBy`).
 SETTLED_BY: tuple[str, ...] = tuple(s.value for s in SettledBy)
 
 

@@ -2,7 +2,7 @@
 :mod:`.dawid_skene`), and the estimator convention both follow.
 
 Both are estimators in the scikit-learn / crowd-kit sense: ``__init__`` only stores the
-parameters, :meth:`fit` checks them and the labels and returns ``self``, results are fitted
+parameters, ``fit`` checks them and the labels and returns ``self``, results are fitted
 attributes with a trailing underscore (``labels_``, ``probas_`` …), ``fit_predict`` and
 ``fit_predict_proba`` do both at once. :func:`from_crowdkit` turns crowd-kit's
 ``task``/``worker``/``label`` frame into the contract labels table they take.
@@ -32,7 +32,7 @@ __all__ = ["MajorityVote", "NotFittedError", "from_crowdkit", "majority_vote"]
 
 
 class NotFittedError(ParameterError, AttributeError):
-    """A fitted attribute or method was used before :meth:`fit`."""
+    """A fitted attribute or method was used before ``fit``."""
 
 
 class _Estimator:
@@ -109,19 +109,7 @@ class MajorityVote(_Estimator):
     an adjudicated label (rows of ``rater_type`` ``adjudicator`` in a labels table) wins over
     the vote; adjudicators are not votes.
 
-    Parameters (stored as given; checked in :meth:`fit`)
-    ----------
-    tie
-        ``"adjudicate"`` (default): a tied item gets label None and goes to a person;
-        ``"first"``: the tied category that comes first in category order (numeric when every
-        label is a number, else alphabetical) wins — deterministic;
-        ``"random"``: a tied category drawn with ``numpy.random.default_rng(seed)``.
-    rater_type
-        Only ratings of this type count (``"human"`` by default); None counts all ratings.
-    seed, categories
-        Seed for ``tie="random"``; the declared categories (order).
-
-    Attributes after :meth:`fit`: ``labels_`` (Series by item_id, None where unresolved),
+    Attributes after ``fit``: ``labels_`` (Series by item_id, None where unresolved),
     ``probas_`` (items × categories: each category's share of the item's votes, as crowd-kit's
     ``MajorityVote.probas_``), ``ties_`` (bool Series), ``n_ratings_``, ``n_agree_`` (top
     count), ``settled_by_`` (how each label was settled: ``single``, ``unanimous``,
@@ -134,6 +122,18 @@ class MajorityVote(_Estimator):
 
     Reference: the plurality rule as used by crowd-kit's ``MajorityVote``; ties handled
     explicitly instead of by arbitrary order.
+
+    Parameters
+    ----------
+    tie
+        ``"adjudicate"`` (default): a tied item gets label None and goes to a person;
+        ``"first"``: the tied category that comes first in category order (numeric when every
+        label is a number, else alphabetical) wins — deterministic;
+        ``"random"``: a tied category drawn with ``numpy.random.default_rng(seed)``.
+    rater_type
+        Only ratings of this type count (``"human"`` by default); None counts all ratings.
+    seed, categories
+        Seed for ``tie="random"``; the declared categories (order).
     """
 
     _params = ("tie", "rater_type", "seed", "categories")

@@ -1,7 +1,7 @@
 """A game master with LLMike's rules that writes report files in LLMike's exact format.
 
 Rules (one player, one riddle): the opening move asks for a guess with every letter hidden.
-Then, at most :attr:`Rules.max_rounds` times while the guess is not the solution, the player
+Then, at most ``Rules.max_rounds`` times while the guess is not the solution, the player
 either *spins* (the wheel pays 100–1000 $ per occurrence of the consonant it then names) or
 *buys a vowel* for 250 $. After a revealed letter the player guesses the riddle or says
 ``PASS``; a wrong guess other than ``PASS`` ends the game. The game also ends on a broken rule,

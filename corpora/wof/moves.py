@@ -19,6 +19,7 @@ import json
 
 from wordplay_audit.corpora.values import MAX_INT_DIGITS, surrogate_problem
 
+#: The keys of a move, in the order LLMike writes them.
 MOVE_KEYS = ("letter", "masked", "guess", "solution", "budget", "wheel_reward", "letter_occurences")
 NOT_APPLICABLE = "/"
 OPENING = "_"

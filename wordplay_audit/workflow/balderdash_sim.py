@@ -222,7 +222,7 @@ def plan_labels(
     """Labels per model for ± ``fnr_halfwidth`` on the judge's FNR and ± ``rate_halfwidth`` on a
     corrected rate, and the trend test's power (seeded simulation); with ``adaptive``, the
     labels proportional, equal and adaptive allocation and uncertainty sampling (a calibrated
-    judge score simulated per item, :func:`~wordplay_audit.analysis.balderdash.plan_adaptive.judge_probabilities`)
+    judge score simulated per item, ``analysis.balderdash.plan_adaptive.judge_probabilities``)
     need in ``campaigns`` simulated campaigns, with each method's coverage
     (``model_rate``/``model_se``/``model_sp``: one value per model)."""
     from wordplay_audit.analysis.balderdash.plan import labels_for_corrected_rate, labels_for_fnr, trend_power

@@ -16,7 +16,7 @@ Steps (:func:`next_round`):
    a rater the pool cannot serve in full is counted and said), and each rater's new tasks are
    shuffled and follow their earlier ones;
 4. with ``sampling="uncertainty"`` the strata are the judge's uncertainty strata instead
-   (:mod:`~wordplay_audit.workflow.campaign_uncertainty`: fixed at the first such round, recorded
+   (``wordplay_audit.workflow.campaign_uncertainty``: fixed at the first such round, recorded
    in the manifest's ``uncertainty``), the allocation's prior their mean probability, and each
    round records every stratum's draw probability add_h/R_h;
 5. every sampled item's inclusion probability becomes π_i = 1 − Π_r (1 − n_{r,s}/R_{r,s}) over
@@ -146,7 +146,7 @@ def next_round(
     bands of the judge's score (default 2), fixed at the campaign's first uncertainty round and
     recorded in the manifest — with the allocation led by the judge's probability, so unsure
     items are drawn more often and every item keeps a positive probability
-    (:mod:`~wordplay_audit.workflow.campaign_uncertainty`; it needs the judge's scores).
+    (``wordplay_audit.workflow.campaign_uncertainty``; it needs the judge's scores).
 
     ``labels``: people's final labels so far (pull's ``final`` table, or the path of
     ``final.csv``); ``items``: the population the campaign was planned from (default: the one

@@ -103,9 +103,9 @@ def adjudicate(
     items in the final labels (and are not counted as a rater's in agreement)."""
     import json
 
+    from wordplay_audit.annotate.adjudication import ADJUDICATION_FILE, adjudication_queue, push_adjudication
     from wordplay_audit.annotate.campaign import push_lock
     from wordplay_audit.annotate.labels_check import check_label_rows
-    from wordplay_audit.annotate.workflow import ADJUDICATION_FILE, adjudication_queue, push_adjudication
     from wordplay_audit.corpora.io import INPLACE, output_file
 
     if not str(adjudicator).strip():

@@ -193,7 +193,7 @@ def run_judge(
     """Judge every item: ``judge`` is ``openai:MODEL`` (any OpenAI-compatible server at
     ``base_url``; the key from ``OPENAI_API_KEY``), ``tfidf``/``embed`` (with a ``fit``:
     :func:`fit_judge`'s result or its file), ``exact`` or ``normalized``. LLM verdicts are
-    cached in ``cache`` (default :func:`default_cache`; offline judges only when given), so a
+    cached in ``cache`` (default ``$WORDPLAY_AUDIT_CACHE``, else ``~/.cache/wordplay-audit``; offline judges only when given), so a
     rerun asks only what is missing; a failed item is listed, not dropped. With ``out`` the
     labels CSV is written when every item was judged (:meth:`JudgeRun.write`)."""
     from wordplay_audit.judges.base import queries_from_items
