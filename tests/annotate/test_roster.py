@@ -320,6 +320,7 @@ def test_raters_will_not_replace_a_file_it_did_not_write(tmp_path):
     assert read_credentials(tmp_path / "absent.csv") == {}
 
 
+@pytest.mark.slow  # one command per case, about 4 s
 def test_raters_errors_name_the_flags_before_any_connection(camp, run_cli, monkeypatch):
     import socket
 

@@ -173,6 +173,7 @@ def test_the_command_line_starts_without_heavy_libraries():
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.slow  # two fresh interpreters, about 4-5 s
 def test_balderdash_metrics_and_recompute_run_without_scipy(tmp_path):
     """``balderdash metrics`` and ``recompute`` never import scipy (≈ 0.15–0.3 s of their start-up,
     the margin of a recompute within 1.3 × metrics): their normal quantile, log-factorials

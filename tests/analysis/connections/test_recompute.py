@@ -71,6 +71,7 @@ def test_without_people_the_judge_score_is_its_true_verdicts_per_game(study):
     assert out["estimate"].isna().all() and (out["n_labelled"] == 0).all()
 
 
+@pytest.mark.slow  # the command on the whole study, about 5 s
 def test_cli_json_keys_and_zero_width_identity(run_cli, connections_dir, tmp_path, study):
     _data, _matched, result = study
     labels = _category_labels(result)

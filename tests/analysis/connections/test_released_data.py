@@ -123,6 +123,7 @@ def test_human_players(result, data):
             assert 0 <= vs["wilcoxon_p"] <= 1 and 0 <= vs["mcnemar_p"] <= 1
 
 
+@pytest.mark.slow  # the command on the whole study, about 4-5 s
 def test_cli_json(run_cli, connections_dir, tmp_path):
     code, out, err = run_cli(
         "connections", "score", "--data", str(connections_dir), "--out", str(tmp_path), "--json"
