@@ -399,7 +399,7 @@ def test_adjudication_is_blind_and_the_adjudicators_labels_come_back_with_the_ro
     )  # fmt: skip
     assert code == 0, err
     final = pd.read_csv(tmp / "p4" / "final.csv", dtype=str, keep_default_na=False)
-    adjudicated = final[final["source"] == "adjudicated"]
+    adjudicated = final[final["settled_by"] == "adjudicated"]
     assert sorted(set(adjudicated["item_id"])) == disputed and set(adjudicated["label"]) == {"true"}
 
 

@@ -34,7 +34,7 @@ def _fit(run_cli, contract, tmp_path, judge: str, *extra: str):
 def _check_default_fit(run_cli, contract, tmp_path, judge: str) -> dict:
     code, out, err = _fit(run_cli, contract, tmp_path, judge)
     assert code == 0, err
-    assert "(youden)" in out and "5-fold CV sensitivity" in out and "specificity" in out
+    assert "(youden)" in out and "5-fold cross-validated sensitivity" in out and "specificity" in out
     fit = json.loads((tmp_path / "fit.json").read_text(encoding="utf-8"))
     assert fit["n"] == 4308 and fit["positives"] == 3476 and fit["objective"] == "youden"
     # not a constant: both verdicts in sample and out of fold, and no fold's cut was constant
