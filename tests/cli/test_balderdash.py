@@ -218,7 +218,9 @@ def test_convergence_window_longer_than_the_rounds_says_so(run_cli, export_dir):
         )
     code, out, err = run_cli(*args, "--window", "500")
     assert code == 0, err
-    assert f"converged_window undetermined in {len(rows)} rows: window of 500 rounds is longer than the 8" in out
+    assert (
+        f"converged_window undetermined in {len(rows)} rows: window of 500 rounds is longer than the 8" in out
+    )
     code, out, err = run_cli(*args, "--window", "8", "--json")
     assert code == 0, err
     assert all(r["converged_window"] is not None for r in json.loads(out)["convergence"])
