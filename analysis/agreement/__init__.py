@@ -9,7 +9,9 @@ pair, :func:`cohen_kappa` of a confusion table), each with its ``*_se``; weights
 :func:`bootstrap_intervals` (:class:`BootstrapOptions`); benchmarking in :func:`benchmark`;
 everything at once in :func:`agreement`.
 Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`) and
-:class:`DawidSkene`; :func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label``
+:class:`DawidSkene`; the skill-weighted votes :class:`WeightedMajorityVote`, :class:`Wawa`,
+:class:`ZeroBasedSkill` and :class:`GoldMajorityVote` (honeypots), and :class:`GLAD` (item
+difficulty); :func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label``
 frame; :func:`rater_quality`. The consensus rule is the toolkit's one
 (:mod:`wordplay_audit.corpora.consensus`); rows of ``rater_type`` ``adjudicator`` are never ratings.
 
@@ -33,6 +35,8 @@ from .alpha import krippendorff_alpha, krippendorff_alpha_se
 from .bootstrap import BootstrapOptions, Interval, bootstrap_intervals
 from .conger import conger_kappa, conger_kappa_se, light_kappa, light_kappa_se
 from .dawid_skene import DawidSkene
+from .glad import GLAD
+from .gold_majority_vote import GoldMajorityVote
 from .inference import Benchmark, Scale, benchmark
 from .kappa import (
     cohen_kappa,
@@ -59,7 +63,10 @@ from .pairwise import (
 from .quality import consensus_confusion, gold_labels, rater_quality
 from .summary import AgreementResult, agreement
 from .tables import RatingTable, as_counts, count_patterns, rating_table, resolve_counts
+from .wawa import Wawa
+from .weighted_vote import WeightedMajorityVote
 from .weights import WeightName, Weights, read_weights, weight_matrix
+from .zero_based_skill import ZeroBasedSkill
 
 __all__ = [
     "AgreementResult",
@@ -67,6 +74,8 @@ __all__ = [
     "BootstrapOptions",
     "CIMethod",
     "DawidSkene",
+    "GLAD",
+    "GoldMajorityVote",
     "Draws",
     "Interval",
     "Level",
@@ -82,8 +91,11 @@ __all__ = [
     "Statistic",
     "TiePolicy",
     "UndefinedStatisticWarning",
+    "Wawa",
     "WeightName",
+    "WeightedMajorityVote",
     "Weights",
+    "ZeroBasedSkill",
     "agreement",
     "as_counts",
     "benchmark",
