@@ -5,15 +5,17 @@ sparse design of the distinct rating rows). An estimator as :mod:`.aggregation` 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import ParameterError
+from wordplay_audit.errors import InputError, ParameterError
 
 from ._common import RaterType, check_rater_type, check_whole
 from .aggregation import _Estimator
+from .quality import gold_labels
 from .tables import RatingTable, as_rating_table
 
 if TYPE_CHECKING:  # scipy is imported where the design is built
@@ -47,8 +49,15 @@ class DawidSkene(_Estimator):
     is ``A @ log π`` and the M-step ``Aᵀ @ T``; items with identical rating rows are merged first
     (exact, with weights), which shrinks 1,000,000 items × 5 raters × 8 labels to ≤ 32,768 rows.
 
+    *Gold items* (``gold``: honeypots, items with a known answer): their posterior is fixed at the
+    known class at the start and after every E-step, so they anchor the confusion matrices and
+    the priors (crowd-kit's ``DawidSkene.fit(data, true_labels)``). Items with the same ratings
+    are merged only when they are both gold with one answer, or both not gold.
+
     Parameters (stored as given; checked in :meth:`fit`): ``n_iter`` (most EM iterations),
-    ``tol`` (stopping threshold, None: exactly ``n_iter``), ``rater_type``, ``categories``.
+    ``tol`` (stopping threshold, None: exactly ``n_iter``), ``rater_type``, ``categories``,
+    ``gold`` (None, or a Series by item_id, a mapping or a table with ``item_id`` and ``label``:
+    :func:`~wordplay_audit.analysis.agreement.quality.gold_labels`).
 
     Attributes after :meth:`fit` (crowd-kit names): ``labels_`` (Series by item_id),
     ``probas_`` (items × categories), ``priors_`` (Series), ``errors_`` (array
@@ -57,13 +66,13 @@ class DawidSkene(_Estimator):
     ``n_ratings_`` (Series by item_id).
 
     >>> DawidSkene(n_iter=20)
-    DawidSkene(n_iter=20, tol=1e-05, rater_type='human', categories=None)
+    DawidSkene(n_iter=20, tol=1e-05, rater_type='human', categories=None, gold=None)
 
     Reference: Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer
     error-rates using the EM algorithm. JRSS C 28(1), 20–28.
     """
 
-    _params = ("n_iter", "tol", "rater_type", "categories")
+    _params = ("n_iter", "tol", "rater_type", "categories", "gold")
 
     def __init__(
         self,
@@ -72,11 +81,13 @@ class DawidSkene(_Estimator):
         *,
         rater_type: RaterType | None = "human",
         categories: list[str] | tuple[str, ...] | None = None,
+        gold: pd.Series | pd.DataFrame | Mapping[str, str] | None = None,
     ) -> None:
         self.n_iter = n_iter
         self.tol = tol
         self.rater_type = rater_type
         self.categories = categories
+        self.gold = gold
 
     def _check_params(self) -> tuple[int, float | None]:
         n_iter = check_whole("n_iter", self.n_iter, low=0)
@@ -90,8 +101,10 @@ class DawidSkene(_Estimator):
         Raises :class:`InputError` for bad labels, ParameterError for bad parameters."""
         n_iter, tol = self._check_params()
         table = as_rating_table(labels, categories=self.categories, rater_type=self.rater_type)
-        design, freq, inverse = _rating_design(table)
-        em = _EM(design, freq.astype(float), table.n_raters, table.n_categories)
+        known = None if self.gold is None else gold_codes(table, self.gold)
+        design, freq, inverse, first = _rating_design(table, known)
+        clamp = None if known is None else known[first]
+        em = _EM(design, freq.astype(float), table.n_raters, table.n_categories, clamp)
         post, priors, errs, history = em.run(n_iter, tol)
         self._store(table, post[inverse], priors, errs)
         self.log_likelihood_ = history
@@ -138,8 +151,16 @@ _EPS = 1e-10
 class _EM:
     """The EM iterations of :class:`DawidSkene` on the merged sparse design (see its doc)."""
 
-    def __init__(self, design: sparse.csr_matrix, weights: np.ndarray, n_r: int, n_k: int):
+    def __init__(
+        self,
+        design: sparse.csr_matrix,
+        weights: np.ndarray,
+        n_r: int,
+        n_k: int,
+        clamp: np.ndarray | None = None,
+    ):
         self.design, self.design_t = design, design.T.tocsr()
+        self.clamp = clamp  # (P,) the known class of a gold row, -1 elsewhere
         self.weights, self.n_r, self.n_k = weights, n_r, n_k
         self.n_items = weights.sum()
         self.used = (self.design_t @ weights) > 0  # (R*K,) rater r used label l
@@ -161,12 +182,21 @@ class _EM:
         scaled = np.exp(loglik - top)
         total = scaled.sum(axis=1, keepdims=True)
         ll = float(self.weights @ (np.log(total[:, 0]) + top[:, 0]))
-        return scaled / total, ll
+        return self.fix_gold(scaled / total), ll
+
+    def fix_gold(self, post: np.ndarray) -> np.ndarray:
+        """Gold rows' posteriors set to their known class."""
+        if self.clamp is None:
+            return post
+        rows = np.flatnonzero(self.clamp >= 0)
+        post[rows] = 0.0
+        post[rows, self.clamp[rows]] = 1.0
+        return post
 
     def run(self, n_iter: int, tol: float | None):
         """``(posteriors, priors, errors [r, l, k], log-likelihood per rating history)``."""
         counts = (self.design @ np.tile(np.eye(self.n_k), (self.n_r, 1))).astype(float)
-        post = counts / self.sizes[:, None]  # majority-vote shares
+        post = self.fix_gold(counts / self.sizes[:, None])  # majority-vote shares
         priors = self.weights @ post / self.n_items
         errs = self.m_step(post)
         history: list[float] = []
@@ -181,21 +211,43 @@ class _EM:
         return post, priors, errs, history
 
 
-def _rating_design(table: RatingTable) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
+def gold_codes(table: RatingTable, gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> np.ndarray:
+    """Each item's known class code (``(n,)``, -1 where not gold); InputError for a gold label
+    outside the categories. Gold items nobody rated are ignored."""
+    series = gold_labels(gold)
+    codes = pd.Index(np.asarray(table.categories).astype(str)).get_indexer(series.to_numpy())
+    if (codes < 0).any():
+        bad = int(np.flatnonzero(codes < 0)[0])
+        raise InputError(
+            f"gold: item {series.index[bad]!r} has label {series.iloc[bad]!r}, not one of the "
+            f"categories {list(table.categories)}"
+        )
+    known = np.full(table.n_items, -1, dtype=np.int64)
+    where = pd.Index(pd.Series(table.item_ids).astype(str)).get_indexer(series.index)
+    known[where[where >= 0]] = codes[where >= 0]
+    return known
+
+
+def _rating_design(
+    table: RatingTable, known: np.ndarray | None = None
+) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray, np.ndarray]:
     """Sparse one-hot design ``(P, R*K)`` of the distinct rating rows, their multiplicities
-    ``(P,)`` and each item's row ``(n,)``. Rows are merged only when a row fits one int64 key."""
+    ``(P,)``, each item's row ``(n,)`` and each row's first item ``(P,)``. Rows are merged only
+    when a row (with its gold class, ``known``) fits one int64 key."""
     from scipy import sparse
 
     n, n_r, n_k = table.n_items, table.n_raters, table.n_categories
     column = table.rater * n_k + table.label
-    if n_r * np.log2(n_k + 1) < 62 and n * n_r <= 200_000_000:
+    if (n_r + (known is not None)) * np.log2(n_k + 1) < 62 and n * n_r <= 200_000_000:
         codes = table.codes_matrix()
-        keys = (codes + 1) @ ((n_k + 1) ** np.arange(n_r, dtype=np.int64))
+        if known is not None:
+            codes = np.column_stack([codes, known])
+        keys = (codes + 1) @ ((n_k + 1) ** np.arange(codes.shape[1], dtype=np.int64))
         _, first, inverse, freq = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
-        reps = codes[first]
+        reps = codes[first][:, :n_r]
         rows, raters = np.nonzero(reps >= 0)
         cols = raters * n_k + reps[rows, raters]
         design = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(first), n_r * n_k))
-        return design, freq.astype(np.int64), inverse.reshape(-1)
+        return design, freq.astype(np.int64), inverse.reshape(-1), first
     design = sparse.csr_matrix((np.ones(len(column)), (table.item, column)), shape=(n, n_r * n_k))
-    return design, np.ones(n, dtype=np.int64), np.arange(n)
+    return design, np.ones(n, dtype=np.int64), np.arange(n), np.arange(n)

@@ -233,3 +233,33 @@ def test_skill_votes_equal_crowdkit_on_random_answers(name, monkeypatch):
     assert ours.skills_.sort_index().to_numpy() == pytest.approx(
         reference.skills_.sort_index().to_numpy(), abs=1e-12
     )
+
+
+# Dawid–Skene started from gold labels: crowd-kit's DawidSkene.fit(data, true_labels)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")
+@pytest.mark.parametrize("data, gold", [(TOY, TOY_GOLD), (SIMPLE, SIMPLE_GOLD)], ids=["toy", "simple"])
+def test_dawid_skene_with_gold_equals_crowdkit_with_true_labels(data, gold):
+    from wordplay_audit.analysis.agreement import DawidSkene
+
+    theirs = _crowdkit("DawidSkene")(n_iter=50, tol=-np.inf).fit(data, true_labels=gold)  # all 50
+    ours = DawidSkene(n_iter=50, tol=None, gold=gold).fit(from_crowdkit(data))
+    _same_probas(ours.probas_, theirs.probas_)
+    assert ours.priors_.sort_index().to_numpy() == pytest.approx(
+        theirs.priors_.sort_index().to_numpy(), abs=1e-6
+    )
+    assert (ours.probas_.loc[gold.index].idxmax(axis=1) == gold).all()  # the gold items keep their answer
+
+
+def test_dawid_skene_gold_changes_the_fit_and_checks_its_labels():
+    from wordplay_audit.analysis.agreement import DawidSkene
+
+    answers, truth = _random_answers(2, n_items=120)
+    labels = from_crowdkit(answers)
+    gold = pd.Series({f"t{i}": f"c{1 - truth[i]}" for i in range(40)})  # wrong on purpose: it must bind
+    fitted = DawidSkene(gold=gold).fit(labels)
+    assert (fitted.labels_.loc[gold.index] == gold).all()
+    assert not np.allclose(fitted.priors_.to_numpy(), DawidSkene().fit(labels).priors_.to_numpy())
+    with pytest.raises(InputError, match="^gold: item 't0' has label 'c9'"):
+        DawidSkene(gold={"t0": "c9"}).fit(labels)
