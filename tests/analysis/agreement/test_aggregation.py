@@ -230,7 +230,7 @@ def test_estimators_store_params_validate_in_fit_and_return_self():
     assert vote.fit(tie_labels()) is vote
     assert repr(vote) == "MajorityVote(tie='first', rater_type='human', seed=None, categories=None)"
     assert repr(DawidSkene(n_iter=5)) == (
-        "DawidSkene(n_iter=5, tol=1e-05, rater_type='human', categories=None)"
+        "DawidSkene(n_iter=5, tol=1e-05, rater_type='human', categories=None, gold=None)"
     )
 
 
