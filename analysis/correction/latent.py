@@ -150,11 +150,13 @@ def _checked_rows(items: pd.DataFrame, ratings: pd.DataFrame, strata: list[str])
     if ratings.duplicated(["item_id", "rater"]).any():
         pos = int(np.flatnonzero(ratings.duplicated(["item_id", "rater"]).to_numpy())[0])
         raise ParameterError(f"ratings: row {pos}: rater {ratings['rater'].iloc[pos]!r} rated item "
-                             f"{ratings['item_id'].iloc[pos]!r} twice")  # fmt: skip
+                             f"{ratings['item_id'].astype(object).iloc[pos]!r} twice")  # fmt: skip
     row = pd.Index(items["item_id"]).get_indexer(ratings["item_id"])
     if (row < 0).any():
         pos = int(np.flatnonzero(row < 0)[0])
-        raise ParameterError(f"ratings: row {pos}: item_id {ratings['item_id'].iloc[pos]!r} is not in items")
+        raise ParameterError(
+            f"ratings: row {pos}: item_id {ratings['item_id'].astype(object).iloc[pos]!r} is not in items"
+        )
     return row
 
 
