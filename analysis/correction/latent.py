@@ -169,9 +169,13 @@ def _strata_codes(items: pd.DataFrame, strata: list[str]) -> tuple[np.ndarray, p
     return codes, keys
 
 
-def _indicators(design: LatentDesign) -> tuple[np.ndarray, np.ndarray]:
-    r = design.ratings
-    return (r == 1).astype(float), (r == 0).astype(float)
+def _basis(design: LatentDesign) -> np.ndarray:
+    """(K, 2R + S): each pattern's said-true and said-false indicators per rater and its
+    post-stratum one-hot, so an E-step logit and an M-step's sums are one product each."""
+    r, k = design.ratings, len(design.count)
+    onehot = np.zeros((k, design.n_strata))
+    onehot[np.arange(k), design.stratum] = 1.0
+    return np.hstack([(r == 1).astype(float), (r == 0).astype(float), onehot])
 
 
 def fit_latent(
@@ -193,16 +197,14 @@ def fit_latent(
         raise ParameterError(
             f"weights: expected {len(design.count)} columns (one per pattern), got {w.shape[1]}"
         )
-    ones, zeros = _indicators(design)
-    rated = ones + zeros
-    onehot = np.zeros((len(design.count), design.n_strata))
-    onehot[np.arange(len(design.count)), design.stratum] = 1.0
-    gold = design.gold >= 0
+    basis = _basis(design)
+    n_r = len(design.raters)
+    totals = w @ basis  # per fit: ratings said true, said false, items per stratum
     if start is None:
-        votes = rated.sum(axis=1)
-        p = np.where(votes > 0, ones.sum(axis=1) / np.maximum(votes, 1), 0.5)
-        p = np.where(gold, design.gold, p)
-        params = _m_step(np.broadcast_to(p, w.shape), w, ones, zeros, rated, onehot, model)
+        votes = basis[:, : 2 * n_r].sum(axis=1)
+        p = np.where(votes > 0, basis[:, :n_r].sum(axis=1) / np.maximum(votes, 1), 0.5)
+        p = np.where(design.gold >= 0, design.gold, p)
+        params = _m_step((w * p) @ basis, totals, n_r, model)
     else:
         params = tuple(np.repeat(a[:1], len(w), axis=0) for a in (start.q, start.se, start.sp))
     params = tuple(np.array(a, float) for a in params)
@@ -212,34 +214,37 @@ def fit_latent(
         iterations += 1
         active = np.flatnonzero(~done)
         old = tuple(a[active] for a in params)
-        p = _e_step(old, design, ones, zeros, gold)
-        new = _m_step(p, w[active], ones, zeros, rated, onehot, model)
+        new = _m_step((w[active] * _e_step(old, design, basis)) @ basis, totals[active], n_r, model)
         move = np.max(np.concatenate([np.abs(a - b) for a, b in zip(new, old, strict=True)], axis=1), axis=1)
         for a, b in zip(params, new, strict=True):
             a[active] = b
         done[active] = move < tol
-    p = _e_step(params, design, ones, zeros, gold)
+    p = _e_step(params, design, basis)
     return LatentFit(*params, posterior=p, n_iter=iterations, converged=done)
 
 
-def _e_step(params, design: LatentDesign, ones, zeros, gold) -> np.ndarray:
+def _e_step(params, design: LatentDesign, basis: np.ndarray) -> np.ndarray:
+    from scipy.special import expit
+
     q, se, sp = params
-    log_ratio = (np.log(se) - np.log1p(-sp)) @ ones.T + (np.log1p(-se) - np.log(sp)) @ zeros.T
-    prior = np.log(q) - np.log1p(-q)
-    p = 1.0 / (1.0 + np.exp(-(prior[:, design.stratum] + log_ratio)))
-    return np.where(gold, design.gold, p)
+    coef = np.hstack([np.log(se) - np.log1p(-sp), np.log1p(-se) - np.log(sp), np.log(q) - np.log1p(-q)])
+    p = expit(coef @ basis.T)
+    gold = design.gold >= 0
+    return np.where(gold, design.gold, p) if gold.any() else p
 
 
-def _m_step(p, w, ones, zeros, rated, onehot, model):
-    wp, wn = w * p, w * (1 - p)
-    mass = w @ onehot
-    q = np.where(mass > 0, (wp @ onehot) / np.where(mass > 0, mass, 1), 0.5)
+def _m_step(sums: np.ndarray, totals: np.ndarray, n_r: int, model: str):
+    """(q, Se, Sp) from the posterior-weighted sums ``(w·p) @ basis`` and the weights' ``totals``
+    (``w @ basis``): Se = Σ w p [said 1] / Σ w p [rated], Sp = Σ w (1−p) [said 0] / Σ w (1−p)
+    [rated], q = Σ w p / Σ w per stratum."""
+    yes, no, strata = sums[:, :n_r], sums[:, n_r : 2 * n_r], sums[:, 2 * n_r :]
+    all_yes, all_no, mass = totals[:, :n_r], totals[:, n_r : 2 * n_r], totals[:, 2 * n_r :]
+    q = np.where(mass > 0, strata / np.where(mass > 0, mass, 1), 0.5)
     if model == "one-coin":
-        acc = (wp @ ones + wn @ zeros) / np.maximum(w @ rated, _EPS)
-        se = sp = acc
+        se = sp = (yes + all_no - no) / np.maximum(all_yes + all_no, _EPS)
     else:
-        se = (wp @ ones) / np.maximum(wp @ rated, _EPS)
-        sp = (wn @ zeros) / np.maximum(wn @ rated, _EPS)
+        se = yes / np.maximum(yes + no, _EPS)
+        sp = (all_no - no) / np.maximum(all_yes + all_no - yes - no, _EPS)
     return tuple(np.clip(a, _EPS, 1 - _EPS) for a in (q, se, sp))
 
 
