@@ -9,7 +9,7 @@ pair, :func:`cohen_kappa` of a confusion table), each with its ``*_se``; weights
 :func:`bootstrap_intervals` (:class:`BootstrapOptions`); benchmarking in :func:`benchmark`;
 everything at once in :func:`agreement`.
 Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`) and
-:class:`DawidSkene`; :func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label``
+:class:`DawidSkene`, :class:`OneCoinDawidSkene`, :class:`MACE`; :func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label``
 frame; :func:`rater_quality`. The consensus rule is the toolkit's one
 (:mod:`wordplay_audit.corpora.consensus`); rows of ``rater_type`` ``adjudicator`` are never ratings.
 
@@ -46,7 +46,9 @@ from .kappa import (
     percent_agreement_se,
     prevalence_index,
 )
+from .mace import MACE
 from .numbers import equal_numbers, merge_equal_numbers
+from .one_coin import OneCoinDawidSkene
 from .pairwise import (
     PairwiseAgreement,
     PairwiseKappa,
@@ -67,6 +69,8 @@ __all__ = [
     "BootstrapOptions",
     "CIMethod",
     "DawidSkene",
+    "MACE",
+    "OneCoinDawidSkene",
     "Draws",
     "Interval",
     "Level",
