@@ -20,8 +20,9 @@ vote. Several fits at once: ``weights`` of shape (B, K) give B weightings of the
 bootstrap's resamples), each fitted on its own, all in the same array operations.
 
 *Identifiability* (:func:`check_identified`): the model is identified when ≥ ``min_overlap``
-items hold three ratings, or two post-strata of different prevalence hold ≥ ``min_overlap``
-doubly rated items each, or ≥ ``min_overlap`` rated gold items anchor it; and every rater has
+items hold three ratings, or ≥ ``min_overlap`` doubly rated items lie in two or more post-strata
+(of different prevalence) of ≥ :data:`MIN_POPULATION_ITEMS` each, or ≥ ``min_overlap`` rated gold
+items anchor it; and every rater has
 rated ≥ ``min_rater_items`` items that another rating or a gold answer checks.
 """
 
@@ -51,6 +52,8 @@ MIN_OVERLAP = 30
 """Fewest items that check the raters against each other (module doc, *Identifiability*)."""
 MIN_RATER_ITEMS = 10
 """Fewest checked items per rater."""
+MIN_POPULATION_ITEMS = 10
+"""Fewest doubly rated items that make a post-stratum count as a population of its own."""
 _EPS = 1e-6
 
 
@@ -260,19 +263,19 @@ def check_identified(
     triple = float(design.count[n_ratings >= 3].sum())
     anchored = float(design.count[gold & (n_ratings >= 1)].sum())
     double = np.bincount(design.stratum[n_ratings >= 2], design.count[n_ratings >= 2], design.n_strata)
-    populations = int((double >= min_overlap).sum())
-    if triple < min_overlap and populations < 2 and anchored < min_overlap:
+    populations = int((double >= MIN_POPULATION_ITEMS).sum())
+    if triple < min_overlap and (populations < 2 or double.sum() < min_overlap) and anchored < min_overlap:
         if double.sum() < min_overlap:
             raise ParameterError(
-                f"truth: 'latent' needs a second rating on ≥ {min_overlap} items in each of two post-strata "
+                f"truth: 'latent' needs a second rating on ≥ {min_overlap} items spread over two post-strata "
                 f"(e.g. the judge's verdicts) or a third on ≥ {min_overlap} (now {int(double.sum())} with two, "
                 f"{int(triple)} with three)"
             )
         raise ParameterError(
             f"truth: 'latent' — two ratings and one population do not identify rater error; needs a third "
-            f"rating on ≥ {min_overlap} items (now {int(triple)}), or ≥ {min_overlap} doubly rated items "
-            f"in a second post-strata of another prevalence (e.g. the judge's verdict), or ≥ {min_overlap} "
-            f"rated gold items (now {int(anchored)})"
+            f"rating on ≥ {min_overlap} items (now {int(triple)}), or ≥ {MIN_POPULATION_ITEMS} doubly rated "
+            f"items in a second post-stratum of another prevalence (e.g. the judge's verdict), or ≥ "
+            f"{min_overlap} rated gold items (now {int(anchored)})"
         )
     checked = (n_ratings >= 2) | gold
     seen = design.count[checked] @ (design.ratings[checked] >= 0)
