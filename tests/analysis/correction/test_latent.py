@@ -225,3 +225,56 @@ def test_rater_bootstrap_intervals_cover_the_generating_accuracy():
         hits += list((table["sp_low"].to_numpy() <= sp) & (sp <= table["sp_high"].to_numpy()))
     coverage = float(np.mean(hits))
     assert 0.92 <= coverage <= 0.98, coverage  # 720 intervals: ±0.016 binomial sd at 0.95
+
+
+def test_unanimous_raters_give_the_poststratified_judge_accuracy():
+    """With posteriors 0/1 the latent judge audit is Tenenbein's post-stratified Se and Sp
+    (analysis.correction.poststratified_accuracy) on the consensus."""
+    from wordplay_audit.analysis.correction import poststratified_accuracy
+
+    rng = np.random.default_rng(8)
+    n = 400
+    truth = rng.random(n) < 0.35
+    judge = np.where(truth, rng.random(n) < 0.75, rng.random(n) < 0.08)
+    labelled = np.zeros(n, bool)
+    for verdict in (True, False):
+        labelled[rng.choice(np.flatnonzero(judge == verdict), 30, replace=False)] = True
+    items = pd.DataFrame({"item_id": np.arange(n), "cell": "m", "judge": judge})
+    ratings = pd.DataFrame([(i, r, bool(truth[i])) for i in np.flatnonzero(labelled) for r in "abc"],
+                           columns=["item_id", "rater", "label"])  # fmt: skip
+    audit = (
+        latent_truth(items, ratings, strata=["cell", "judge"], n_boot=200).judge_accuracy(["cell"]).iloc[0]
+    )
+    human = pd.array(np.where(labelled, truth, None), dtype="boolean")
+    ref = poststratified_accuracy(items.assign(human=human, labelled=labelled))
+    assert audit["recall_w"] == pytest.approx(ref.se, abs=1e-6)
+    assert audit["fnr_w"] == pytest.approx(1 - ref.se, abs=1e-6)
+    assert audit["specificity_w"] == pytest.approx(ref.sp, abs=1e-6)
+    assert audit["fnr_w_low"] <= audit["fnr_w"] <= audit["fnr_w_high"]
+
+
+def _four_raters(copy_share: float, seed: int = 9, n: int = 600):
+    rng = np.random.default_rng(seed)
+    truth = rng.random(n) < 0.4
+
+    def rater(acc):
+        return np.where(truth, rng.random(n) < acc, rng.random(n) > acc)
+
+    a = rater(0.85)
+    b = np.where(rng.random(n) < copy_share, a, rater(0.85))  # b copies a's answer (and errors)
+    ratings = pd.concat([pd.DataFrame({"item_id": np.arange(n), "rater": name, "label": said})
+                         for name, said in (("a", a), ("b", b), ("c", rater(0.9)), ("d", rater(0.9)))])  # fmt: skip
+    return latent_design(pd.DataFrame({"item_id": np.arange(n), "cell": "x"}), ratings, strata=["cell"])
+
+
+def test_dependence_check_flags_shared_errors_and_not_independent_ones():
+    """Rater b copies a on 70 % of items: the fit takes the copied answer for the truth (a and b
+    look near perfect), so the excess agreement shows in the other pair (c–d, z ≫ 3): the check
+    says independence fails, not always which pair broke it. Independent raters: every z < 3."""
+    from wordplay_audit.analysis.correction.latent import dependence_check
+
+    shared = _four_raters(0.7)
+    assert dependence_check(shared, fit_latent(shared))["z"].max() >= 3
+    for seed in (1, 2, 3):
+        plain = _four_raters(0.0, seed=seed)
+        assert dependence_check(plain, fit_latent(plain))["z"].max() < 3
