@@ -52,7 +52,8 @@ def _metric_truth(obs, labels, metric, by, *, model, n_boot, seed, confidence) -
     ratings = _ratings(labels, question)
     if ratings.empty:
         return None
-    items = obs[[*by]].assign(
+    weight = [c for c in ("sampling_weight",) if c in obs.columns]  # 1/π: an adaptive campaign
+    items = obs[[*by, *weight]].assign(
         item_id=obs["item_id"].to_numpy(object), judge=obs[judge_col].astype(bool).to_numpy()
     )
     labelled = item_rows(obs["item_id"], pd.unique(ratings["item_id"])) >= 0
@@ -85,7 +86,8 @@ def latent_rates(
 ) -> LatentRates:
     """LKR and TDR per ``by`` cell and the judge's accuracy per model under the latent truth.
 
-    ``obs``: :func:`corpora.balderdash.player_round_table`; ``labels``: checked contract labels,
+    ``obs``: :func:`corpora.balderdash.player_round_table` (a ``sampling_weight`` column, 1/π,
+    weights each label's share of its post-stratum's rest); ``labels``: checked contract labels,
     one row per rater (a final labels table holds one settled label per item and cannot identify
     rater error: ParameterError). A design the model cannot identify is refused
     (:func:`~wordplay_audit.analysis.correction.latent.check_identified`)."""

@@ -100,3 +100,16 @@ def test_cli_latent_json(run_cli, export):
     assert {"se", "se_low", "se_high", "sp", "sp_low", "sp_high"} <= set(
         data["rater_accuracy"]["reference"][0]
     )
+
+
+def test_constant_sampling_weights_change_nothing(export):
+    """Equal 1/π on every label: each stands for the same share of its rest, so the latent
+    estimates equal the unweighted ones (the weights path is taken: items carry the column)."""
+    from wordplay_audit.analysis.balderdash.latent_cells import latent_rates
+    from wordplay_audit.analysis.balderdash.recompute import labels_for
+
+    data = wa.read_balderdash(export)
+    labels = labels_for(data.obs, wa.read_labels(export / "labels.csv"))
+    plain = latent_rates(data.obs, labels, n_boot=200).corrected
+    weighted = latent_rates(data.obs.assign(sampling_weight=4.0), labels, n_boot=200).corrected
+    np.testing.assert_allclose(weighted["ppi"].to_numpy(), plain["ppi"].to_numpy(), atol=1e-9)

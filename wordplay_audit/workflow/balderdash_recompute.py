@@ -285,11 +285,7 @@ def balderdash_recompute(
     if truth == "latent":
         from wordplay_audit.analysis.balderdash.latent_cells import latent_rates
 
-        if weights is not None:
-            raise ParameterError(
-                "weights: truth 'latent' does not take sampling weights yet; use truth='consensus'"
-            )
-        found = latent_rates(data.obs, labels, n_boot=n_boot, seed=seed)
+        found = latent_rates(weighted, labels, n_boot=n_boot, seed=seed)
         corrected, audits, raters, dependence = found
     else:
         audits = judge_audit_tables(data.obs, labels, seed=seed)

@@ -278,3 +278,25 @@ def test_dependence_check_flags_shared_errors_and_not_independent_ones():
     for seed in (1, 2, 3):
         plain = _four_raters(0.0, seed=seed)
         assert dependence_check(plain, fit_latent(plain))["z"].max() < 3
+
+
+def test_sampling_weights_enter_as_the_consensus_engine_weights_them():
+    """Unanimous raters and labels drawn at two rates (1/π = 2 and 6): the latent estimate is
+    the consensus engine's weighted one (Kish counts of v = 1/π − 1, cells.label_counts)."""
+    rng = np.random.default_rng(12)
+    n = 400
+    judge = rng.random(n) < 0.5
+    truth = np.where(judge, rng.random(n) < 0.7, rng.random(n) < 0.15)
+    labelled = rng.random(n) < 0.3
+    weight = np.where(labelled, np.where(rng.random(n) < 0.5, 2.0, 6.0), np.nan)
+    items = pd.DataFrame({"item_id": np.arange(n), "cell": "m", "judge": judge, "sampling_weight": weight})
+    ratings = pd.DataFrame([(i, r, bool(truth[i])) for i in np.flatnonzero(labelled) for r in "abc"],
+                           columns=["item_id", "rater", "label"])  # fmt: skip
+    latent = latent_truth(items, ratings, strata=["cell", "judge"], n_boot=200).shares(["cell"])
+    human = pd.array(np.where(labelled, truth, None), dtype="boolean")
+    consensus = corrected_shares(items.assign(human=human), cells=["cell"])
+    assert latent["estimate"].iloc[0] == pytest.approx(consensus["estimate"].iloc[0], abs=1e-9)
+    unweighted = corrected_shares(items.drop(columns="sampling_weight").assign(human=human), cells=["cell"])
+    assert (
+        abs(unweighted["estimate"].iloc[0] - consensus["estimate"].iloc[0]) > 1e-4
+    )  # the weights matter here
