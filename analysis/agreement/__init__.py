@@ -9,7 +9,8 @@ pair, :func:`cohen_kappa` of a confusion table), each with its ``*_se``; weights
 :func:`bootstrap_intervals` (:class:`BootstrapOptions`); benchmarking in :func:`benchmark`;
 everything at once in :func:`agreement`.
 Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`) and
-:class:`DawidSkene`; the skill-weighted votes :class:`WeightedMajorityVote`, :class:`Wawa`,
+:class:`DawidSkene` (optionally anchored on gold items), :class:`OneCoinDawidSkene`,
+:class:`MACE`; the skill-weighted votes :class:`WeightedMajorityVote`, :class:`Wawa`,
 :class:`ZeroBasedSkill` and :class:`GoldMajorityVote` (honeypots), and :class:`GLAD` (item
 difficulty); :func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label``
 frame; :func:`rater_quality`. The consensus rule is the toolkit's one
@@ -50,7 +51,9 @@ from .kappa import (
     percent_agreement_se,
     prevalence_index,
 )
+from .mace import MACE
 from .numbers import equal_numbers, merge_equal_numbers
+from .one_coin import OneCoinDawidSkene
 from .pairwise import (
     PairwiseAgreement,
     PairwiseKappa,
@@ -76,6 +79,8 @@ __all__ = [
     "DawidSkene",
     "GLAD",
     "GoldMajorityVote",
+    "MACE",
+    "OneCoinDawidSkene",
     "Draws",
     "Interval",
     "Level",

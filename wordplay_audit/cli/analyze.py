@@ -97,7 +97,9 @@ def agreement_command(
 def aggregate_command(
     labels: LabelsArg,
     out: Annotated[Path, typer.Option("--out", help="Where to write the consensus CSV.")],
-    method: Annotated[str, typer.Option("--method", help="majority or dawid-skene.")] = "majority",
+    method: Annotated[
+        str, typer.Option("--method", help="majority, dawid-skene, one-coin or mace.")
+    ] = "majority",
     tie: Annotated[
         str, typer.Option("--tie", help="Majority ties: adjudicate, first or random.")
     ] = "adjudicate",
@@ -109,7 +111,8 @@ def aggregate_command(
     rater_type: RaterTypeOpt = "human",
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Consensus label of every item (majority vote or Dawid–Skene), written as CSV."""
+    """Consensus label of every item (majority vote, Dawid–Skene, one-coin or MACE), written as CSV;
+    with two categories, each rater's sensitivity and specificity with bootstrap intervals."""
     import wordplay_audit as wa
 
     result = wa.consensus(wa.read_labels(labels, items=_items(items), categorical=True), method=method, tie=tie,

@@ -69,6 +69,10 @@ def recompute_command(
         Path | None,
         typer.Option("--weights", help="Campaign items.csv with sampling_weight (1/π; adaptive rounds)."),
     ] = None,
+    truth: Annotated[
+        str,
+        typer.Option("--truth", help="consensus (people's settled label) or latent (rater error carried)."),
+    ] = "consensus",
     out: OutOpt = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -78,7 +82,7 @@ def recompute_command(
 
     data, labels = _read(export, words, human)
     table = wa.read_table(weights) if weights is not None else None
-    result = wa.balderdash_recompute(data, labels, design=design, weights=table)
+    result = wa.balderdash_recompute(data, labels, design=design, weights=table, truth=truth)
     show(result, as_json=as_json, write=out, human=str(human), weights=str(weights) if weights else None)
 
 

@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from wordplay_audit.errors import InputError, ParameterError, about, check_choice
 from wordplay_audit.workflow.results import Result, plain
+from wordplay_audit.workflow.text import frame_lines
 
 __all__ = ["Agreement", "Consensus", "agreement", "consensus", "select_labels"]
 
@@ -205,15 +207,21 @@ class Consensus(Result):
     table: pd.DataFrame
     details: dict[str, Any]
     left_out: dict[str, int]
+    raters: pd.DataFrame | None = None  # binary labels: each rater's Se/Sp with intervals
+    raters_note: str | None = None  # what the rater table is, or why there is none
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        return {"consensus": self.table}
+        out = {"consensus": self.table}
+        if self.raters is not None:
+            out["raters"] = self.raters
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         counts = self.table["label"].value_counts().to_dict()
         return plain({"method": self.method, "items": len(self.table), **self.details,
                       "label_counts": {str(k): int(v) for k, v in counts.items()},
-                      "unlabelled": int(self.table["label"].isna().sum()), "rows_left_out": self.left_out})  # fmt: skip
+                      "unlabelled": int(self.table["label"].isna().sum()), "rows_left_out": self.left_out,
+                      "raters": self.raters, "raters_note": self.raters_note})  # fmt: skip
 
     def summary(self) -> list[str]:
         out = self.to_dict()
@@ -232,6 +240,10 @@ class Consensus(Result):
             )
         if "settled_by" in out:
             lines.append("settled by: " + ", ".join(f"{k} {v}" for k, v in out["settled_by"].items()))
+        if self.raters_note:
+            lines.append(self.raters_note)
+        if self.raters is not None:
+            lines += frame_lines(self.raters)
         lo = self.left_out
         lines.append(f"rows left out: {lo.get('question', 0)} of another question, {lo.get('kind', 0)} of another "
                      f"kind, {lo.get('rater_type', 0)} of another rater type")  # fmt: skip
@@ -250,7 +262,7 @@ class Consensus(Result):
 def consensus(
     labels: pd.DataFrame,
     *,
-    method: Literal["majority", "dawid-skene"] = "majority",
+    method: Literal["majority", "dawid-skene", "one-coin", "mace"] = "majority",
     tie: Literal["adjudicate", "first", "random"] = "adjudicate",
     seed: int = 0,
     n_iter: int = 100,
@@ -258,10 +270,17 @@ def consensus(
     kind: str | None = None,
     items: pd.DataFrame | None = None,
     rater_type: RaterTypeChoice = "human",
+    n_boot: int = 1000,
 ) -> Consensus:
     """The consensus label of every item: majority vote (``tie``: ``adjudicate`` leaves a tie
     without a label, ``first`` takes the first tied category, ``random`` draws one with
-    ``seed``) or Dawid–Skene (EM, at most ``n_iter`` iterations).
+    ``seed``), Dawid–Skene (EM, at most ``n_iter`` iterations), its one-coin form (one accuracy
+    per rater) or MACE (Hovy et al. 2013; ``n_iter`` rounds, 10 restarts from ``seed``). With two
+    categories the result also holds each rater's sensitivity and specificity under the
+    latent-class model (one-coin for ``"one-coin"``, else the full Dawid–Skene model) with 95 %
+    item-bootstrap intervals that refit the model in every resample (``n_boot`` resamples;
+    :func:`~wordplay_audit.analysis.correction.latent_bootstrap.latent_truth`), or, where the design
+    cannot identify rater error, the reason.
 
     Majority vote gives the final labels table (``item_id``, ``label``, ``n_raters``,
     ``n_votes``, ``settled_by``; :mod:`wordplay_audit.corpora.consensus`, the rule every
@@ -269,9 +288,9 @@ def consensus(
     goes to any estimator as people's labels. Dawid–Skene gives its posterior table."""
     from typing import get_args
 
-    from wordplay_audit.analysis.agreement import DawidSkene, MajorityVote, TiePolicy
+    from wordplay_audit.analysis.agreement import MACE, DawidSkene, MajorityVote, OneCoinDawidSkene, TiePolicy
 
-    check_choice("method", method, ("majority", "dawid-skene"))
+    check_choice("method", method, CONSENSUS_METHODS)
     check_choice("tie", tie, get_args(TiePolicy))
     who = None if rater_type == "all" else rater_type
     if method == "majority":  # adjudications settle the items they name, whoever votes
@@ -291,8 +310,48 @@ def consensus(
             details = {"ties": int((table["settled_by"] == "tie").sum()), "tie_policy": tie,
                        "adjudicated": int((table["settled_by"] == "adjudicated").sum()),
                        "settled_by": {str(k): int(v) for k, v in table["settled_by"].value_counts().items()}}  # fmt: skip
+        elif method == "mace":
+            model = MACE(n_iter=n_iter, seed=seed, rater_type=who).fit(rows)
+            table = model.consensus()
+            details = {"iterations": n_iter, "competence": model.competence_.to_dict()}
         else:
-            model = DawidSkene(n_iter=n_iter, rater_type=who).fit(rows)
+            estimator = DawidSkene if method == "dawid-skene" else OneCoinDawidSkene
+            model = estimator(n_iter=n_iter, rater_type=who).fit(rows)
             table = model.consensus()
             details = {"iterations": model.n_iter_, "priors": model.priors_.to_dict()}
-    return Consensus(method, table, details, left_out)
+    raters, note = rater_accuracy(
+        rows, model="one-coin" if method == "one-coin" else "full", seed=seed, n_boot=n_boot
+    )
+    return Consensus(method, table, details, left_out, raters, note)
+
+
+CONSENSUS_METHODS = ("majority", "dawid-skene", "one-coin", "mace")
+
+
+def rater_accuracy(
+    rows: pd.DataFrame, *, model: str, seed: int, n_boot: int
+) -> tuple[pd.DataFrame | None, str | None]:
+    """Each rater's sensitivity and specificity (``model``: ``full`` or ``one-coin``) with 95 %
+    item-bootstrap intervals, for two categories (positive: ``true``, else the later of the two
+    in the labels' category order); (None, reason) where there are not two or the design cannot
+    identify rater error."""
+    from wordplay_audit.analysis.agreement.tables import rating_table
+    from wordplay_audit.analysis.correction.latent_bootstrap import latent_truth
+
+    people = rows[rows["rater_type"] != "adjudicator"] if "rater_type" in rows.columns else rows
+    table = rating_table(people, rater_type=None)
+    categories = [str(c) for c in table.categories]
+    if len(categories) != 2:
+        return None, None
+    positive = "true" if "true" in categories else categories[1]
+    ratings = pd.DataFrame({"item_id": np.asarray(table.item_ids, dtype=object)[table.item],
+                            "rater": np.asarray(table.raters, dtype=object)[table.rater].astype(str),
+                            "label": np.asarray(categories, dtype=object)[table.label] == positive})  # fmt: skip
+    items = pd.DataFrame({"item_id": np.asarray(table.item_ids, dtype=object)})
+    try:
+        truth = latent_truth(items, ratings, strata=[], model=model, n_boot=n_boot, seed=seed)
+    except ParameterError as exc:
+        return None, f"rater sensitivity/specificity not shown: {exc}"
+    note = (f"raters: sensitivity and specificity of {positive!r} under the {model} latent-class model "
+            f"(95 % item bootstrap, {n_boot} resamples, refitted in each)")  # fmt: skip
+    return truth.rater_accuracy(), note

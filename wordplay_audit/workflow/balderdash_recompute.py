@@ -71,6 +71,9 @@ class BalderdashRecompute(Result):
     consensus: dict[str, dict] = field(default_factory=dict)
     weighted: bool = False
     width_history: pd.DataFrame | None = None
+    truth: str = "consensus"
+    raters: dict[str, pd.DataFrame] = field(default_factory=dict)  # truth='latent': se/sp per rater
+    dependence: dict[str, pd.DataFrame] = field(default_factory=dict)  # truth='latent': the pair check
 
     def tables(self) -> dict[str, pd.DataFrame]:
         out = {"corrected": self.corrected, "replaced_rates": self.replaced_rates}
@@ -91,6 +94,7 @@ class BalderdashRecompute(Result):
         from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
 
         out = {
+            "truth": self.truth,
             "export": self.export,
             "design": self.design,
             "skipped": self.skipped,
@@ -104,6 +108,10 @@ class BalderdashRecompute(Result):
         }
         if self.weighted:
             out["weights_note"] = WEIGHTS_NOTE
+        if self.truth == "latent":
+            from wordplay_audit.analysis.balderdash.latent_cells import LATENT_NOTE
+
+            out.update(truth_note=LATENT_NOTE, rater_accuracy=self.raters, dependence=self.dependence)
         return plain(out)
 
     def summary(self) -> list[str]:
@@ -113,21 +121,29 @@ class BalderdashRecompute(Result):
         judge_rows = self.skipped.get("judge_rows_in_human_file", 0)
         if judge_rows:
             lines.append(f"left out {judge_rows} judge row(s) of the human labels (people's labels only)")
+        lines.append(truth_line(self.truth))
         lines += consensus_lines(self.consensus)
+        lines += latent_lines(self.raters, self.dependence)
         for question, table in self.audits.items():
             lines.append(
-                f"judge accuracy ({question}), re-weighted to all judged definitions (95 % intervals):"
+                f"judge accuracy ({question}), re-weighted to all judged definitions (95 % intervals"
+                f" of the {self.truth} truth):"
             )
             lines += frame_lines(table, [c for c in _AUDIT_W if c in table.columns])
-            lines.append(f"  raw, on the labelled items only ({question}; Wilson intervals):")
-            lines += frame_lines(table, [c for c in _AUDIT_RAW if c in table.columns])
+            if any(c in table.columns for c in _AUDIT_RAW[1:]):
+                lines.append(f"  raw, on the labelled items only ({question}; Wilson intervals):")
+                lines += frame_lines(table, [c for c in _AUDIT_RAW if c in table.columns])
         lines.append(
             "rounds: " + ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in self.round_status.items())
         )
         lines += [
             f"  {k.replace('_', ' ')}: {why}" for k, why in ROUND_STATUS.items() if k in self.round_status
         ]
-        lines.append("corrected rates (95 % intervals; exact for the binomial pieces):")
+        lines.append(
+            "corrected rates (95 % intervals; exact for the binomial pieces):"
+            if self.truth == "consensus"
+            else "corrected rates (95 % bootstrap intervals of the latent truth; rg = ppi here):"
+        )
         lines += frame_lines(self.corrected, [c for c in _CORRECTED if c in self.corrected.columns])
         lines += reason_lines(self.corrected)
         lines.append(f"replaced labels — {REPLACED_NOTE}:")
@@ -154,6 +170,31 @@ class BalderdashRecompute(Result):
         if self.width_history is not None and len(self.width_history):
             blocks += adaptive_blocks(self.width_history)
         return Section(self.title, blocks)
+
+
+TRUTH = ("consensus", "latent")
+
+
+def truth_line(truth: str) -> str:
+    """The line that says which truth the intervals cover."""
+    if truth == "latent":
+        return ("truth: latent — intervals cover the true labels, people's ratings and the judge's verdict "
+                "taken as imperfect measurements of them (rater error carried)")  # fmt: skip
+    return "truth: consensus — intervals cover what people's settled label says (rater error not carried)"
+
+
+def latent_lines(raters: dict[str, pd.DataFrame], dependence: dict[str, pd.DataFrame]) -> list[str]:
+    """Per question under the latent truth: each rater's sensitivity and specificity with
+    bootstrap intervals, and the conditional-dependence check."""
+    from wordplay_audit.analysis.balderdash.latent_cells import dependence_lines
+
+    lines = []
+    for question, table in raters.items():
+        lines.append(
+            f"raters ({question}), sensitivity and specificity under the latent model (95 % bootstrap):"
+        )
+        lines += frame_lines(table)
+    return lines + dependence_lines(dependence)
 
 
 def consensus_lines(counts: dict) -> list[str]:
@@ -210,13 +251,20 @@ def balderdash_recompute(
     design: Design = "stratified",
     weights: pd.DataFrame | None = None,
     seed: int = 0,
+    truth: str = "consensus",
+    n_boot: int = 1000,
 ) -> BalderdashRecompute:
     """Audit the judge per model (re-weighted to every judged definition), correct LKR and TDR
     per model and deck with intervals, and recompute the metrics under replaced labels.
 
     ``human``: contract labels with people's answers (``question`` ``reference`` → TDR,
     ``any_sense`` → LKR). ``weights``: a campaign's items table with ``sampling_weight`` (1/π)
-    when the sampling rates changed between rounds (``annotate next``)."""
+    when the sampling rates changed between rounds (``annotate next``). ``truth``: what the
+    corrected rates and the judge audit estimate — ``"consensus"`` (people's settled label) or
+    ``"latent"`` (the true label; people's ratings and the judge's verdict its imperfect
+    measurements; needs each rater's labels and a design that identifies their error;
+    ``n_boot`` resamples, :mod:`~wordplay_audit.analysis.balderdash.latent_cells`). The tables
+    keep their columns either way."""
     from wordplay_audit.analysis.balderdash.corrected import corrected_rates
     from wordplay_audit.analysis.balderdash.metrics import game_metrics, setting_metrics
     from wordplay_audit.analysis.balderdash.recompute import (
@@ -228,12 +276,20 @@ def balderdash_recompute(
     from wordplay_audit.analysis.balderdash.summary import judge_audit_tables
 
     check_choice("design", design, DESIGNS)
+    check_choice("truth", truth, TRUTH)
     labels = human_rows(data, human)
     weighted = _weighted_obs(data, labels, weights, design)
-    audits = judge_audit_tables(data.obs, labels, seed=seed)
     replaced = replace_labels(data.obs, labels)
     rescored = recompute_scores(replaced)
-    corrected = corrected_rates(weighted, labels, design=design)
+    raters, dependence = {}, {}
+    if truth == "latent":
+        from wordplay_audit.analysis.balderdash.latent_cells import latent_rates
+
+        found = latent_rates(weighted, labels, n_boot=n_boot, seed=seed)
+        corrected, audits, raters, dependence = found
+    else:
+        audits = judge_audit_tables(data.obs, labels, seed=seed)
+        corrected = corrected_rates(weighted, labels, design=design)
     status = rescored.drop_duplicates(["game_id", "round_id"])["round_status"].value_counts().to_dict()
     skipped = {
         **data.skipped,
@@ -258,6 +314,9 @@ def balderdash_recompute(
         consensus=replaced.attrs.get("consensus", {}),
         weighted=weights is not None,
         width_history=history,
+        truth=truth,
+        raters=raters,
+        dependence=dependence,
     )
 
 
