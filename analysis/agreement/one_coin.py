@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .dawid_skene import _EM, DawidSkene, _rating_design
+from .dawid_skene import _EM, DawidSkene, _rating_design, gold_codes
 from .tables import RatingTable, as_rating_table
 
 __all__ = ["OneCoinDawidSkene"]
@@ -38,6 +38,7 @@ class OneCoinDawidSkene(DawidSkene):
     fixed ``n_iter`` (``tol=None``).
 
     Attributes after :meth:`fit`: those of :class:`DawidSkene` and ``skills_`` (Series by rater).
+    ``gold`` anchors the fit as in :class:`DawidSkene`.
 
     Reference: Dawid & Skene (1979), JRSS C 28(1):20–28, with the one-coin restriction of
     e.g. Raykar et al. (2010), JMLR 11:1297.
@@ -47,8 +48,10 @@ class OneCoinDawidSkene(DawidSkene):
         """Fit on a labels table (or a prepared :class:`RatingTable`); returns ``self``."""
         n_iter, tol = self._check_params()
         table = as_rating_table(labels, categories=self.categories, rater_type=self.rater_type)
-        design, freq, inverse = _rating_design(table)
-        em = _OneCoinEM(design, freq.astype(float), table.n_raters, table.n_categories)
+        known = None if self.gold is None else gold_codes(table, self.gold)
+        design, freq, inverse, first = _rating_design(table, known)
+        clamp = None if known is None else known[first]
+        em = _OneCoinEM(design, freq.astype(float), table.n_raters, table.n_categories, clamp)
         post, priors, errs, history = em.run(n_iter, tol)
         self._store(table, post[inverse], priors, errs)
         self.log_likelihood_ = history

@@ -98,7 +98,12 @@ def aggregate_command(
     labels: LabelsArg,
     out: Annotated[Path, typer.Option("--out", help="Where to write the consensus CSV.")],
     method: Annotated[
-        str, typer.Option("--method", help="majority, dawid-skene, one-coin or mace.")
+        str,
+        typer.Option(
+            "--method",
+            help="majority, dawid-skene, one-coin, mace, glad, wawa, "
+            "zero-based-skill, gold-majority or weighted-majority.",
+        ),
     ] = "majority",
     tie: Annotated[
         str, typer.Option("--tie", help="Majority ties: adjudicate, first or random.")
@@ -109,14 +114,22 @@ def aggregate_command(
     kind: KindOpt = None,
     items: ItemsOpt = None,
     rater_type: RaterTypeOpt = "human",
+    gold: Annotated[
+        Path | None, typer.Option("--gold", help="CSV of honeypot answers (item_id, label).")
+    ] = None,
+    skills: Annotated[
+        Path | None, typer.Option("--skills", help="CSV of rater weights (rater, skill).")
+    ] = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Consensus label of every item (majority vote, Dawid–Skene, one-coin or MACE), written as CSV;
-    with two categories, each rater's sensitivity and specificity with bootstrap intervals."""
+    """Consensus label of every item (majority vote, Dawid–Skene, one-coin, MACE, GLAD, Wawa,
+    zero-based skill, gold or weighted majority vote), written as CSV; with two categories, each
+    rater's sensitivity and specificity with bootstrap intervals."""
     import wordplay_audit as wa
 
     result = wa.consensus(wa.read_labels(labels, items=_items(items), categorical=True), method=method, tie=tie,
-                          seed=seed, n_iter=n_iter, question=question, kind=kind, items=_items(items), rater_type=rater_type)  # fmt: skip
+                          seed=seed, n_iter=n_iter, question=question, kind=kind, items=_items(items), rater_type=rater_type,
+                          gold=wa.read_table(gold) if gold else None, skills=wa.read_table(skills) if skills else None)  # fmt: skip
     show(result, as_json=as_json, write=out)
 
 

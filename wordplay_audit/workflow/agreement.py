@@ -240,6 +240,11 @@ class Consensus(Result):
             )
         if "settled_by" in out:
             lines.append("settled by: " + ", ".join(f"{k} {v}" for k, v in out["settled_by"].items()))
+        for learned in ("skills", "competence", "abilities"):  # the method's own per-rater parameters
+            if learned in out:
+                shown = list(out[learned].items())
+                more = f" … ({len(shown) - 20} more: --json)" if len(shown) > 20 else ""
+                lines.append(f"{learned}: " + ", ".join(f"{k} {v:.3g}" for k, v in shown[:20]) + more)
         if self.raters_note:
             lines.append(self.raters_note)
         if self.raters is not None:
@@ -262,7 +267,17 @@ class Consensus(Result):
 def consensus(
     labels: pd.DataFrame,
     *,
-    method: Literal["majority", "dawid-skene", "one-coin", "mace"] = "majority",
+    method: Literal[
+        "majority",
+        "dawid-skene",
+        "one-coin",
+        "mace",
+        "glad",
+        "wawa",
+        "zero-based-skill",
+        "gold-majority",
+        "weighted-majority",
+    ] = "majority",
     tie: Literal["adjudicate", "first", "random"] = "adjudicate",
     seed: int = 0,
     n_iter: int = 100,
@@ -271,11 +286,16 @@ def consensus(
     items: pd.DataFrame | None = None,
     rater_type: RaterTypeChoice = "human",
     n_boot: int = 1000,
+    gold: pd.DataFrame | None = None,
+    skills: pd.DataFrame | None = None,
 ) -> Consensus:
     """The consensus label of every item: majority vote (``tie``: ``adjudicate`` leaves a tie
     without a label, ``first`` takes the first tied category, ``random`` draws one with
     ``seed``), Dawid–Skene (EM, at most ``n_iter`` iterations), its one-coin form (one accuracy
-    per rater) or MACE (Hovy et al. 2013; ``n_iter`` rounds, 10 restarts from ``seed``). With two
+    per rater) or MACE (Hovy et al. 2013; ``n_iter`` rounds, 10 restarts from ``seed``); GLAD
+    (item difficulty), Wawa, zero-based skill, gold majority vote (skills on ``gold``, honeypot
+    answers ``item_id``, ``label``, which also anchor ``dawid-skene``) or a weighted majority vote
+    (``skills``: ``rater``, ``skill``) — :mod:`wordplay_audit.analysis.agreement.methods`. With two
     categories the result also holds each rater's sensitivity and specificity under the
     latent-class model (one-coin for ``"one-coin"``, else the full Dawid–Skene model) with 95 %
     item-bootstrap intervals that refit the model in every resample (``n_boot`` resamples;
@@ -288,7 +308,8 @@ def consensus(
     goes to any estimator as people's labels. Dawid–Skene gives its posterior table."""
     from typing import get_args
 
-    from wordplay_audit.analysis.agreement import MACE, DawidSkene, MajorityVote, OneCoinDawidSkene, TiePolicy
+    from wordplay_audit.analysis.agreement import MajorityVote, TiePolicy
+    from wordplay_audit.analysis.agreement.methods import fit_consensus
 
     check_choice("method", method, CONSENSUS_METHODS)
     check_choice("tie", tie, get_args(TiePolicy))
@@ -310,22 +331,17 @@ def consensus(
             details = {"ties": int((table["settled_by"] == "tie").sum()), "tie_policy": tie,
                        "adjudicated": int((table["settled_by"] == "adjudicated").sum()),
                        "settled_by": {str(k): int(v) for k, v in table["settled_by"].value_counts().items()}}  # fmt: skip
-        elif method == "mace":
-            model = MACE(n_iter=n_iter, seed=seed, rater_type=who).fit(rows)
-            table = model.consensus()
-            details = {"iterations": n_iter, "competence": model.competence_.to_dict()}
         else:
-            estimator = DawidSkene if method == "dawid-skene" else OneCoinDawidSkene
-            model = estimator(n_iter=n_iter, rater_type=who).fit(rows)
-            table = model.consensus()
-            details = {"iterations": model.n_iter_, "priors": model.priors_.to_dict()}
+            table, details = fit_consensus(method, rows, rater_type=who, n_iter=n_iter, seed=seed,
+                                           gold=gold, skills=skills)  # fmt: skip
     raters, note = rater_accuracy(
         rows, model="one-coin" if method == "one-coin" else "full", seed=seed, n_boot=n_boot
     )
     return Consensus(method, table, details, left_out, raters, note)
 
 
-CONSENSUS_METHODS = ("majority", "dawid-skene", "one-coin", "mace")
+CONSENSUS_METHODS = ("majority", "dawid-skene", "one-coin", "mace", "glad", "wawa", "zero-based-skill",
+                     "gold-majority", "weighted-majority")  # fmt: skip
 
 
 def rater_accuracy(
