@@ -7,7 +7,8 @@ Statistics (nominal unless weighted): :func:`percent_agreement`, :func:`fleiss_k
 pair, :func:`cohen_kappa` of a confusion table), each with its ``*_se``; weights in
 :func:`weight_matrix`; item-bootstrap intervals, t tests and Wald/t intervals in
 :func:`bootstrap_intervals` (:class:`BootstrapOptions`); benchmarking in :func:`benchmark`;
-everything at once in :func:`agreement`.
+graded ratings: :func:`icc` (the six Shrout–Fleiss forms with F tests and exact intervals) and
+:func:`kendall_w`; everything at once in :func:`agreement`.
 Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`) and
 :class:`DawidSkene`; :func:`from_crowdkit` reads crowd-kit's ``task``/``worker``/``label``
 frame; :func:`rater_quality`. The consensus rule is the toolkit's one
@@ -33,6 +34,7 @@ from .alpha import krippendorff_alpha, krippendorff_alpha_se
 from .bootstrap import BootstrapOptions, Interval, bootstrap_intervals
 from .conger import conger_kappa, conger_kappa_se, light_kappa, light_kappa_se
 from .dawid_skene import DawidSkene
+from .icc import ICC_FORMS, ICCEstimate, ICCForm, ICCResult, icc
 from .inference import Benchmark, Scale, benchmark
 from .kappa import (
     cohen_kappa,
@@ -46,6 +48,7 @@ from .kappa import (
     percent_agreement_se,
     prevalence_index,
 )
+from .kendall import KendallW, kendall_w
 from .numbers import equal_numbers, merge_equal_numbers
 from .pairwise import (
     PairwiseAgreement,
@@ -68,7 +71,12 @@ __all__ = [
     "CIMethod",
     "DawidSkene",
     "Draws",
+    "ICCEstimate",
+    "ICCForm",
+    "ICCResult",
+    "ICC_FORMS",
     "Interval",
+    "KendallW",
     "Level",
     "MajorityVote",
     "NotFittedError",
@@ -106,7 +114,9 @@ __all__ = [
     "gwet_ac1_se",
     "gwet_ac2",
     "gwet_ac2_se",
+    "icc",
     "items_used",
+    "kendall_w",
     "krippendorff_alpha",
     "krippendorff_alpha_se",
     "light_kappa",

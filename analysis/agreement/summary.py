@@ -15,6 +15,7 @@ from ._common import LEVELS, Level, RaterType, UndefinedStatisticWarning, warn_u
 from ._core import SINGLE_RATED, Patterns, SingleRated, prevalence, sample_patterns
 from .aggregation import majority_vote
 from .bootstrap import BootstrapOptions, Interval, bootstrap_intervals
+from .graded import graded_statistics
 from .inference import SCALE_NAMES, Scale, benchmark
 from .kappa import pabak, prevalence_index
 from .numbers import equal_numbers, merge_equal_numbers
@@ -108,6 +109,7 @@ def agreement(  # noqa: PLR0913 (one keyword per option of the analysis)
     weights: WeightName | object | None = None,
     benchmark: Scale | None = None,
     single_rated: SingleRated = "gwet",
+    icc: Sequence[str] | str | None = "auto",
 ) -> AgreementResult:
     """Percent agreement, Fleiss' κ, Krippendorff's α, Gwet's AC1, Brennan–Prediger, Conger's
     κ and Light's κ, each with an item-bootstrap interval, Gwet's analytic SE, the t test of
@@ -121,7 +123,9 @@ def agreement(  # noqa: PLR0913 (one keyword per option of the analysis)
     (``"landis-koch"``, ``"fleiss"``, ``"altman"``) adds Gwet's probabilistic benchmarking to
     every coefficient (:func:`.inference.benchmark`). ``single_rated``: ``"gwet"`` keeps the
     items rated once in the category shares and in *n* (Gwet 2014, irrCAC), ``"drop"`` leaves
-    them out (:mod:`._core`).
+    them out (:mod:`._core`). ``icc``: the ICC forms (:data:`.icc.ICC_FORMS`; ``"auto"``, the
+    default: all six when every label is a number; None: off), with Kendall's *W* beside them
+    (:mod:`.graded`; items not rated by every rater are left out of both and counted).
 
     ``bootstrap``: :class:`~.bootstrap.BootstrapOptions` (default 1,000 resamples, seed 0,
     95 % BCa); ``BootstrapOptions(n_boot=0)`` skips the bootstrap (intervals nan). The rating
@@ -195,6 +199,7 @@ def agreement(  # noqa: PLR0913 (one keyword per option of the analysis)
         merged_numbers=bool(equal) and level != "nominal",
         single_rated=single_rated,
         benchmark=benchmark,
+        graded=graded_statistics(table, forms=icc, confidence=options.confidence, ordered=level != "nominal"),
         **_added(intervals, pairwise, checked, options.confidence),
     )
 
