@@ -72,3 +72,14 @@ def test_in_the_agreement_result_numeric_and_ordinal_labels():
     ordinal = agreement(named, bootstrap=none, level="ordinal", categories=list(words.values())).to_dict()
     assert ordinal["icc"] is None
     assert ordinal["kendall_w"]["value"] == pytest.approx(out["kendall_w"]["value"], rel=1e-12)
+
+
+def test_column_ranks_are_scipys_average_ranks():
+    from wordplay_audit.analysis.agreement.kendall import column_ranks
+
+    rng = np.random.default_rng(4)
+    values = np.round(rng.normal(size=(50, 3)), 1)
+    ranks, ties = column_ranks(values)
+    np.testing.assert_allclose(ranks, stats.rankdata(values, axis=0))
+    counts = [np.unique(values[:, j], return_counts=True)[1] for j in range(3)]
+    np.testing.assert_allclose(ties, [float((c**3 - c).sum()) for c in counts])
