@@ -123,9 +123,8 @@ def agreement(  # noqa: PLR0913 (one keyword per option of the analysis)
     (``"landis-koch"``, ``"fleiss"``, ``"altman"``) adds Gwet's probabilistic benchmarking to
     every coefficient (:func:`.inference.benchmark`). ``single_rated``: ``"gwet"`` keeps the
     items rated once in the category shares and in *n* (Gwet 2014, irrCAC), ``"drop"`` leaves
-    them out (:mod:`._core`). ``icc``: the ICC forms (:data:`.icc.ICC_FORMS`; ``"auto"``, the
-    default: all six when every label is a number; None: off), with Kendall's *W* beside them
-    (:mod:`.graded`; items not rated by every rater are left out of both and counted).
+    them out (:mod:`._core`). ``icc``: ICC forms, Kendall's *W* and judges' scores vs people
+    (:func:`.graded.graded_statistics`; ``"auto"``: all six ICC forms for numeric labels; None: off).
 
     ``bootstrap``: :class:`~.bootstrap.BootstrapOptions` (default 1,000 resamples, seed 0,
     95 % BCa); ``BootstrapOptions(n_boot=0)`` skips the bootstrap (intervals nan). The rating
@@ -199,8 +198,15 @@ def agreement(  # noqa: PLR0913 (one keyword per option of the analysis)
         merged_numbers=bool(equal) and level != "nominal",
         single_rated=single_rated,
         benchmark=benchmark,
-        graded=graded_statistics(table, forms=icc, confidence=options.confidence, ordered=level != "nominal"),
+        graded=_graded(table, labels, icc, level, options.confidence),
         **_added(intervals, pairwise, checked, options.confidence),
+    )
+
+
+def _graded(table: RatingTable, labels: object, icc, level: str, confidence: float):
+    """ICC, Kendall's W and judges' scores (:func:`.graded.graded_statistics`)."""
+    return graded_statistics(
+        table, forms=icc, confidence=confidence, ordered=level != "nominal", labels=labels
     )
 
 

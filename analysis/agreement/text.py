@@ -111,4 +111,25 @@ def graded_lines(out: dict) -> list[str]:
             f"Kendall's W ({ties}, {w['items']} items): {w['value']:.3f}  "
             f"chi2({w['df']}) = {w['chi2']:.3g}, p {w['p_value']:.2g}"
         )
+    return lines + _judge_score_lines(out)
+
+
+def _judge_score_lines(out: dict) -> list[str]:
+    """Each judge's score against the people's mean label: Spearman, Kendall's τ-b, ICC."""
+    found = out.get("judge_scores")
+    if not found:
+        reason = out.get("judge_scores_reason")
+        return [f"judge scores vs people: n/a ({reason})"] if reason and "human" not in reason else []
+    lines = []
+    for judge, d in found.items():
+        parts = []
+        for name, key in (("Spearman", "spearman"), ("Kendall tau-b", "kendall_tau")):
+            c = d[key]
+            parts.append(f"{name} n/a ({c['reason']})" if c["value"] is None
+                         else f"{name} {c['value']:.3f} [{c['ci_low']:.3f}, {c['ci_high']:.3f}]")  # fmt: skip
+        if d["icc"] is not None:
+            parts += [f"{form} {_number(e['value'], e['reason'])}" for form, e in d["icc"].items()]
+        lines.append(
+            f"judge {judge} ({d['source']}) vs people's mean label, {d['items']} items: " + "; ".join(parts)
+        )
     return lines
