@@ -7,7 +7,8 @@ Statistics (nominal unless weighted): :func:`percent_agreement`, :func:`fleiss_k
 pair, :func:`cohen_kappa` of a confusion table), each with its ``*_se``; weights in
 :func:`weight_matrix`; item-bootstrap intervals, t tests and Wald/t intervals in
 :func:`bootstrap_intervals` (:class:`BootstrapOptions`); benchmarking in :func:`benchmark`;
-everything at once in :func:`agreement`.
+graded ratings: :func:`icc` (the six Shrout–Fleiss forms with F tests and exact intervals) and
+:func:`kendall_w`; everything at once in :func:`agreement`.
 Consensus: the estimators :class:`MajorityVote` (and :func:`majority_vote`) and
 :class:`DawidSkene` (optionally anchored on gold items), :class:`OneCoinDawidSkene`,
 :class:`MACE`; the skill-weighted votes :class:`WeightedMajorityVote`, :class:`Wawa`,
@@ -38,6 +39,7 @@ from .conger import conger_kappa, conger_kappa_se, light_kappa, light_kappa_se
 from .dawid_skene import DawidSkene
 from .glad import GLAD
 from .gold_majority_vote import GoldMajorityVote
+from .icc import ICC_FORMS, ICCEstimate, ICCForm, ICCResult, icc
 from .inference import Benchmark, Scale, benchmark
 from .kappa import (
     cohen_kappa,
@@ -51,6 +53,7 @@ from .kappa import (
     percent_agreement_se,
     prevalence_index,
 )
+from .kendall import KendallW, kendall_w
 from .mace import MACE
 from .numbers import equal_numbers, merge_equal_numbers
 from .one_coin import OneCoinDawidSkene
@@ -82,7 +85,12 @@ __all__ = [
     "MACE",
     "OneCoinDawidSkene",
     "Draws",
+    "ICCEstimate",
+    "ICCForm",
+    "ICCResult",
+    "ICC_FORMS",
     "Interval",
+    "KendallW",
     "Level",
     "MajorityVote",
     "NotFittedError",
@@ -123,7 +131,9 @@ __all__ = [
     "gwet_ac1_se",
     "gwet_ac2",
     "gwet_ac2_se",
+    "icc",
     "items_used",
+    "kendall_w",
     "krippendorff_alpha",
     "krippendorff_alpha_se",
     "light_kappa",

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .graded import Graded
 from .intervals import Interval
 from .pairwise import PairwiseAgreement, PairwiseKappa
 from .reasons import index_reason
@@ -34,6 +35,7 @@ class AgreementResult:
     rater pair with SE and test, unweighted / weighted. ``consensus``:
     :func:`.aggregation.majority_vote` (ties adjudicated). ``consensus_confusion``: ``(R, K,
     K)`` counts of consensus label × each rater's label. ``table``: the :class:`RatingTable`.
+    ``graded``: ICC forms and Kendall's *W* (:class:`.graded.Graded`).
     """
 
     n_items: int
@@ -71,6 +73,7 @@ class AgreementResult:
     pairwise_kappa: PairwiseKappa | None = None
     pairwise_weighted: PairwiseKappa | None = None
     benchmark: str | None = None
+    graded: Graded | None = None  # ICC and Kendall's W (graded.py)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (JSON keys documented in docs/AGREEMENT.md)."""
@@ -115,6 +118,8 @@ class AgreementResult:
             out["cohen_kappa_weighted"] = pw.to_dict() if pw is not None else None
         if self.gold_rows is not None:
             out.update(gold_rows=self.gold_rows, gold_unmatched=self.gold_unmatched)
+        if self.graded is not None:
+            out.update(self.graded.to_dict())
         out["labels_equal_as_numbers"] = self.equal_as_numbers or {}
         out["labels_equal_as_numbers_merged"] = self.merged_numbers
         return out

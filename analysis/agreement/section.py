@@ -179,6 +179,26 @@ def _notes(result: AgreementResult) -> list[str]:
     return notes
 
 
+def _graded_blocks(result: AgreementResult) -> list:
+    """The ICC table (exact F intervals) and Kendall's W, when the labels are graded."""
+    graded = result.graded
+    if graded is None or graded.icc is None:
+        return []
+    found = graded.icc
+    frame = found.frame().reset_index()[
+        ["form", "value", "ci_low", "ci_high", "F", "df1", "df2", "p_value", "description"]
+    ]
+    caption = (f"Intraclass correlation ({found.n_items} items rated by every rater, {found.n_left_out} left out; "
+               "exact F intervals)")  # fmt: skip
+    blocks: list = [Table(frame, caption=caption)]
+    w = graded.kendall_w
+    if w is not None and w.value is not None:
+        blocks.append(
+            Paragraph(f"Kendall's W = {w.value:.3f}, χ²({w.df}) = {w.chi2:.2f}, p = {w.p_value:.2g}.")
+        )
+    return blocks
+
+
 def agreement_section(result: AgreementResult, *, title: str = "Agreement between raters") -> Section:
     """Report section: summary table, kappa-paradox check, per-category κ bars with intervals,
     pairwise κ heatmap, each rater's confusion against the consensus, rater quality table."""
@@ -190,6 +210,7 @@ def agreement_section(result: AgreementResult, *, title: str = "Agreement betwee
         f"Intervals: item bootstrap with {result.fleiss_kappa.n_boot} resamples."
     )
     blocks: list = [Paragraph(intro), Table(_summary_table(result), caption="Agreement")]
+    blocks += _graded_blocks(result)
     notes = _notes(result)
     if notes:
         blocks.append(Bullets(notes))

@@ -15,6 +15,7 @@ from ._common import LEVELS, Level, RaterType, UndefinedStatisticWarning, warn_u
 from ._core import SINGLE_RATED, Patterns, SingleRated, prevalence, sample_patterns
 from .aggregation import majority_vote
 from .bootstrap import BootstrapOptions, Interval, bootstrap_intervals
+from .graded import graded_statistics
 from .inference import SCALE_NAMES, Scale, benchmark
 from .kappa import pabak, prevalence_index
 from .numbers import equal_numbers, merge_equal_numbers
@@ -108,6 +109,7 @@ def agreement(  # noqa: PLR0913 (one keyword per option of the analysis)
     weights: WeightName | object | None = None,
     benchmark: Scale | None = None,
     single_rated: SingleRated = "gwet",
+    icc: Sequence[str] | str | None = "auto",
 ) -> AgreementResult:
     """Percent agreement, Fleiss' κ, Krippendorff's α, Gwet's AC1, Brennan–Prediger, Conger's
     κ and Light's κ, each with an item-bootstrap interval, Gwet's analytic SE, the t test of
@@ -121,7 +123,8 @@ def agreement(  # noqa: PLR0913 (one keyword per option of the analysis)
     (``"landis-koch"``, ``"fleiss"``, ``"altman"``) adds Gwet's probabilistic benchmarking to
     every coefficient (:func:`.inference.benchmark`). ``single_rated``: ``"gwet"`` keeps the
     items rated once in the category shares and in *n* (Gwet 2014, irrCAC), ``"drop"`` leaves
-    them out (:mod:`._core`).
+    them out (:mod:`._core`). ``icc``: ICC forms, Kendall's *W* and judges' scores vs people
+    (:func:`.graded.graded_statistics`; ``"auto"``: all six ICC forms for numeric labels; None: off).
 
     ``bootstrap``: :class:`~.bootstrap.BootstrapOptions` (default 1,000 resamples, seed 0,
     95 % BCa); ``BootstrapOptions(n_boot=0)`` skips the bootstrap (intervals nan). The rating
@@ -195,7 +198,15 @@ def agreement(  # noqa: PLR0913 (one keyword per option of the analysis)
         merged_numbers=bool(equal) and level != "nominal",
         single_rated=single_rated,
         benchmark=benchmark,
+        graded=_graded(table, labels, icc, level, options.confidence),
         **_added(intervals, pairwise, checked, options.confidence),
+    )
+
+
+def _graded(table: RatingTable, labels: object, icc, level: str, confidence: float):
+    """ICC, Kendall's W and judges' scores (:func:`.graded.graded_statistics`)."""
+    return graded_statistics(
+        table, forms=icc, confidence=confidence, ordered=level != "nominal", labels=labels
     )
 
 

@@ -3,7 +3,7 @@ every null number, the benchmark under its coefficient."""
 
 from __future__ import annotations
 
-__all__ = ["summary_lines"]
+__all__ = ["graded_lines", "summary_lines"]
 
 
 def _number(value: float | None, reason: str | None) -> str:
@@ -71,6 +71,7 @@ def summary_lines(out: dict) -> list[str]:
         f"  {cat}: kappa {_number(v['kappa'], v['reason'])}, prevalence {v['prevalence']:.3f}"
         for cat, v in out["per_category"].items()
     ]
+    lines += graded_lines(out)
     for name, spellings in out["labels_equal_as_numbers"].items():
         what = (
             f"merged into {name!r} (level {level})"
@@ -78,4 +79,57 @@ def summary_lines(out: dict) -> list[str]:
             else "kept apart at level nominal (a numeric --level merges them)"
         )
         lines.append(f"labels equal as numbers: {', '.join(map(repr, spellings))} {what}")
+    return lines
+
+
+def graded_lines(out: dict) -> list[str]:
+    """ICC (one line per form) and Kendall's W of ``out``, ``n/a (why)`` where null."""
+    if "icc" not in out:
+        return []
+    if out["icc"] is None:
+        lines = [f"ICC: n/a ({out['icc_reason']})"]
+    else:
+        lines = [
+            f"ICC ({out['icc_items']} items rated by every rater, {out['icc_items_left_out']} left out):"
+        ]
+        for form, e in out["icc"].items():
+            if e["value"] is None:
+                lines.append(f"  {form}: n/a ({e['reason']})")
+            elif e["ci_low"] is None:
+                lines.append(f"  {form}: {e['value']:.3f} n/a ({e['ci_reason']})")
+            else:
+                lines.append(
+                    f"  {form}: {e['value']:.3f} [{e['ci_low']:.3f}, {e['ci_high']:.3f}]  "
+                    f"F({e['df1']:g}, {e['df2']:g}) = {e['F']:.3g}, p {e['p_value']:.2g}"
+                )
+    w = out["kendall_w"]
+    if w is None or w["value"] is None:
+        lines.append(f"Kendall's W: n/a ({out['kendall_w_reason'] if w is None else w['reason']})")
+    else:
+        ties = "tie-corrected" if w["ties_corrected"] else "no tie correction"
+        lines.append(
+            f"Kendall's W ({ties}, {w['items']} items): {w['value']:.3f}  "
+            f"chi2({w['df']}) = {w['chi2']:.3g}, p {w['p_value']:.2g}"
+        )
+    return lines + _judge_score_lines(out)
+
+
+def _judge_score_lines(out: dict) -> list[str]:
+    """Each judge's score against the people's mean label: Spearman, Kendall's τ-b, ICC."""
+    found = out.get("judge_scores")
+    if not found:
+        reason = out.get("judge_scores_reason")
+        return [f"judge scores vs people: n/a ({reason})"] if reason and "human" not in reason else []
+    lines = []
+    for judge, d in found.items():
+        parts = []
+        for name, key in (("Spearman", "spearman"), ("Kendall tau-b", "kendall_tau")):
+            c = d[key]
+            parts.append(f"{name} n/a ({c['reason']})" if c["value"] is None
+                         else f"{name} {c['value']:.3f} [{c['ci_low']:.3f}, {c['ci_high']:.3f}]")  # fmt: skip
+        if d["icc"] is not None:
+            parts += [f"{form} {_number(e['value'], e['reason'])}" for form, e in d["icc"].items()]
+        lines.append(
+            f"judge {judge} ({d['source']}) vs people's mean label, {d['items']} items: " + "; ".join(parts)
+        )
     return lines

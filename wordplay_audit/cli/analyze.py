@@ -74,6 +74,14 @@ def agreement_command(
             "--single-rated", help="Items rated once: gwet (kept in the category shares, as irrCAC) or drop."
         ),
     ] = "gwet",
+    icc: Annotated[
+        str,
+        typer.Option(
+            "--icc",
+            help="ICC forms, comma separated (ICC1,ICC2,ICC3,ICC1k,ICC2k,ICC3k), auto (all six "
+            "for numeric labels) or none; Kendall's W comes with them.",
+        ),
+    ] = "auto",  # fmt: skip
     out: Annotated[
         Path | None, typer.Option("--out", help="Folder for the tables, plots and report.html.")
     ] = None,
@@ -81,14 +89,15 @@ def agreement_command(
 ) -> None:
     """Percent agreement, Fleiss', Conger's and Light's κ, Krippendorff's α, Gwet's AC1 and
     Brennan–Prediger with intervals, SEs and tests, per-category κ, pairwise Cohen's κ and
-    rater quality; with --weights the weighted coefficients and Gwet's AC2."""
+    rater quality; with --weights the weighted coefficients and Gwet's AC2; for numeric labels the
+    ICC forms (--icc) and Kendall's W."""
     import wordplay_audit as wa
 
     result = wa.agreement(
         wa.read_labels(labels, items=_items(items), categorical=True), question=question, kind=kind, items=_items(items),
         rater_type=rater_type, level=level, categories=names(categories, "categories"), bootstrap=bootstrap, seed=seed,
         confidence=confidence, ci=ci, gold=wa.read_table(gold) if gold else None, weights=weights, benchmark=benchmark,
-        single_rated=single_rated, max_memory_gb=max_memory_gb,
+        single_rated=single_rated, max_memory_gb=max_memory_gb, icc=icc if icc in ("auto", "none") else names(icc, "icc"),
     )  # fmt: skip
     show(result, as_json=as_json, write=out)
 

@@ -152,6 +152,7 @@ def agreement(
     benchmark: Literal["landis-koch", "fleiss", "altman"] | None = None,
     single_rated: Literal["gwet", "drop"] = "gwet",
     max_memory_gb: float = 4.0,
+    icc: Sequence[str] | str | None = "auto",
 ) -> Agreement:
     """Agreement of the raters in the long ``labels`` table (``item_id``, ``rater``,
     ``rater_type``, ``label``; pull's ``labels.csv``, adjudicators left out): percent agreement,
@@ -162,7 +163,9 @@ def agreement(
     or a CSV file) adds Gwet's AC2 and the weighted coefficients; ``benchmark`` adds Gwet's
     probabilistic benchmarking on that scale; ``single_rated``: ``gwet`` keeps items rated once in
     the category shares (irrCAC), ``drop`` leaves them out; ``gold``: honeypot answers
-    (``item_id``, ``label``) for rater quality."""
+    (``item_id``, ``label``) for rater quality; ``icc``: ICC forms (ICC1, ICC2, ICC3, ICC1k, ICC2k,
+    ICC3k; ``auto``, the default: all six when the labels are numbers; None or ``none``: off),
+    with Kendall's W beside them."""
     from typing import get_args
 
     from wordplay_audit.analysis.agreement import BootstrapOptions, CIMethod, Level, UndefinedStatisticWarning
@@ -189,7 +192,8 @@ def agreement(
     with about(_source(labels)), warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedStatisticWarning)  # null with its reason instead
         result = measure(rows, categories=categories, rater_type=who, level=level, bootstrap=options, gold=gold,
-                         weights=weights, benchmark=benchmark, single_rated=single_rated)  # fmt: skip
+                         weights=weights, benchmark=benchmark, single_rated=single_rated,
+                         icc=None if icc == "none" else icc)  # fmt: skip
     gold_source = None if gold is None else getattr(gold, "attrs", {}).get("source")
     return Agreement(result, left_out, {"question": question, "kind": kind, "gold": gold_source,
                                         "rater_type": rater_type})  # fmt: skip
