@@ -1,0 +1,89 @@
+"""The trend tests' estimates, intervals and p-values pinned to the values this toolkit printed
+before its fits were made faster (statsmodels formulas, Powell first for the mixed model).
+
+Expected values are that earlier output, on the simulator's seeded campaigns: a quick one
+(``trend_tests`` on an in-memory campaign) written out below, and two exports (the
+``balderdash simulate``-style export of seed 11 and the 3,600-definition export of
+benchmarks/bench_balderdash_steps.py) whose ``balderdash trend --json`` rows are in ``pinned/``.
+They must agree to the printed precision (3 decimals): within half a unit of the last digit.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import wordplay_audit as wa
+from wordplay_audit.analysis.balderdash import trend_tests
+from wordplay_audit.corpora.balderdash import SimConfig, simulate_campaign
+
+PINNED = Path(__file__).parent / "pinned"
+HALF_UNIT = 5e-4  # printed with 3 decimals
+NUMBERS = [
+    "slope", "gee_se", "gee_p_t", "gee_ci_low", "gee_ci_high", "gee_p_z", "gee_p_z_robust",
+    "twostage_slope", "twostage_p", "mixed_slope", "mixed_p", "adj_slope", "adj_se", "adj_p",
+    "adj_ci_low", "adj_ci_high",
+]  # fmt: skip
+KEYS = ["labels", "model", "history_type", "deck", "outcome"]
+
+# trend_tests(true_def, by model × deck, these Se/Sp counts, draws=4, seed=3) on
+# simulate_campaign(SimConfig(games_per_deck=3, n_rounds=12, players_per_model=2), seed=11)
+QUICK = """model,deck,games,slope,gee_se,gee_p_t,gee_ci_low,gee_ci_high,gee_p_z,gee_p_z_robust,twostage_slope,twostage_p,mixed_slope,mixed_p,mixed_structure,adj_slope,adj_se,adj_p,adj_ci_low,adj_ci_high,adj_draws,note
+gemma-2-9b,balderdash_words,3,0.173156,1.031931,0.882175,-4.266886,4.613198,0.866742,0.801275,0.038462,0.853353,0.038462,0.827287,game+player,0.236132,1.398104,0.889820,-11.862485,12.334750,4,
+gemma-2-9b,basic_english_words,3,-0.808070,0.975459,0.494563,-5.005130,3.388991,0.407444,0.214015,-0.198718,0.407667,-0.198718,0.291214,game+player,-1.272698,1.508717,0.535575,-14.702960,12.157563,4,
+gemma-2-9b,all,6,-0.335616,0.589922,0.594015,-1.852059,1.180827,0.569413,0.494797,-0.080128,0.564065,-0.080128,0.538363,game+player,-0.480478,0.850207,0.604196,-2.908747,1.947791,4,
+gpt-4o-mini,balderdash_words,3,2.144129,0.673432,0.086098,-0.753417,5.041674,0.001453,0.000002,0.455128,0.019827,0.455128,0.008273,game+player,,,,,,0,adjusted: no Se/Sp counts for this model
+gpt-4o-mini,basic_english_words,3,-0.025661,0.587267,0.969117,-2.552468,2.501146,0.965147,0.947741,-0.006410,0.962177,-0.006410,0.972460,game+player,,,,,,0,adjusted: no Se/Sp counts for this model
+gpt-4o-mini,all,6,0.926533,0.583380,0.173103,-0.573092,2.426158,0.112237,0.056668,0.224359,0.120120,0.224359,0.079022,game+player,,,,,,0,adjusted: no Se/Sp counts for this model
+llama-3-8b,balderdash_words,3,-1.050325,1.787596,0.616327,-8.741729,6.641079,0.556826,0.378131,-0.224359,0.539434,-0.224359,0.201223,game+player,-1.277298,2.129963,0.642314,-19.835861,17.281265,4,
+llama-3-8b,basic_english_words,3,-0.025661,0.299833,0.939593,-1.315737,1.264415,0.931797,0.897851,-0.006410,0.926078,-0.006410,0.973136,game+player,-0.037162,0.417503,0.941574,-3.651639,3.577315,4,
+llama-3-8b,all,6,-0.476316,0.675901,0.512451,-2.213774,1.261142,0.480989,0.397745,-0.115385,0.470074,-0.115385,0.378800,game+player,-0.619087,0.835555,0.503017,-3.015774,1.777600,4,
+"""
+
+
+def assert_pinned(table: pd.DataFrame, expected: pd.DataFrame) -> None:
+    keys = [k for k in KEYS if k in expected.columns]
+    got = table.set_index(keys).sort_index()
+    want = expected.set_index(keys).sort_index()
+    assert list(got.index) == list(want.index)
+    for column in ("games", "mixed_structure", "adj_draws"):
+        if column in want.columns:
+            assert got[column].astype(str).tolist() == want[column].astype(str).tolist(), column
+    notes = want["note"].astype(object).fillna("").astype(str)
+    assert got["note"].astype(object).fillna("").astype(str).tolist() == notes.tolist()
+    for column in [c for c in NUMBERS if c in want.columns]:
+        a, b = got[column].to_numpy(float), want[column].to_numpy(float)
+        assert (np.isnan(a) == np.isnan(b)).all(), column
+        worst = np.nanmax(np.abs(a - b), initial=0.0)
+        assert worst <= HALF_UNIT, f"{column}: moved by {worst:.2g}"
+
+
+def test_trend_tests_pinned_on_a_seeded_campaign():
+    obs = simulate_campaign(SimConfig(games_per_deck=3, n_rounds=12, players_per_model=2), seed=11).obs
+    table = trend_tests(
+        obs, outcome="true_def", by=("model", "deck"), draws=4, seed=3,
+        se_sp={"llama-3-8b": (40, 12, 90, 3), "gemma-2-9b": (35, 15, 80, 5)},
+    )  # fmt: skip
+    assert_pinned(table, pd.read_csv(io.StringIO(QUICK)))
+
+
+@pytest.mark.slow
+def test_balderdash_trend_pinned_on_a_simulated_export(tmp_path):
+    wa.simulate_balderdash(tmp_path / "sim", seed=11, games_per_deck=3, rounds=12, players_per_model=2,
+                           labels_per_stratum=20)  # fmt: skip
+    data = wa.read_balderdash(tmp_path / "sim", texts=False)
+    result = wa.balderdash_trend(data, wa.read_labels(tmp_path / "sim" / "labels.csv"))
+    assert_pinned(result.analysis.table, pd.read_csv(PINNED / "trend_simulated_seed11.csv"))
+
+
+@pytest.mark.slow
+def test_balderdash_trend_pinned_on_the_steps_benchmark_export(tmp_path, load_benchmark):
+    bench = load_benchmark("bench_balderdash_steps")
+    folder = bench.write_export(tmp_path / "export", 3600)
+    data = wa.read_balderdash(folder, texts=False)
+    result = wa.balderdash_trend(data, wa.read_labels(folder / "labels.csv"))
+    assert_pinned(result.analysis.table, pd.read_csv(PINNED / "trend_steps_export_3600.csv"))
