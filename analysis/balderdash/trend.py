@@ -62,6 +62,7 @@ from wordplay_audit.analysis.balderdash.trend_inputs import (
     validate_obs,
     validate_se_sp,
 )
+from wordplay_audit.corpora.progress import progress as bar_over
 from wordplay_audit.errors import ParameterError
 
 POOLED = "all"
@@ -166,7 +167,7 @@ def _mixed(out: dict, cell: pd.DataFrame, y: np.ndarray, x: np.ndarray, games: n
     mfit, note = stats_models.mixed_linear_slope_fallback(y, x, games, players)
     out["mixed_structure"] = mfit.structure if mfit is not None else "none"
     if mfit is not None:
-        out.update(mixed_slope=mfit.slope, mixed_p=mfit.pvalue)
+        out.update(mixed_slope=mfit.slope, mixed_p=mfit.pvalue, mixed_optimizer=mfit.optimizer)
     return note
 
 
@@ -189,6 +190,7 @@ def _analyse_cell(
     out = {**summary, **_nan_result(adjust is not None)}
     out["mixed_note"] = MIXED_NOTE
     out["mixed_structure"] = "not fitted"
+    out["mixed_optimizer"] = ""
     out["note"] = _undefined(n_rounds, n_games, rate)
     if out["note"]:
         return out
@@ -226,16 +228,13 @@ def _adjusted(
     se_draws, sp_draws = draw_se_sp(counts, draws, rng)
     estimates, variances = [], []
     rate = float(y.mean())
-    for se, sp in zip(se_draws, sp_draws, strict=True):
-        floor, span = 1.0 - sp, se + sp - 1.0
-        start = np.array([special.logit(np.clip((rate - floor) / span, 0.02, 0.98)), naive_slope])
-        try:
-            fit = stats_models.gee_binomial(
-                y, exog, games, sensitivity=se, specificity=sp, start_params=start
-            )
-        except (np.linalg.LinAlgError, ValueError, FloatingPointError):
-            continue
-        if _fit_failed(fit) is None:
+    accuracies = list(zip(se_draws.tolist(), sp_draws.tolist(), strict=True))
+    starts = [
+        np.array([special.logit(np.clip((rate - (1.0 - sp)) / (se + sp - 1.0), 0.02, 0.98)), naive_slope])
+        for se, sp in accuracies
+    ]
+    for fit in stats_models.gee_binomial_draws(y, exog, games, accuracies, starts):
+        if fit is not None and _fit_failed(fit) is None:
             estimates.append(float(fit.params[1]))
             variances.append(float(fit.bse[1]) ** 2)
     notes = []
@@ -292,7 +291,7 @@ def _model_rng(seed: int, model: str) -> np.random.Generator:
 # --------------------------------------------------------------------------- public entry
 
 
-def trend_tests(
+def trend_tests(  # noqa: PLR0913 - one keyword-only parameter per option of the tests
     obs: pd.DataFrame,
     *,
     outcome: str = "knows",
@@ -302,6 +301,7 @@ def trend_tests(
     draws: int = 20,
     seed: int = 0,
     mixed: bool = True,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     r"""Test for a trend over rounds in ``outcome``, one row per cell of ``by``.
 
@@ -311,7 +311,9 @@ def trend_tests(
     confusion counts (TP, FN, TN, FP) against humans, keyed by model (needs ``"model"`` in
     ``by``); adds the misclassification-adjusted columns from ``draws`` posterior draws of
     (Se, Sp), random numbers seeded by ``seed`` and the model only. ``mixed=False`` skips the
-    (slow) mixed model.
+    (slow) mixed model. ``progress``: a bar over the cells on stderr
+    (:mod:`wordplay_audit.corpora.progress`; None: as the calling context decides, off in a
+    library call).
 
     Returns a DataFrame with the ``by`` columns and ``outcome``, ``games`` (G), ``rounds``,
     ``n_obs``, ``rate``; GEE: ``slope`` (logit scale, per unit x = first to last round),
@@ -320,7 +322,9 @@ def trend_tests(
     (ordinary sandwich, normal); two-stage: ``twostage_slope`` (mean per-game slope,
     proportion scale), ``twostage_games``, ``twostage_p``; mixed: ``mixed_slope``
     (proportion scale), ``mixed_p``, ``mixed_structure`` (``game+player``, or ``game`` after a
-    singular fit, ``none`` when neither fitted: see ``note``), ``mixed_note``; with ``se_sp``: ``adj_slope`` (logit
+    singular fit, ``none`` when neither fitted: see ``note``), ``mixed_optimizer``
+    (``powell``, or ``lbfgs`` where Powell did not converge and the fit fell back to it;
+    :data:`analysis.stats_models.FIRST_OPTIMIZER`), ``mixed_note``; with ``se_sp``: ``adj_slope`` (logit
     scale), ``adj_se``, ``adj_df`` (Barnard–Rubin, at most G − 1), ``adj_p``,
     ``adj_ci_low``/``adj_ci_high``, ``adj_draws`` (draws that fitted); and ``note``, empty
     unless something is undefined. References are in the module docstring.
@@ -332,7 +336,8 @@ def trend_tests(
     clean["x"] = rescale_rounds(clean["round_id"], last_round=last_round) if last_round >= 2 else 0.0
     clean = clean.sort_values([*by, "game_id", "round_id", "player_id"], kind="stable")
     rows = []
-    for labels, cell in _cells(clean, by, pooled):
+    cells = _cells(clean, by, pooled)
+    for labels, cell in bar_over(cells, desc=f"trend ({outcome})", unit="cell", enabled=progress):
         model = labels.get("model")
         adjust = None
         if counts_by_model is not None:
@@ -344,7 +349,7 @@ def trend_tests(
                 "games": int(cell["game_id"].nunique()), "rounds": int(cell["round_id"].nunique()),
                 "n_obs": len(cell), "rate": float(cell["y"].mean()),
                 **_nan_result(adjust is not None), "mixed_note": MIXED_NOTE, "mixed_structure": "not fitted",
-                "note": "pooling counts a (game, round, player) twice: not tested",
+                "mixed_optimizer": "", "note": "pooling counts a (game, round, player) twice: not tested",
             }  # fmt: skip
         else:
             result = _analyse_cell(cell, cell["x"].to_numpy(dtype=float), adjust=adjust, mixed=mixed)
@@ -353,7 +358,7 @@ def trend_tests(
         *by, "outcome", "games", "rounds", "n_obs", "rate",
         "slope", "gee_se", "gee_df", "gee_p_t", "gee_ci_low", "gee_ci_high", "gee_p_z",
         "gee_p_z_robust", "twostage_slope", "twostage_games", "twostage_p",
-        "mixed_slope", "mixed_p", "mixed_structure", "mixed_note",
+        "mixed_slope", "mixed_p", "mixed_structure", "mixed_optimizer", "mixed_note",
     ]  # fmt: skip
     if counts_by_model is not None:
         columns += [
