@@ -9,7 +9,7 @@ fitting are caught *locally* (``warnings.catch_warnings``) and handed back as te
 Contents
     :class:`MisclassifiedLogit`  a Binomial link for outcomes recorded by an imperfect judge
     :func:`gee_binomial`         GEE, Binomial family, exchangeable within cluster,
-                                 Mancl–DeRouen bias-reduced sandwich
+                                 Mancl–DeRouen bias-reduced sandwich (and per Se/Sp draw)
     :func:`mixed_linear_slope`   linear mixed model with random intercepts for game and player
     :func:`mixed_linear_slope_fallback`  the same, falling back to game intercepts when singular
     :func:`logit_slope_lr`       logistic regression on one covariate with a likelihood-ratio test
@@ -216,23 +216,15 @@ def _gee_model(endog, exog, groups, family):
 
 def _gee_fit(model, caught: list, start_params, maxiter: int) -> GeeFit:
     result = model.fit(maxiter=maxiter, start_params=start_params, cov_type="bias_reduced")
-    params = np.asarray(result.params, dtype=float)
-    bse = np.asarray(result.bse, dtype=float)
-    cov = np.asarray(result.cov_params(), dtype=float)
-    bse_robust = np.sqrt(np.diag(np.asarray(result.cov_robust, dtype=float)))
-    pvalues = np.asarray(result.pvalues, dtype=float)
     dep = np.asarray(model.cov_struct.dep_params, dtype=float).ravel()
     return GeeFit(
-        params=params,
-        bse=bse,
-        bse_robust=bse_robust,
-        pvalues_z=pvalues,
-        cov=cov,
+        params=np.asarray(result.params, dtype=float), bse=np.asarray(result.bse, dtype=float),
+        bse_robust=np.sqrt(np.diag(np.asarray(result.cov_robust, dtype=float))),
+        pvalues_z=np.asarray(result.pvalues, dtype=float), cov=np.asarray(result.cov_params(), dtype=float),
         dep_param=float(dep[0]) if dep.size else float("nan"),
-        converged=bool(getattr(result, "converged", True)),
-        n_groups=int(model.num_group),
+        converged=bool(getattr(result, "converged", True)), n_groups=int(model.num_group),
         messages=_messages(caught),
-    )
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -270,10 +262,7 @@ FALLBACK_OPTIMIZER = "lbfgs"
 
 
 def mixed_linear_slope_fallback(
-    endog: np.ndarray,
-    x: np.ndarray,
-    game: np.ndarray,
-    player: np.ndarray,
+    endog: np.ndarray, x: np.ndarray, game: np.ndarray, player: np.ndarray
 ) -> tuple[MixedFit | None, str]:
     """:func:`mixed_linear_slope` with random intercepts for game and player; where that fit is
     singular (``LinAlgError``, e.g. one player per game makes the two intercepts the same), does
@@ -288,12 +277,8 @@ def mixed_linear_slope_fallback(
             failures.append(f"{structure}: {type(exc).__name__}")
             continue
         if fit.converged and np.isfinite(fit.slope) and np.isfinite(fit.pvalue):
-            note = (
-                ""
-                if not failures
-                else f"mixed model fell back to {structure} intercepts ({'; '.join(failures)})"
-            )
-            return fit, note
+            fallback = f"mixed model fell back to {structure} intercepts ({'; '.join(failures)})"
+            return fit, fallback if failures else ""
         failures.append(f"{structure}: did not converge")
     return None, f"mixed model not estimable ({'; '.join(failures)}); the GEE and two-stage tests stand"
 
@@ -361,14 +346,9 @@ def mixed_linear_slope(
     z = slope / se if se > 0 else float("nan")
     pvalue = float(2.0 * stats.norm.sf(abs(z))) if np.isfinite(z) else float("nan")
     return MixedFit(
-        slope=slope,
-        se=se,
-        pvalue=pvalue,
-        converged=bool(result.converged),
-        messages=_messages(caught),
-        structure=structure,
-        optimizer=FALLBACK_OPTIMIZER if retried else FIRST_OPTIMIZER,
-    )
+        slope=slope, se=se, pvalue=pvalue, converged=bool(result.converged), messages=_messages(caught),
+        structure=structure, optimizer=FALLBACK_OPTIMIZER if retried else FIRST_OPTIMIZER,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

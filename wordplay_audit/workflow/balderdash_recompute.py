@@ -71,6 +71,8 @@ class BalderdashRecompute(Result):
     consensus: dict[str, dict] = field(default_factory=dict)
     weighted: bool = False
     width_history: pd.DataFrame | None = None
+    rescored: pd.DataFrame | None = field(default=None, repr=False)
+    """The player-rounds under replaced labels, rescored (what the report's curves draw)."""
 
     def tables(self) -> dict[str, pd.DataFrame]:
         out = {"corrected": self.corrected, "replaced_rates": self.replaced_rates}
@@ -258,6 +260,7 @@ def balderdash_recompute(
         consensus=replaced.attrs.get("consensus", {}),
         weighted=weights is not None,
         width_history=history,
+        rescored=rescored,
     )
 
 

@@ -87,3 +87,35 @@ def test_balderdash_trend_pinned_on_the_steps_benchmark_export(tmp_path, load_be
     data = wa.read_balderdash(folder, texts=False)
     result = wa.balderdash_trend(data, wa.read_labels(folder / "labels.csv"))
     assert_pinned(result.analysis.table, pd.read_csv(PINNED / "trend_steps_export_3600.csv"))
+
+
+def test_a_mixed_fit_that_falls_back_says_so(monkeypatch):
+    """With BFGS first (statsmodels' default), a REML optimum on the boundary (no player
+    variance in the simulator) stops it unconverged; the fit then falls back to L-BFGS, and the
+    fit, the table and the trend command's text say so."""
+    from wordplay_audit.analysis import stats_models
+    from wordplay_audit.analysis.balderdash.report import fallback_lines
+
+    config = SimConfig(models=("m",), games_per_deck=3, players_per_model=2, n_rounds=12)
+    obs = simulate_campaign(config, seed=8).obs
+    players = (obs["game_id"] + ":" + obs["player_id"]).to_numpy()
+    y, x = obs["knows"].to_numpy(float), (obs["round_id"].to_numpy(float) - 6.5) / 11
+    assert stats_models.mixed_linear_slope(y, x, obs["game_id"].to_numpy(), players).optimizer == "powell"
+    monkeypatch.setattr(stats_models, "FIRST_OPTIMIZER", "bfgs")
+    fit = stats_models.mixed_linear_slope(y, x, obs["game_id"].to_numpy(), players)
+    assert fit.fell_back and fit.optimizer == "lbfgs"
+    table = trend_tests(obs, outcome="knows", by=("model",), mixed=True)
+    assert table["mixed_optimizer"].tolist() == ["lbfgs"]
+    (line,) = fallback_lines(table)
+    assert "1 fit(s) fell back from bfgs (did not converge) to lbfgs: knows/m" in line
+
+
+def test_no_fallback_is_said_too():
+    from wordplay_audit.analysis.balderdash.report import fallback_lines
+
+    obs = simulate_campaign(SimConfig(models=("m",), games_per_deck=3, n_rounds=12), seed=5).obs
+    table = trend_tests(obs, outcome="knows", by=("model",))
+    assert table["mixed_optimizer"].tolist() == ["powell"]
+    assert fallback_lines(table) == [
+        "mixed model: no fit fell back (powell converged wherever it was fitted)"
+    ]
