@@ -251,14 +251,12 @@ class MixedFit:
 
 MIXED_STRUCTURES = ("game+player", "game")
 """Random-intercept structures tried in order by :func:`mixed_linear_slope_fallback`."""
-FIRST_OPTIMIZER = "powell"
-"""The mixed model's first optimiser. Powell needs no gradient: on these models the REML
-optimum often lies on the boundary (a variance component at 0) or on a ridge (one player per
-game makes the two intercepts one), where statsmodels' default BFGS stops unconverged; measured
-on a 3,600-definition export, BFGS first and Powell after it took 2.2 times as long as Powell
-first, and changed which fits were singular."""
-FALLBACK_OPTIMIZER = "lbfgs"
-"""Tried, from where the first stopped, only when :data:`FIRST_OPTIMIZER` does not converge."""
+FIRST_OPTIMIZER = "l-bfgs-b"
+"""The mixed model's optimiser: L-BFGS-B bounded at 0 on the REML criterion from sufficient
+statistics (:class:`analysis.nested_reml.NestedReml`); the optimum is often on that boundary,
+where statsmodels' default BFGS stopped unconverged in 7 of 14 cells of a benchmark export."""
+FALLBACK_OPTIMIZER = "powell"
+"""Only where :data:`FIRST_OPTIMIZER` does not converge: statsmodels' ``MixedLM``, Powell then L-BFGS."""
 
 
 def mixed_linear_slope_fallback(
@@ -284,37 +282,24 @@ def mixed_linear_slope_fallback(
 
 
 def _mixed_design(x: np.ndarray, game: np.ndarray, player: np.ndarray, structure: str):
-    """Arrays of ``smf.mixedlm("y ~ x", groups=game, re_formula="1", vc_formula={"player":
-    "0 + C(player)"})``: the fixed design, the game codes and the player indicator matrices per
-    game (sorted game order, rows in data order, columns the game's players in sorted order)."""
-    from statsmodels.regression.mixed_linear_model import VCSpec
-
-    n = x.size
-    exog = np.column_stack([np.ones(n), x])
+    """Arrays of ``smf.mixedlm("y ~ x", groups=game, re_formula="1", vc_formula={"player": …})``:
+    the fixed design, game codes, and per game the indicators of its players (rows in data order)."""
+    exog = np.column_stack([np.ones(x.size), x])
     labels, codes = np.unique(np.asarray(game).astype(str), return_inverse=True)
     if structure != "game+player":
         return exog, codes, None
-    names, mats = [], []
-    players = np.asarray(player).astype(str)
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(labels.size + 1))
+    from statsmodels.regression.mixed_linear_model import VCSpec
+
+    players, names, mats = np.asarray(player).astype(str), [], []
     for g in range(labels.size):
-        rows = order[bounds[g] : bounds[g + 1]]
-        levels, which = np.unique(players[rows], return_inverse=True)
-        mat = np.zeros((rows.size, levels.size))
-        mat[np.arange(rows.size), which] = 1.0
+        levels, which = np.unique(players[codes == g], return_inverse=True)
+        mats.append((which[:, None] == np.arange(levels.size)[None, :]).astype(float))
         names.append([f"C(player)[{v}]" for v in levels])
-        mats.append(mat)
     return exog, codes, VCSpec(["player"], [names], [mats])
 
 
 def mixed_linear_slope(
-    endog: np.ndarray,
-    x: np.ndarray,
-    game: np.ndarray,
-    player: np.ndarray,
-    *,
-    structure: str = "game+player",
+    endog: np.ndarray, x: np.ndarray, game: np.ndarray, player: np.ndarray, *, structure: str = "game+player"
 ) -> MixedFit:
     r"""REML fit of :math:`y_{gpr} = \beta_0 + \beta_1 x_r + u_g + v_{gp} + e_{gpr}`.
 
@@ -326,29 +311,44 @@ def mixed_linear_slope(
     a valid test only of "no trend in any game". ``player`` must be unique across games
     (e.g. ``game:player``). ``structure="game"`` drops the player intercept. Shapes: all (n,).
 
-    The model is the one ``smf.mixedlm("y ~ x", groups="game", vc_formula={"player":
-    "0 + C(player)"})`` builds, given as arrays (no formula parsing), fitted with
-    :data:`FIRST_OPTIMIZER` and, only when that does not converge, :data:`FALLBACK_OPTIMIZER`
-    (``optimizer`` says which gave the result).
+    Fitted by :data:`FIRST_OPTIMIZER`, or where that does not converge statsmodels (the model
+    ``smf.mixedlm("y ~ x", groups="game", re_formula="1", vc_formula={"player": "0 + C(player)"})`` builds,
+    given as arrays) by :data:`FALLBACK_OPTIMIZER`; ``optimizer`` says which. With one player per
+    game the two intercepts are one (``LinAlgError``: fit ``structure="game"``).
     """
-    from statsmodels.regression.mixed_linear_model import MixedLM
+    from wordplay_audit.analysis.nested_reml import NestedReml
 
     check_choice("structure", structure, MIXED_STRUCTURES)
-    y = np.asarray(endog, dtype=float)
-    exog, codes, vc = _mixed_design(np.asarray(x, dtype=float), game, player, structure)
+    y, x = np.asarray(endog, dtype=float), np.asarray(x, dtype=float)
+    exog = np.column_stack([np.ones(x.size), x])
+    players = np.asarray(player).astype(str) if structure == "game+player" else None
+    if players is not None and np.unique(players).size == np.unique(np.asarray(game).astype(str)).size:
+        raise np.linalg.LinAlgError("one player per game: the player intercept is the game's")
+    reml = NestedReml(y, exog, game, players)
+    gamma, converged = reml.optimum()
+    caught: list = []
+    if converged:
+        beta, cov = reml.fixed_effects(gamma)
+        slope, se, optimizer = float(beta[1]), float(np.sqrt(cov[1, 1])), FIRST_OPTIMIZER
+    else:
+        slope, se, converged, caught = _mixed_statsmodels(y, x, game, player, structure)
+        optimizer = FALLBACK_OPTIMIZER
+    z = slope / se if se > 0 else float("nan")
+    pvalue = float(2.0 * stats.norm.sf(abs(z))) if np.isfinite(z) else float("nan")
+    return MixedFit(slope=slope, se=se, pvalue=pvalue, converged=converged, messages=_messages(caught),
+                    structure=structure, optimizer=optimizer)  # fmt: skip
+
+
+def _mixed_statsmodels(y, x, game, player, structure: str) -> tuple[float, float, bool, list]:
+    from statsmodels.regression.mixed_linear_model import MixedLM
+
+    exog, codes, vc = _mixed_design(x, game, player, structure)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = MixedLM(y, exog, codes, exog_re=np.ones((y.size, 1)), exog_vc=vc)
-        result = model.fit(reml=True, method=[FIRST_OPTIMIZER, FALLBACK_OPTIMIZER])
-        slope = float(result.fe_params[1])
-        se = float(result.bse_fe[1])
-    retried = any(f"optimization with {FALLBACK_OPTIMIZER}" in str(w.message) for w in caught)
-    z = slope / se if se > 0 else float("nan")
-    pvalue = float(2.0 * stats.norm.sf(abs(z))) if np.isfinite(z) else float("nan")
-    return MixedFit(
-        slope=slope, se=se, pvalue=pvalue, converged=bool(result.converged), messages=_messages(caught),
-        structure=structure, optimizer=FALLBACK_OPTIMIZER if retried else FIRST_OPTIMIZER,
-    )  # fmt: skip
+        result = model.fit(reml=True, method=["powell", "lbfgs"])
+        slope, se = float(result.fe_params[1]), float(result.bse_fe[1])
+    return slope, se, bool(result.converged), list(caught)
 
 
 @dataclass(frozen=True)

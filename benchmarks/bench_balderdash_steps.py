@@ -4,7 +4,7 @@ The export (written by :func:`write_export`, the simulator's campaigns merged in
 mongoexport folder with people's labels) has 4 models and 2 decks in two experiments: a
 *leaderboard* (every model in each game, ``history_type`` full, 1 player per model) and a
 *convergence* experiment (4 copies of one model per game, ``history_type`` mini), 25 rounds a
-game. ``--size 3600`` is 6 leaderboard and 3 convergence games per deck (and model); a size of
+game. ``--sizes 3600`` is 6 leaderboard and 3 convergence games per deck (and model); a size of
 ``k × 3600`` multiplies the games by k.
 
 Per step, in this process, one run each:
@@ -14,13 +14,16 @@ Per step, in this process, one run each:
   exchangeable, bias-reduced sandwich) and mixed models (random intercepts for game and player
   within game) fitted over the same cells, judge and replaced labels, with statsmodels'
   defaults through its formula interface, as a researcher would write them
-  (:func:`plain_loop`; no adjusted draws, which the plain loop does not have — those are
-  timed in the project's figure);
-* ``report``: ``wa.balderdash_report`` from the four results and ``.write`` against the sum of
-  the four steps' times.
+  (:func:`plain_loop`, with the misclassification-adjusted GEE per Se/Sp draw too);
+* ``report``: the four steps, then ``wa.balderdash_report`` from their results and ``.write``,
+  against the sum of the four steps' times;
+* with ``--before PKG``, ``balderdash_trend`` of another package tree in a child process (how
+  the figures before and after were taken: ``git archive`` an earlier commit, link its rooms
+  into its ``wordplay_audit/``).
 
-Run:
-    .venv/bin/python -m benchmarks bench_balderdash_steps -- [--sizes 3600,36000] [--keep DIR]
+Wall and CPU seconds (this process's) are both printed: on a shared machine the CPU ratio is
+the steadier one. Run:
+    .venv/bin/python -m benchmarks bench_balderdash_steps -- [--sizes 3600,36000] [--before PKG]
 """
 
 from __future__ import annotations
@@ -107,30 +110,61 @@ def write_export(folder: Path, size: int = 3600, *, seed: int = 0) -> Path:
 # --------------------------------------------------------------------------- the anchor
 
 
-def plain_loop(obs: pd.DataFrame) -> int:
-    """What a researcher would write: per outcome, label set and cell (model × history type and
-    pooled per model), ``smf.gee`` and ``smf.mixedlm`` with statsmodels' defaults. ``obs``
-    carries the judge's labels and, in ``labels`` = replaced, the replaced ones."""
+def plain_loop(obs: pd.DataFrame, se_sp: dict[str, dict[str, tuple]], *, draws: int = 20) -> int:
+    """What a researcher would write: per label set, outcome and cell (model × history type, and
+    pooled per model), ``smf.gee`` and ``smf.mixedlm`` with statsmodels' defaults, and under the
+    judge's labels the same GEE with the misclassification link for ``draws`` Se/Sp draws
+    (``se_sp``: outcome → model → counts, as the trend uses). ``obs``: :func:`_long`'s rows."""
     import statsmodels.api as sm
     import statsmodels.formula.api as smf
+    from scipy import special
+
+    from wordplay_audit.analysis.balderdash.misclassification import draw_se_sp
+    from wordplay_audit.analysis.balderdash.trend import _model_rng
+    from wordplay_audit.analysis.stats_models import MisclassifiedLogit
 
     fits = 0
     last = obs["round_id"].max()
     obs = obs.assign(x=(obs["round_id"] - (last + 1) / 2) / (last - 1),
-                     player=obs["game_id"] + ":" + obs["player_id"])  # fmt: skip
+                     player=obs["game_id"] + ":" + obs["player_id"], y=obs["value"].astype(float))  # fmt: skip
+    exchangeable = sm.cov_struct.Exchangeable
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for (_, outcome, model), block in obs.groupby(["labels", "outcome", "model"]):
-            cells = [part for _, part in block.groupby("history_type")] + [block]
-            for cell in cells:
-                cell = cell.assign(y=cell["value"].astype(float))
+        for (labels, outcome, model), block in obs.groupby(["labels", "outcome", "model"]):
+            parts = [part for _, part in block.groupby("history_type")]
+            for cell in parts + ([block] if len(parts) > 1 else []):
                 if cell["y"].nunique() < 2:
                     continue
-                gee = smf.gee("y ~ x", "game_id", cell, family=sm.families.Binomial(),
-                              cov_struct=sm.cov_struct.Exchangeable())  # fmt: skip
-                gee.fit(cov_type="bias_reduced")
-                smf.mixedlm("y ~ x", cell, groups="game_id", vc_formula={"player": "0 + C(player)"}).fit()
+                gee = smf.gee(
+                    "y ~ x", "game_id", cell, family=sm.families.Binomial(), cov_struct=exchangeable()
+                )
+                naive = gee.fit(cov_type="bias_reduced").params.iloc[1]
+                try:
+                    smf.mixedlm(
+                        "y ~ x",
+                        cell,
+                        groups="game_id",
+                        re_formula="1",
+                        vc_formula={"player": "0 + C(player)"},
+                    ).fit()
+                except np.linalg.LinAlgError:
+                    pass
                 fits += 2
+                counts = se_sp.get(outcome, {}).get(model) if labels == "judge" else None
+                if counts is None:
+                    continue
+                rate = cell["y"].mean()
+                for se, sp in zip(*draw_se_sp(counts, draws, _model_rng(0, model)), strict=True):
+                    link = MisclassifiedLogit(se, sp)
+                    start = [special.logit(np.clip((rate - 1 + sp) / (se + sp - 1), 0.02, 0.98)), naive]
+                    family = sm.families.Binomial(link=link, check_link=False)
+                    try:
+                        smf.gee("y ~ x", "game_id", cell, family=family, cov_struct=exchangeable()).fit(
+                            start_params=np.asarray(start), cov_type="bias_reduced"
+                        )
+                    except (np.linalg.LinAlgError, ValueError):
+                        pass
+                    fits += 1
     return fits
 
 
@@ -147,27 +181,56 @@ def _long(obs: pd.DataFrame, replaced: pd.DataFrame) -> pd.DataFrame:
 
 
 def _timed(function):
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     value = function()
-    return value, time.perf_counter() - start
+    return value, (time.perf_counter() - wall, time.process_time() - cpu)
 
 
-def run(folder: Path, size: int, seed: int) -> list[dict]:
+BEFORE = """
+import sys, time, json
+import wordplay_audit as wa
+data = wa.read_balderdash(sys.argv[1], texts=False)
+labels = wa.read_labels(sys.argv[1] + "/labels.csv")
+wall, cpu = time.perf_counter(), time.process_time()
+wa.balderdash_trend(data, labels)
+print(json.dumps([time.perf_counter() - wall, time.process_time() - cpu]))
+"""
+
+
+def before(folder: Path, package: Path) -> tuple[float, float]:
+    """``balderdash_trend`` of another checkout's package tree (``--before``), in a child."""
+    import json
+    import os
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": str(package)}
+    out = subprocess.run([sys.executable, "-c", BEFORE, str(folder)], env=env, check=True,
+                         capture_output=True, text=True, cwd="/")  # fmt: skip
+    wall, cpu = json.loads(out.stdout.strip().splitlines()[-1])
+    return wall, cpu
+
+
+def run(folder: Path, size: int, seed: int, package: Path | None = None) -> list[dict]:
     import wordplay_audit as wa
     from wordplay_audit.analysis.balderdash.recompute import replace_labels
+    from wordplay_audit.analysis.balderdash.summary import OUTCOME_QUESTION, pseudo_counts
 
     write_export(folder, size, seed=seed)
     data = wa.read_balderdash(folder, texts=False)
     labels = wa.read_labels(folder / "labels.csv")
-    rows = []
     metrics, t_metrics = _timed(lambda: wa.balderdash_metrics(data))
     recompute, t_recompute = _timed(lambda: wa.balderdash_recompute(data, labels))
     convergence, t_convergence = _timed(lambda: wa.balderdash_convergence(data, labels, eps=[0.1]))
     trend, t_trend = _timed(lambda: wa.balderdash_trend(data, labels))
     people = wa.workflow.balderdash.human_rows(data, labels)
     long = _long(data.obs, replace_labels(data.obs, people))
-    _, t_plain = _timed(lambda: plain_loop(long))
-    parts = t_metrics + t_recompute + t_convergence + t_trend
+    se_sp = {
+        o: pseudo_counts(recompute.audits[q])
+        for o, (q, _, _) in OUTCOME_QUESTION.items()
+        if q in recompute.audits
+    }
+    _, t_plain = _timed(lambda: plain_loop(long, se_sp))
+    parts = tuple(sum(t[k] for t in (t_metrics, t_recompute, t_convergence, t_trend)) for k in (0, 1))
     with tempfile.TemporaryDirectory() as out:
 
         def report():
@@ -177,17 +240,17 @@ def run(folder: Path, size: int, seed: int) -> list[dict]:
             result.write(Path(out) / "report")
 
         _, t_report = _timed(report)
-    fell_back = int(trend.analysis.table["note"].str.contains("fell back", regex=False).sum())
+    fell_back = int((trend.analysis.table["mixed_optimizer"] == "lbfgs").sum())
     n = len(data.obs)
-    rows += [
-        {"size": n, "step": "metrics", "project_s": t_metrics, "anchor": "", "anchor_s": np.nan},
-        {"size": n, "step": "recompute", "project_s": t_recompute, "anchor": "", "anchor_s": np.nan},
-        {"size": n, "step": "convergence", "project_s": t_convergence, "anchor": "", "anchor_s": np.nan},
-        {"size": n, "step": "trend", "project_s": t_trend, "anchor": "plain statsmodels loop",
-         "anchor_s": t_plain, "note": f"{fell_back} fits fell back"},
-        {"size": n, "step": "report", "project_s": t_report + parts, "anchor": "sum of its parts",
-         "anchor_s": parts, "note": f"report's own work {t_report:.1f} s"},
-    ]  # fmt: skip
+    row = lambda step, t, anchor="", a=(np.nan, np.nan), note="": {  # noqa: E731
+        "size": n, "step": step, "wall_s": t[0], "cpu_s": t[1], "anchor": anchor, "anchor_wall_s": a[0],
+        "anchor_cpu_s": a[1], "note": note}  # fmt: skip
+    rows = [row("metrics", t_metrics), row("recompute", t_recompute), row("convergence", t_convergence),
+            row("trend", t_trend, "plain statsmodels loop", t_plain, f"{fell_back} mixed fits fell back")]  # fmt: skip
+    if package is not None:
+        rows.append(row("trend", t_trend, f"before ({package})", before(folder, package)))
+    total = (t_report[0] + parts[0], t_report[1] + parts[1])
+    rows.append(row("report", total, "sum of its parts", parts, f"own work {t_report[0]:.1f} s wall"))
     return rows
 
 
@@ -196,14 +259,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="3600,36000")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", type=Path, default=None, help="Write the exports here and keep them.")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="A package tree (wordplay_audit/ with its rooms) whose trend to time too.")  # fmt: skip
     args = parser.parse_args(argv)
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         with tempfile.TemporaryDirectory() as tmp:
             folder = (args.keep or Path(tmp)) / f"export-{size}"
-            rows += run(folder, size, args.seed)
+            rows += run(folder, size, args.seed, args.before)
         frame = pd.DataFrame(rows)
-        frame["ratio"] = frame["project_s"] / frame["anchor_s"]
+        frame["ratio_wall"] = frame["wall_s"] / frame["anchor_wall_s"]
+        frame["ratio_cpu"] = frame["cpu_s"] / frame["anchor_cpu_s"]
         print(frame.to_string(index=False, float_format=lambda v: f"{v:.2f}"), flush=True)
     return 0
 
