@@ -9,7 +9,8 @@ fitting are caught *locally* (``warnings.catch_warnings``) and handed back as te
 Contents
     :class:`MisclassifiedLogit`  a Binomial link for outcomes recorded by an imperfect judge
     :func:`gee_binomial`         GEE, Binomial family, exchangeable within cluster,
-                                 Mancl–DeRouen bias-reduced sandwich (and per Se/Sp draw)
+                                 Mancl–DeRouen bias-reduced sandwich (the reference of
+                                 :mod:`analysis.gee_exchangeable`, which the trend tests use)
     :func:`mixed_linear_slope`   linear mixed model with random intercepts for game and player
     :func:`mixed_linear_slope_fallback`  the same, falling back to game intercepts when singular
     :func:`logit_slope_lr`       logistic regression on one covariate with a likelihood-ratio test
@@ -158,32 +159,6 @@ def gee_binomial(
         _quiet_custom_link()
         model = _gee_model(endog, exog, groups, family)
         return _gee_fit(model, caught, start_params, maxiter)
-
-
-def gee_binomial_draws(
-    endog: np.ndarray,
-    exog: np.ndarray,
-    groups: np.ndarray,
-    accuracies: list[tuple[float, float]],
-    starts: list[np.ndarray],
-    *,
-    maxiter: int = 100,
-) -> list[GeeFit | None]:
-    """:func:`gee_binomial` once per (sensitivity, specificity) of ``accuracies``, each from its
-    own ``starts`` entry, on one GEE model built once (only its link changes); a fit statsmodels
-    cannot compute (singular) is None. Same results as separate calls."""
-    fits: list[GeeFit | None] = []
-    with warnings.catch_warnings(record=True) as caught:
-        _quiet_custom_link()
-        model = _gee_model(endog, exog, groups, _family(None, None))
-        for (se, sp), start in zip(accuracies, starts, strict=True):
-            model.family = _family(se, sp)
-            del caught[:]
-            try:
-                fits.append(_gee_fit(model, caught, start, maxiter))
-            except (np.linalg.LinAlgError, ValueError, FloatingPointError):
-                fits.append(None)
-    return fits
 
 
 def _family(sensitivity: float | None, specificity: float | None):

@@ -62,6 +62,7 @@ from wordplay_audit.analysis.balderdash.trend_inputs import (
     validate_obs,
     validate_se_sp,
 )
+from wordplay_audit.analysis.gee_exchangeable import ExchangeableGee, gee_fit
 from wordplay_audit.corpora.progress import progress as bar_over
 from wordplay_audit.errors import ParameterError
 
@@ -140,7 +141,7 @@ def _gee(out: dict, y: np.ndarray, exog: np.ndarray, games: np.ndarray, df: int)
     """The primary GEE test into ``out``; returns a note ('' when it fitted)."""
     tq = float(stats.t.ppf(0.5 + _LEVEL / 2.0, df))
     try:
-        fit = stats_models.gee_binomial(y, exog, games)
+        fit = gee_fit(ExchangeableGee(y, exog, games))
         problem = _fit_failed(fit)
     except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
         fit, problem = None, f"failed ({type(exc).__name__})"
@@ -233,8 +234,13 @@ def _adjusted(
         np.array([special.logit(np.clip((rate - (1.0 - sp)) / (se + sp - 1.0), 0.02, 0.98)), naive_slope])
         for se, sp in accuracies
     ]
-    for fit in stats_models.gee_binomial_draws(y, exog, games, accuracies, starts):
-        if fit is not None and _fit_failed(fit) is None:
+    model = ExchangeableGee(y, exog, games)
+    for (se, sp), start in zip(accuracies, starts, strict=True):
+        try:
+            fit = gee_fit(model, sensitivity=se, specificity=sp, start_params=start)
+        except (np.linalg.LinAlgError, ValueError, FloatingPointError):
+            continue
+        if _fit_failed(fit) is None:
             estimates.append(float(fit.params[1]))
             variances.append(float(fit.bse[1]) ** 2)
     notes = []
