@@ -107,20 +107,22 @@ def _fit_failed(fit: stats_models.GeeFit) -> str | None:
 
 def _two_stage(y: np.ndarray, x: np.ndarray, games: np.ndarray) -> tuple[float, float, int, str]:
     """Mean per-game OLS slope of the per-round proportion on x and its one-sample t-test."""
-    per_round = (
-        pd.DataFrame({"game": games, "x": x, "y": y}).groupby(["game", "x"], as_index=False)["y"].mean()
-    )
-    grouped = per_round.groupby("game")
-    dx = per_round["x"] - grouped["x"].transform("mean")
-    dy = per_round["y"] - grouped["y"].transform("mean")
-    sums = pd.DataFrame({"game": per_round["game"], "sxy": dx * dy, "sxx": dx * dx}).groupby("game").sum()
-    sums = sums[sums["sxx"] > 0]
-    slopes = (sums["sxy"] / sums["sxx"]).to_numpy()
+    _, game = np.unique(games, return_inverse=True)
+    levels, step = np.unique(x, return_inverse=True)
+    cell = game * levels.size + step  # (game, round) cells present, in sorted order
+    present, at = np.unique(cell, return_inverse=True)
+    share = np.bincount(at, weights=y) / np.bincount(at)
+    owner, rx = present // levels.size, levels[present % levels.size]
+    rounds = np.bincount(owner).astype(float)
+    dx = rx - (np.bincount(owner, weights=rx) / rounds)[owner]
+    dy = share - (np.bincount(owner, weights=share) / rounds)[owner]
+    sxx, sxy = np.bincount(owner, weights=dx * dx), np.bincount(owner, weights=dx * dy)
+    slopes = sxy[sxx > 0] / sxx[sxx > 0]
     used = int(slopes.size)
     if used < 2:
         return math.nan, math.nan, used, "two-stage: fewer than 2 games with 2+ rounds"
     mean = float(slopes.mean())
-    if np.ptp(slopes) == 0:
+    if np.ptp(slopes) <= 1e-12:  # equal up to rounding
         return mean, math.nan, used, "two-stage: per-game slopes all equal, t undefined"
     return mean, float(stats.ttest_1samp(slopes, 0.0).pvalue), used, ""
 
