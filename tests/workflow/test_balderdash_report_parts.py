@@ -94,3 +94,16 @@ def test_a_result_of_another_export_is_refused(export, tmp_path):
         wa.balderdash_report(data, labels, metrics=metrics)
     with pytest.raises(wa.ParameterError, match="^recompute: given without human"):
         wa.balderdash_report(data, recompute=wa.balderdash_recompute(data, labels))
+
+
+def test_report_progress_bar_on_stderr_only_when_asked(export, capsys):
+    data, labels = export
+    parts = {"metrics": wa.balderdash_metrics(data), "recompute": wa.balderdash_recompute(data, labels),
+             "convergence": wa.balderdash_convergence(data, labels, eps=[0.1]),
+             "trend": wa.balderdash_trend(data, labels)}  # fmt: skip
+    capsys.readouterr()
+    wa.balderdash_report(data, labels, progress=True, **parts)
+    seen = capsys.readouterr()
+    assert seen.out == "" and "report" in seen.err and "/5 " in seen.err
+    wa.balderdash_report(data, labels, **parts)
+    assert capsys.readouterr().err == ""

@@ -223,3 +223,18 @@ def test_exchangeable_gee_equals_statsmodels(seed, accuracy):
         np.testing.assert_allclose(getattr(fit, name), getattr(reference, name), rtol=1e-9, atol=1e-12)
     assert fit.dep_param == pytest.approx(reference.dep_param, abs=1e-12)
     assert fit.n_groups == reference.n_groups
+
+
+def test_progress_bar_over_the_cells_only_when_asked(capsys):
+    from wordplay_audit.corpora.progress import show_progress
+
+    obs = simulate_campaign(SimConfig(games_per_deck=2, n_rounds=6), seed=3).obs
+    shown = trend_tests(obs, outcome="knows", by=("model",), mixed=False, progress=True)
+    seen = capsys.readouterr()
+    assert seen.out == "" and "trend (knows)" in seen.err and "/3 " in seen.err  # 3 models
+    quiet = trend_tests(obs, outcome="knows", by=("model",), mixed=False)
+    assert capsys.readouterr().err == ""  # a library call: off unless asked
+    with show_progress(True):  # the command line's context
+        trend_tests(obs, outcome="knows", by=("model",), mixed=False)
+    assert "trend (knows)" in capsys.readouterr().err
+    pd.testing.assert_frame_equal(shown, quiet)
