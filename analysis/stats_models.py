@@ -9,7 +9,8 @@ fitting are caught *locally* (``warnings.catch_warnings``) and handed back as te
 Contents
     :class:`MisclassifiedLogit`  a Binomial link for outcomes recorded by an imperfect judge
     :func:`gee_binomial`         GEE, Binomial family, exchangeable within cluster,
-                                 Mancl–DeRouen bias-reduced sandwich
+                                 Mancl–DeRouen bias-reduced sandwich (the reference of
+                                 :mod:`analysis.gee_exchangeable`, which the trend tests use)
     :func:`mixed_linear_slope`   linear mixed model with random intercepts for game and player
     :func:`mixed_linear_slope_fallback`  the same, falling back to game intercepts when singular
     :func:`logit_slope_lr`       logistic regression on one covariate with a likelihood-ratio test
@@ -24,9 +25,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
-import statsmodels.api as sm
-import statsmodels.formula.api as smf
 from scipy import special, stats
 from statsmodels.genmod.families import links
 
@@ -156,51 +154,61 @@ def gee_binomial(
     Raises what statsmodels raises on a singular problem (``numpy.linalg.LinAlgError``,
     ``ValueError``); non-convergence is reported in ``converged`` and ``messages``.
     """
-    endog = np.asarray(endog, dtype=float)
-    exog = np.asarray(exog, dtype=float)
-    if sensitivity is None and specificity is None:
-        family = sm.families.Binomial()
-    else:
-        link = MisclassifiedLogit(
-            1.0 if sensitivity is None else sensitivity,
-            1.0 if specificity is None else specificity,
-        )
-        family = sm.families.Binomial(link=link, check_link=False)
+    family = _family(sensitivity, specificity)
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        # The custom link is deliberate; statsmodels' notice that it is not a listed Binomial
-        # link carries no information here.
-        warnings.filterwarnings("ignore", message=".*does not respect the domain.*")
-        model = sm.GEE(
-            endog,
-            exog,
-            groups=np.asarray(groups),
-            family=family,
-            cov_struct=sm.cov_struct.Exchangeable(),
-        )
-        result = model.fit(maxiter=maxiter, start_params=start_params, cov_type="bias_reduced")
-        params = np.asarray(result.params, dtype=float)
-        bse = np.asarray(result.bse, dtype=float)
-        cov = np.asarray(result.cov_params(), dtype=float)
-        bse_robust = np.sqrt(np.diag(np.asarray(result.cov_robust, dtype=float)))
-        pvalues = np.asarray(result.pvalues, dtype=float)
+        _quiet_custom_link()
+        model = _gee_model(endog, exog, groups, family)
+        return _gee_fit(model, caught, start_params, maxiter)
+
+
+def _family(sensitivity: float | None, specificity: float | None):
+    from statsmodels.genmod.families import Binomial
+
+    if sensitivity is None and specificity is None:
+        return Binomial()
+    link = MisclassifiedLogit(
+        1.0 if sensitivity is None else sensitivity, 1.0 if specificity is None else specificity
+    )
+    return Binomial(link=link, check_link=False)
+
+
+def _quiet_custom_link() -> None:
+    """Within a ``catch_warnings(record=True)`` block: record all, but not statsmodels' notice
+    that the custom link is not a listed Binomial link (deliberate; it carries no information)."""
+    warnings.simplefilter("always")
+    warnings.filterwarnings("ignore", message=".*does not respect the domain.*")
+
+
+def _gee_model(endog, exog, groups, family):
+    from statsmodels.genmod.cov_struct import Exchangeable
+    from statsmodels.genmod.generalized_estimating_equations import GEE
+
+    return GEE(
+        np.asarray(endog, dtype=float), np.asarray(exog, dtype=float), groups=np.asarray(groups),
+        family=family, cov_struct=Exchangeable(),
+    )  # fmt: skip
+
+
+def _gee_fit(model, caught: list, start_params, maxiter: int) -> GeeFit:
+    result = model.fit(maxiter=maxiter, start_params=start_params, cov_type="bias_reduced")
     dep = np.asarray(model.cov_struct.dep_params, dtype=float).ravel()
     return GeeFit(
-        params=params,
-        bse=bse,
-        bse_robust=bse_robust,
-        pvalues_z=pvalues,
-        cov=cov,
+        params=np.asarray(result.params, dtype=float), bse=np.asarray(result.bse, dtype=float),
+        bse_robust=np.sqrt(np.diag(np.asarray(result.cov_robust, dtype=float))),
+        pvalues_z=np.asarray(result.pvalues, dtype=float), cov=np.asarray(result.cov_params(), dtype=float),
         dep_param=float(dep[0]) if dep.size else float("nan"),
-        converged=bool(getattr(result, "converged", True)),
-        n_groups=int(len(np.unique(np.asarray(groups)))),
+        converged=bool(getattr(result, "converged", True)), n_groups=int(model.num_group),
         messages=_messages(caught),
-    )
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
 class MixedFit:
-    """Fixed slope of a linear mixed model, its SE and z-test p-value (as statsmodels reports)."""
+    """Fixed slope of a linear mixed model, its SE and z-test p-value (as statsmodels reports).
+
+    ``optimizer`` is the method whose result is reported: :data:`FIRST_OPTIMIZER`, or
+    :data:`FALLBACK_OPTIMIZER` when the first did not converge (statsmodels then retries from
+    where it stopped)."""
 
     slope: float
     se: float
@@ -208,10 +216,22 @@ class MixedFit:
     converged: bool
     messages: tuple[str, ...]
     structure: str = "game+player"
+    optimizer: str = "powell"
+
+    @property
+    def fell_back(self) -> bool:
+        """Whether the first optimiser did not converge and the fallback gave the result."""
+        return self.optimizer != FIRST_OPTIMIZER
 
 
 MIXED_STRUCTURES = ("game+player", "game")
 """Random-intercept structures tried in order by :func:`mixed_linear_slope_fallback`."""
+FIRST_OPTIMIZER = "l-bfgs-b"
+"""The mixed model's optimiser: L-BFGS-B bounded at 0 on the REML criterion from sufficient
+statistics (:class:`analysis.nested_reml.NestedReml`); the optimum is often on that boundary,
+where statsmodels' default BFGS stopped unconverged in 7 of 14 cells of a benchmark export."""
+FALLBACK_OPTIMIZER = "powell"
+"""Only where :data:`FIRST_OPTIMIZER` does not converge: statsmodels' ``MixedLM``, Powell then L-BFGS."""
 
 
 def mixed_linear_slope_fallback(
@@ -230,14 +250,27 @@ def mixed_linear_slope_fallback(
             failures.append(f"{structure}: {type(exc).__name__}")
             continue
         if fit.converged and np.isfinite(fit.slope) and np.isfinite(fit.pvalue):
-            note = (
-                ""
-                if not failures
-                else f"mixed model fell back to {structure} intercepts ({'; '.join(failures)})"
-            )
-            return fit, note
+            fallback = f"mixed model fell back to {structure} intercepts ({'; '.join(failures)})"
+            return fit, fallback if failures else ""
         failures.append(f"{structure}: did not converge")
     return None, f"mixed model not estimable ({'; '.join(failures)}); the GEE and two-stage tests stand"
+
+
+def _mixed_design(x: np.ndarray, game: np.ndarray, player: np.ndarray, structure: str):
+    """Arrays of ``smf.mixedlm("y ~ x", groups=game, re_formula="1", vc_formula={"player": …})``:
+    the fixed design, game codes, and per game the indicators of its players (rows in data order)."""
+    exog = np.column_stack([np.ones(x.size), x])
+    labels, codes = np.unique(np.asarray(game).astype(str), return_inverse=True)
+    if structure != "game+player":
+        return exog, codes, None
+    from statsmodels.regression.mixed_linear_model import VCSpec
+
+    players, names, mats = np.asarray(player).astype(str), [], []
+    for g in range(labels.size):
+        levels, which = np.unique(players[codes == g], return_inverse=True)
+        mats.append((which[:, None] == np.arange(levels.size)[None, :]).astype(float))
+        names.append([f"C(player)[{v}]" for v in levels])
+    return exog, codes, VCSpec(["player"], [names], [mats])
 
 
 def mixed_linear_slope(
@@ -252,38 +285,45 @@ def mixed_linear_slope(
     :math:`\beta_1 = 0` is a Wald z-test; it assumes the slope is common to all games, so it is
     a valid test only of "no trend in any game". ``player`` must be unique across games
     (e.g. ``game:player``). ``structure="game"`` drops the player intercept. Shapes: all (n,).
+
+    Fitted by :data:`FIRST_OPTIMIZER`, or where that does not converge statsmodels (the model
+    ``smf.mixedlm("y ~ x", groups="game", re_formula="1", vc_formula={"player": "0 + C(player)"})`` builds,
+    given as arrays) by :data:`FALLBACK_OPTIMIZER`; ``optimizer`` says which. With one player per
+    game the two intercepts are one (``LinAlgError``: fit ``structure="game"``).
     """
+    from wordplay_audit.analysis.nested_reml import NestedReml
+
     check_choice("structure", structure, MIXED_STRUCTURES)
-    data = pd.DataFrame(
-        {
-            "y": np.asarray(endog, dtype=float),
-            "x": np.asarray(x, dtype=float),
-            "game": np.asarray(game).astype(str),
-            "player": np.asarray(player).astype(str),
-        }
-    )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        model = smf.mixedlm(
-            "y ~ x",
-            data,
-            groups="game",
-            re_formula="1",
-            vc_formula={"player": "0 + C(player)"} if structure == "game+player" else None,
-        )
-        result = model.fit(reml=True, method=["powell", "lbfgs"])
-        slope = float(result.fe_params.iloc[1])
-        se = float(result.bse_fe.iloc[1])
+    y, x = np.asarray(endog, dtype=float), np.asarray(x, dtype=float)
+    exog = np.column_stack([np.ones(x.size), x])
+    players = np.asarray(player).astype(str) if structure == "game+player" else None
+    if players is not None and np.unique(players).size == np.unique(np.asarray(game).astype(str)).size:
+        raise np.linalg.LinAlgError("one player per game: the player intercept is the game's")
+    reml = NestedReml(y, exog, game, players)
+    gamma, converged = reml.optimum()
+    caught: list = []
+    if converged:
+        beta, cov = reml.fixed_effects(gamma)
+        slope, se, optimizer = float(beta[1]), float(np.sqrt(cov[1, 1])), FIRST_OPTIMIZER
+    else:
+        slope, se, converged, caught = _mixed_statsmodels(y, x, game, player, structure)
+        optimizer = FALLBACK_OPTIMIZER
     z = slope / se if se > 0 else float("nan")
     pvalue = float(2.0 * stats.norm.sf(abs(z))) if np.isfinite(z) else float("nan")
-    return MixedFit(
-        slope=slope,
-        se=se,
-        pvalue=pvalue,
-        converged=bool(result.converged),
-        messages=_messages(caught),
-        structure=structure,
-    )
+    return MixedFit(slope=slope, se=se, pvalue=pvalue, converged=converged, messages=_messages(caught),
+                    structure=structure, optimizer=optimizer)  # fmt: skip
+
+
+def _mixed_statsmodels(y, x, game, player, structure: str) -> tuple[float, float, bool, list]:
+    from statsmodels.regression.mixed_linear_model import MixedLM
+
+    exog, codes, vc = _mixed_design(x, game, player, structure)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = MixedLM(y, exog, codes, exog_re=np.ones((y.size, 1)), exog_vc=vc)
+        result = model.fit(reml=True, method=["powell", "lbfgs"])
+        slope, se = float(result.fe_params[1]), float(result.bse_fe[1])
+    return slope, se, bool(result.converged), list(caught)
 
 
 @dataclass(frozen=True)
@@ -310,11 +350,14 @@ def logit_slope_lr(endog: np.ndarray, x: np.ndarray) -> LogitSlope:
     n = int(endog.size)
     if n == 0 or endog.min() == endog.max() or x.min() == x.max():
         return LogitSlope(float("nan"), float("nan"), n, ())
+    from statsmodels.genmod.families import Binomial
+    from statsmodels.genmod.generalized_linear_model import GLM
+
     exog1 = np.column_stack([np.ones(n), x])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        full = sm.GLM(endog, exog1, family=sm.families.Binomial()).fit()
-        null = sm.GLM(endog, np.ones((n, 1)), family=sm.families.Binomial()).fit()
+        full = GLM(endog, exog1, family=Binomial()).fit()
+        null = GLM(endog, np.ones((n, 1)), family=Binomial()).fit()
     statistic = max(0.0, 2.0 * (float(full.llf) - float(null.llf)))
     return LogitSlope(
         slope=float(full.params[1]),

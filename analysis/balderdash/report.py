@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from wordplay_audit.analysis import stats_models
 from wordplay_audit.analysis.balderdash.adaptive_report import adaptive_blocks, width_history
 from wordplay_audit.analysis.balderdash.metrics import DEFAULT_SETTING
 from wordplay_audit.analysis.balderdash.recompute import REPLACED_NOTE
@@ -92,7 +93,7 @@ def trend_section(table: pd.DataFrame) -> Section:
             "across games."
         ),
         Table(shown, caption=f"Trend tests ({outcomes})"),
-        Paragraph(f"Mixed model (secondary): {MIXED_NOTE}."),
+        Paragraph(f"Mixed model (secondary): {MIXED_NOTE}; " + " ".join(fallback_lines(frame))),
         Paragraph(
             "A p-value above 0.05 is not evidence of no trend: with a handful of games the "
             "intervals are wide. Read 'no trend' only where the whole interval lies inside "
@@ -109,6 +110,19 @@ def trend_section(table: pd.DataFrame) -> Section:
             )
         )
     return Section("Trend over rounds", blocks)
+
+
+def fallback_lines(table: pd.DataFrame) -> list[str]:
+    """Which mixed-model fits fell back from the first optimiser (one line, naming the rows)."""
+    if "mixed_optimizer" not in table.columns:
+        return []
+    first, fallback = stats_models.FIRST_OPTIMIZER, stats_models.FALLBACK_OPTIMIZER
+    fell = table[table["mixed_optimizer"] == fallback]
+    if fell.empty:
+        return [f"mixed model: no fit fell back ({first} converged wherever it was fitted)"]
+    keys = [c for c in ("labels", "outcome", "model", "history_type") if c in fell.columns]
+    rows = ", ".join("/".join(str(v) for v in r) for r in fell[keys].itertuples(index=False))
+    return [f"mixed model: {len(fell)} fit(s) fell back from {first} (did not converge) to {fallback}: {rows}"]  # fmt: skip
 
 
 def _drift_blocks(trend: TrendAnalysis) -> list:

@@ -182,13 +182,15 @@ def trend_analysis(
     mixed: bool = True,
     seed: int = 0,
     audits: dict[str, pd.DataFrame] | None = None,
+    progress: bool | None = None,
 ) -> TrendAnalysis:
     """Trend tests of LKR (``knows``) and TDR (``true_def``) over rounds.
 
     Under judge labels, with the misclassification-adjusted slope when ``labels`` hold human
     answers for the outcome's question; under replaced labels too when ``labels`` are given;
     and the judge drift check (Se, Sp vs round) in the human sample. ``table`` holds all rows
-    (column ``labels`` = judge | replaced).
+    (column ``labels`` = judge | replaced). ``progress``: bars over the cells (see
+    :func:`trend_tests`).
     """
     from wordplay_audit.analysis.balderdash.trend import trend_tests  # statsmodels: imported on use
 
@@ -200,11 +202,14 @@ def trend_analysis(
     pooled = obs["history_type"].nunique() > 1  # an "all" row only adds something then
     for outcome, (question, human_col, judge_col) in OUTCOME_QUESTION.items():
         se_sp = pseudo_counts(audits[question]) if question in audits else None
-        table = trend_tests(obs, outcome=outcome, se_sp=se_sp or None, mixed=mixed, seed=seed, pooled=pooled)
+        table = trend_tests(obs, outcome=outcome, se_sp=se_sp or None, mixed=mixed, seed=seed, pooled=pooled,
+                            progress=progress)  # fmt: skip
         tables.append(table.assign(labels="judge"))
         if replaced is None:
             continue
-        table = trend_tests(replaced, outcome=outcome, mixed=mixed, seed=seed, pooled=pooled)
+        table = trend_tests(
+            replaced, outcome=outcome, mixed=mixed, seed=seed, pooled=pooled, progress=progress
+        )
         tables.append(table.assign(labels="replaced"))
         found = _drift(replaced, human_col, judge_col)
         if found is not None:

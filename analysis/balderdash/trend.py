@@ -62,6 +62,8 @@ from wordplay_audit.analysis.balderdash.trend_inputs import (
     validate_obs,
     validate_se_sp,
 )
+from wordplay_audit.analysis.gee_exchangeable import ExchangeableGee, gee_fit
+from wordplay_audit.corpora.progress import progress as bar_over
 from wordplay_audit.errors import ParameterError
 
 POOLED = "all"
@@ -105,20 +107,22 @@ def _fit_failed(fit: stats_models.GeeFit) -> str | None:
 
 def _two_stage(y: np.ndarray, x: np.ndarray, games: np.ndarray) -> tuple[float, float, int, str]:
     """Mean per-game OLS slope of the per-round proportion on x and its one-sample t-test."""
-    per_round = (
-        pd.DataFrame({"game": games, "x": x, "y": y}).groupby(["game", "x"], as_index=False)["y"].mean()
-    )
-    grouped = per_round.groupby("game")
-    dx = per_round["x"] - grouped["x"].transform("mean")
-    dy = per_round["y"] - grouped["y"].transform("mean")
-    sums = pd.DataFrame({"game": per_round["game"], "sxy": dx * dy, "sxx": dx * dx}).groupby("game").sum()
-    sums = sums[sums["sxx"] > 0]
-    slopes = (sums["sxy"] / sums["sxx"]).to_numpy()
+    _, game = np.unique(games, return_inverse=True)
+    levels, step = np.unique(x, return_inverse=True)
+    cell = game * levels.size + step  # (game, round) cells present, in sorted order
+    present, at = np.unique(cell, return_inverse=True)
+    share = np.bincount(at, weights=y) / np.bincount(at)
+    owner, rx = present // levels.size, levels[present % levels.size]
+    rounds = np.bincount(owner).astype(float)
+    dx = rx - (np.bincount(owner, weights=rx) / rounds)[owner]
+    dy = share - (np.bincount(owner, weights=share) / rounds)[owner]
+    sxx, sxy = np.bincount(owner, weights=dx * dx), np.bincount(owner, weights=dx * dy)
+    slopes = sxy[sxx > 0] / sxx[sxx > 0]
     used = int(slopes.size)
     if used < 2:
         return math.nan, math.nan, used, "two-stage: fewer than 2 games with 2+ rounds"
     mean = float(slopes.mean())
-    if np.ptp(slopes) == 0:
+    if np.ptp(slopes) <= 1e-12:  # equal up to rounding
         return mean, math.nan, used, "two-stage: per-game slopes all equal, t undefined"
     return mean, float(stats.ttest_1samp(slopes, 0.0).pvalue), used, ""
 
@@ -139,7 +143,7 @@ def _gee(out: dict, y: np.ndarray, exog: np.ndarray, games: np.ndarray, df: int)
     """The primary GEE test into ``out``; returns a note ('' when it fitted)."""
     tq = float(stats.t.ppf(0.5 + _LEVEL / 2.0, df))
     try:
-        fit = stats_models.gee_binomial(y, exog, games)
+        fit = gee_fit(ExchangeableGee(y, exog, games))
         problem = _fit_failed(fit)
     except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
         fit, problem = None, f"failed ({type(exc).__name__})"
@@ -166,7 +170,7 @@ def _mixed(out: dict, cell: pd.DataFrame, y: np.ndarray, x: np.ndarray, games: n
     mfit, note = stats_models.mixed_linear_slope_fallback(y, x, games, players)
     out["mixed_structure"] = mfit.structure if mfit is not None else "none"
     if mfit is not None:
-        out.update(mixed_slope=mfit.slope, mixed_p=mfit.pvalue)
+        out.update(mixed_slope=mfit.slope, mixed_p=mfit.pvalue, mixed_optimizer=mfit.optimizer)
     return note
 
 
@@ -189,6 +193,7 @@ def _analyse_cell(
     out = {**summary, **_nan_result(adjust is not None)}
     out["mixed_note"] = MIXED_NOTE
     out["mixed_structure"] = "not fitted"
+    out["mixed_optimizer"] = ""
     out["note"] = _undefined(n_rounds, n_games, rate)
     if out["note"]:
         return out
@@ -226,13 +231,15 @@ def _adjusted(
     se_draws, sp_draws = draw_se_sp(counts, draws, rng)
     estimates, variances = [], []
     rate = float(y.mean())
-    for se, sp in zip(se_draws, sp_draws, strict=True):
-        floor, span = 1.0 - sp, se + sp - 1.0
-        start = np.array([special.logit(np.clip((rate - floor) / span, 0.02, 0.98)), naive_slope])
+    accuracies = list(zip(se_draws.tolist(), sp_draws.tolist(), strict=True))
+    starts = [
+        np.array([special.logit(np.clip((rate - (1.0 - sp)) / (se + sp - 1.0), 0.02, 0.98)), naive_slope])
+        for se, sp in accuracies
+    ]
+    model = ExchangeableGee(y, exog, games)
+    for (se, sp), start in zip(accuracies, starts, strict=True):
         try:
-            fit = stats_models.gee_binomial(
-                y, exog, games, sensitivity=se, specificity=sp, start_params=start
-            )
+            fit = gee_fit(model, sensitivity=se, specificity=sp, start_params=start)
         except (np.linalg.LinAlgError, ValueError, FloatingPointError):
             continue
         if _fit_failed(fit) is None:
@@ -292,7 +299,7 @@ def _model_rng(seed: int, model: str) -> np.random.Generator:
 # --------------------------------------------------------------------------- public entry
 
 
-def trend_tests(
+def trend_tests(  # noqa: PLR0913 - one keyword-only parameter per option of the tests
     obs: pd.DataFrame,
     *,
     outcome: str = "knows",
@@ -302,6 +309,7 @@ def trend_tests(
     draws: int = 20,
     seed: int = 0,
     mixed: bool = True,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     r"""Test for a trend over rounds in ``outcome``, one row per cell of ``by``.
 
@@ -311,7 +319,9 @@ def trend_tests(
     confusion counts (TP, FN, TN, FP) against humans, keyed by model (needs ``"model"`` in
     ``by``); adds the misclassification-adjusted columns from ``draws`` posterior draws of
     (Se, Sp), random numbers seeded by ``seed`` and the model only. ``mixed=False`` skips the
-    (slow) mixed model.
+    (slow) mixed model. ``progress``: a bar over the cells on stderr
+    (:mod:`wordplay_audit.corpora.progress`; None: as the calling context decides, off in a
+    library call).
 
     Returns a DataFrame with the ``by`` columns and ``outcome``, ``games`` (G), ``rounds``,
     ``n_obs``, ``rate``; GEE: ``slope`` (logit scale, per unit x = first to last round),
@@ -320,7 +330,9 @@ def trend_tests(
     (ordinary sandwich, normal); two-stage: ``twostage_slope`` (mean per-game slope,
     proportion scale), ``twostage_games``, ``twostage_p``; mixed: ``mixed_slope``
     (proportion scale), ``mixed_p``, ``mixed_structure`` (``game+player``, or ``game`` after a
-    singular fit, ``none`` when neither fitted: see ``note``), ``mixed_note``; with ``se_sp``: ``adj_slope`` (logit
+    singular fit, ``none`` when neither fitted: see ``note``), ``mixed_optimizer``
+    (``powell``, or ``lbfgs`` where Powell did not converge and the fit fell back to it;
+    :data:`analysis.stats_models.FIRST_OPTIMIZER`), ``mixed_note``; with ``se_sp``: ``adj_slope`` (logit
     scale), ``adj_se``, ``adj_df`` (Barnard–Rubin, at most G − 1), ``adj_p``,
     ``adj_ci_low``/``adj_ci_high``, ``adj_draws`` (draws that fitted); and ``note``, empty
     unless something is undefined. References are in the module docstring.
@@ -332,7 +344,8 @@ def trend_tests(
     clean["x"] = rescale_rounds(clean["round_id"], last_round=last_round) if last_round >= 2 else 0.0
     clean = clean.sort_values([*by, "game_id", "round_id", "player_id"], kind="stable")
     rows = []
-    for labels, cell in _cells(clean, by, pooled):
+    cells = _cells(clean, by, pooled)
+    for labels, cell in bar_over(cells, desc=f"trend ({outcome})", unit="cell", enabled=progress):
         model = labels.get("model")
         adjust = None
         if counts_by_model is not None:
@@ -344,7 +357,7 @@ def trend_tests(
                 "games": int(cell["game_id"].nunique()), "rounds": int(cell["round_id"].nunique()),
                 "n_obs": len(cell), "rate": float(cell["y"].mean()),
                 **_nan_result(adjust is not None), "mixed_note": MIXED_NOTE, "mixed_structure": "not fitted",
-                "note": "pooling counts a (game, round, player) twice: not tested",
+                "mixed_optimizer": "", "note": "pooling counts a (game, round, player) twice: not tested",
             }  # fmt: skip
         else:
             result = _analyse_cell(cell, cell["x"].to_numpy(dtype=float), adjust=adjust, mixed=mixed)
@@ -353,7 +366,7 @@ def trend_tests(
         *by, "outcome", "games", "rounds", "n_obs", "rate",
         "slope", "gee_se", "gee_df", "gee_p_t", "gee_ci_low", "gee_ci_high", "gee_p_z",
         "gee_p_z_robust", "twostage_slope", "twostage_games", "twostage_p",
-        "mixed_slope", "mixed_p", "mixed_structure", "mixed_note",
+        "mixed_slope", "mixed_p", "mixed_structure", "mixed_optimizer", "mixed_note",
     ]  # fmt: skip
     if counts_by_model is not None:
         columns += [

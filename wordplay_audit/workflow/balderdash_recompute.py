@@ -74,6 +74,8 @@ class BalderdashRecompute(Result):
     truth: str = "consensus"
     raters: dict[str, pd.DataFrame] = field(default_factory=dict)  # truth='latent': se/sp per rater
     dependence: dict[str, pd.DataFrame] = field(default_factory=dict)  # truth='latent': the pair check
+    rescored: pd.DataFrame | None = field(default=None, repr=False)
+    """The player-rounds under replaced labels, rescored (what the report's curves draw)."""
 
     def tables(self) -> dict[str, pd.DataFrame]:
         out = {"corrected": self.corrected, "replaced_rates": self.replaced_rates}
@@ -317,6 +319,7 @@ def balderdash_recompute(
         truth=truth,
         raters=raters,
         dependence=dependence,
+        rescored=rescored,
     )
 
 

@@ -158,7 +158,9 @@ class BalderdashTrend(Result):
         lines = ["trend over rounds (slope per first-to-last round, logit scale; p from t with G−1 df):"]
         lines += frame_lines(table, [c for c in TREND_SHOWN if c in table.columns])
         lines += [f"judge drift ({o}): {drift_text(d)}" for o, d in self.analysis.drift.items()]
-        return lines
+        from wordplay_audit.analysis.balderdash.report import fallback_lines
+
+        return lines + fallback_lines(table)
 
     def section(self):
         from wordplay_audit.analysis.balderdash.report import trend_section
@@ -167,14 +169,15 @@ class BalderdashTrend(Result):
 
 
 def balderdash_trend(
-    data: BalderdashData, human: pd.DataFrame | None = None, *, seed: int = 0
+    data: BalderdashData, human: pd.DataFrame | None = None, *, seed: int = 0, progress: bool | None = None
 ) -> BalderdashTrend:
     """Trend tests of LKR and TDR over rounds; with ``human`` also under replaced labels,
-    adjusted for the judge's errors, and the judge's Se/Sp drift over rounds."""
+    adjusted for the judge's errors, and the judge's Se/Sp drift over rounds. ``progress``: a
+    bar on stderr (None: as the calling context decides; off in a notebook unless asked)."""
     from wordplay_audit.analysis.balderdash.summary import trend_analysis
 
     labels = human_rows(data, human) if human is not None else None
-    return BalderdashTrend(str(data.folder), trend_analysis(data.obs, labels, seed=seed))
+    return BalderdashTrend(str(data.folder), trend_analysis(data.obs, labels, seed=seed, progress=progress))
 
 
 # ----------------------------------------------------------------------------------- report
@@ -229,15 +232,60 @@ def balderdash_report(
     design: Design = "stratified",
     assume_constant_accuracy: bool = False,
     seed: int = 0,
+    metrics: Any = None,
+    recompute: Any = None,
+    convergence: BalderdashConvergence | None = None,
+    trend: BalderdashTrend | None = None,
+    progress: bool | None = None,
 ) -> BalderdashReport:
     """The full Balderdash analysis of an export (what the demo's Balderdash section shows, for
-    your own data): ``.write(out)`` writes its tables, plots and ``report.html``."""
-    from wordplay_audit.analysis.balderdash.summary import analyze_balderdash
+    your own data): ``.write(out)`` writes its tables, plots and ``report.html``.
+
+    Built from the results of :func:`balderdash_metrics`, :func:`balderdash_recompute` (with
+    ``human``), :func:`balderdash_convergence` and :func:`balderdash_trend`: pass the ones you
+    already have (``metrics=``, ``recompute=``, ``convergence=``, ``trend=``; they are used as
+    they are, so ``eps``/``design``/``seed`` then do not change them) and the others are
+    computed once; the report adds only the corrected rates per round for its curves.
+    ``progress``: a bar over the steps on stderr (None: as the calling context decides)."""
+    from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
+    from wordplay_audit.analysis.balderdash.summary import BalderdashAnalysis
+    from wordplay_audit.corpora.progress import bar
+    from wordplay_audit.workflow.balderdash import balderdash_metrics
+    from wordplay_audit.workflow.balderdash_recompute import balderdash_recompute
 
     check_choice("design", design, DESIGNS)
-    labels = human_rows(data, human) if human is not None else None
-    analysis = analyze_balderdash(
-        data.obs, labels, eps=check_eps(eps, (0.1, 0.2, 0.3)), design=design, skipped=data.skipped, seed=seed,
-        constant_accuracy=assume_constant_accuracy,
-    )  # fmt: skip
+    grid = check_eps(eps, (0.1, 0.2, 0.3))
+    for name, part in (("metrics", metrics), ("recompute", recompute), ("convergence", convergence),
+                       ("trend", trend)):  # fmt: skip
+        if part is not None and getattr(part, "export", None) != str(data.folder):
+            raise ParameterError(f"{name}: a result of another export ({getattr(part, 'export', part)!r})")
+    if recompute is not None and human is None:
+        raise ParameterError("recompute: given without human (pass the labels it was computed from)")
+    labels = human_rows(data, human) if human is not None and len(human) else None
+    with bar(total=5 if labels is not None else 3, desc="report", unit="step", enabled=progress) as steps:
+        metrics = balderdash_metrics(data) if metrics is None else metrics
+        steps.update(1)
+        convergence = convergence if convergence is not None else balderdash_convergence(
+            data, human if labels is not None else None, eps=grid, design=design,
+            assume_constant_accuracy=assume_constant_accuracy,
+        )  # fmt: skip
+        steps.update(1)
+        trend = trend if trend is not None else balderdash_trend(data, human if labels is not None else None, seed=seed,
+                                          progress=progress)  # fmt: skip
+        steps.update(1)
+        analysis = BalderdashAnalysis(
+            obs=data.obs, metrics=metrics.metrics, convergence=convergence.table, trend=trend.analysis,
+            skipped=dict(data.skipped),
+        )  # fmt: skip
+        if labels is not None:
+            if recompute is None:
+                recompute = balderdash_recompute(data, human, design=design, seed=seed)
+            steps.update(1)
+            analysis.audits, analysis.corrected = recompute.audits, recompute.corrected
+            analysis.replaced, analysis.replaced_rates = recompute.rescored, recompute.replaced_rates
+            analysis.corrected_round = corrected_rates(
+                data.obs, labels, by=("model", "deck", "round_id"), design=design,
+                options=CorrectionOptions(constant_accuracy=assume_constant_accuracy),
+            )  # fmt: skip
+            steps.update(1)
     return BalderdashReport(str(data.folder), analysis)
