@@ -293,7 +293,8 @@ def icc_of_matrix(
             f"{k} rater{'s' if k != 1 else ''}: ICC needs two or more raters on each item"
             if k < 2
             else f"{n} item{'s' if n != 1 else ''} rated by all {k} raters (of "
-            f"{n + matrix.n_left_out}): ICC needs two or more complete items"
+            f"{n + matrix.n_left_out}): ICC needs two or more complete items (raters that rotate over "
+            "items: Krippendorff's alpha at the interval level reads them)"
         )
         estimates = {f: _null(f, confidence, why) for f in chosen}
         return ICCResult(estimates, n, k, matrix.n_left_out, dict.fromkeys(("MSR", "MSW", "MSC", "MSE")))

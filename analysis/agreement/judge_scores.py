@@ -86,6 +86,14 @@ def _numbers(column: pd.Series) -> np.ndarray:
     return parsed[codes]  # code -1 (missing) reads the trailing nan
 
 
+def _is(column: pd.Series, kind: str) -> np.ndarray:
+    """Rows whose ``rater_type`` is ``kind`` (a categorical column read by its codes)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        hit = np.append(np.asarray(column.cat.categories.astype(str).str.strip() == kind), False)
+        return hit[column.cat.codes.to_numpy()]  # code -1 (missing) → False
+    return (column.astype(str).str.strip() == kind).to_numpy()
+
+
 def _people_means(people: pd.DataFrame) -> pd.Series:
     values = _numbers(people["label"])
     frame = pd.DataFrame({"item_id": people["item_id"].astype(str).to_numpy(), "y": values})
@@ -97,8 +105,10 @@ def judge_score_agreement(
 ) -> tuple[dict[str, JudgeScore], str | None]:
     """Every judge of ``labels`` (rows of ``rater_type`` ``judge``) against the people's mean
     numeric label (rows ``human``), by judge; ``({}, reason)`` when there is nothing to compare."""
-    kinds = labels["rater_type"].astype(str).str.strip().to_numpy()
-    people, judges = labels[kinds == "human"], labels[kinds == "judge"]
+    is_judge = _is(labels["rater_type"], "judge")
+    if not is_judge.any():  # the common case, checked on codes (no string work on millions of rows)
+        return {}, "needs rows of both people (human) and a judge"
+    people, judges = labels[_is(labels["rater_type"], "human")], labels[is_judge]
     if len(judges) == 0 or len(people) == 0:
         return {}, "needs rows of both people (human) and a judge"
     means = _people_means(people)

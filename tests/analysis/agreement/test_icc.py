@@ -13,6 +13,8 @@ Sources (values nobody on this project computed):
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pingouin
@@ -242,3 +244,18 @@ def test_bad_input_is_a_one_line_error():
         icc(SHROUT_FLEISS, forms=["ICC(2,1)"])
     with pytest.raises(InputError, match="is not a number"):
         icc(to_labels([["a", "b"], ["b", "b"]]))
+
+
+def test_the_command_prints_every_form_and_refuses_a_bad_one(run_cli, tmp_path):
+    from tests.support.cli_checks import one_line_error
+
+    path = tmp_path / "sf.csv"
+    to_labels(SHROUT_FLEISS).to_csv(path, index=False)
+    code, out, err = run_cli("analyze", "agreement", str(path), "--bootstrap", "0", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [round(data["icc"][f]["value"], 2) for f in FORMS] == [0.17, 0.29, 0.71, 0.44, 0.62, 0.91]
+    assert data["kendall_w"]["ties_corrected"] is True
+    code, out, err = run_cli("analyze", "agreement", str(path), "--bootstrap", "0", "--icc", "ICC3")
+    assert code == 0 and "ICC3: 0.715 [0.342, 0.946]" in out and "ICC1:" not in out
+    one_line_error(*run_cli("analyze", "agreement", str(path), "--icc", "ICC9"), "--icc", "ICC9")
