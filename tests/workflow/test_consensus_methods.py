@@ -69,3 +69,9 @@ def test_cli_aggregate_one_coin_json(run_cli, tmp_path):
         "analyze", "aggregate", str(path), "--out", str(tmp_path / "d.csv"), "--method", "bayes"
     )
     assert code == 2 and "--method" in err and "mace" in err
+
+
+def test_the_text_prints_the_conditional_dependence_check():
+    lines = wa.consensus(_labels(), method="dawid-skene", n_boot=100).summary()
+    at = next(i for i, line in enumerate(lines) if line.startswith("conditional-dependence check:"))
+    assert "largest excess agreement" in lines[at] and "rater" in lines[at - 4]  # after the rater table
