@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from wordplay_audit.analysis.balderdash.recompute import METRIC_QUESTION, item_rows
+from wordplay_audit.analysis.correction.latent import dependence_line
 from wordplay_audit.analysis.correction.latent_bootstrap import AUDIT_COLUMNS, LatentTruth, latent_truth
 from wordplay_audit.corpora.contract import is_final_labels
 from wordplay_audit.errors import ParameterError
@@ -29,7 +30,6 @@ LATENT_NOTE = (
     "the judge's verdict taken as conditionally independent imperfect measurements of it (rg and ppi "
     "hold the same post-stratified posterior share and its bootstrap interval)"
 )
-_DEPENDENT_Z = 3.0
 
 
 class LatentRates(NamedTuple):
@@ -128,16 +128,8 @@ def latent_rates(
 
 
 def dependence_lines(dependence: dict[str, pd.DataFrame]) -> list[str]:
-    """One line per question: the rater pair that agrees most beyond the model (z), flagged when
-    z ≥ 3 (errors shared between raters: the latent intervals are then too narrow)."""
-    lines = []
-    for question, table in dependence.items():
-        if not len(table):
-            lines.append(f"  conditional-dependence check ({question}): no rater pair shares ≥ 10 items")
-            continue
-        top = table.iloc[0]
-        flag = "  ← errors look shared: latent intervals too narrow" if top["z"] >= _DEPENDENT_Z else ""
-        lines.append(f"  conditional-dependence check ({question}): largest excess agreement "
-                     f"{top['rater_a']}–{top['rater_b']} z = {top['z']:.1f} "
-                     f"({int(top['agree'])} agree vs {top['expected']:.1f} expected of {int(top['n'])}){flag}")  # fmt: skip
-    return lines
+    """One line per question: :func:`~wordplay_audit.analysis.correction.latent.dependence_line`."""
+    return [
+        "  " + dependence_line(table).replace("check:", f"check ({question}):", 1)
+        for question, table in dependence.items()
+    ]

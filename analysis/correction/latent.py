@@ -43,6 +43,7 @@ __all__ = [
     "LatentFit",
     "check_identified",
     "dependence_check",
+    "dependence_line",
     "fit_latent",
     "latent_design",
 ]
@@ -315,3 +316,18 @@ def dependence_check(design: LatentDesign, fit: LatentFit) -> pd.DataFrame:
                          (observed - expected) / sd if sd > 0 else np.nan))  # fmt: skip
     out = pd.DataFrame(rows, columns=["rater_a", "rater_b", "n", "agree", "expected", "z"])
     return out.sort_values("z", ascending=False, ignore_index=True)
+
+
+DEPENDENT_Z = 3.0
+"""A pair's excess agreement (z) from which :func:`dependence_line` flags shared errors."""
+
+
+def dependence_line(table: pd.DataFrame) -> str:
+    """One line on :func:`dependence_check`'s table: the pair that agrees most beyond the model,
+    flagged at z ≥ :data:`DEPENDENT_Z` (the flagged pair is not always the one that shares errors)."""
+    if not len(table):
+        return "conditional-dependence check: no rater pair shares ≥ 10 items"
+    top = table.iloc[0]
+    flag = " ← errors look shared: latent intervals too narrow" if top["z"] >= DEPENDENT_Z else ""
+    return (f"conditional-dependence check: largest excess agreement {top['rater_a']}–{top['rater_b']} "
+            f"z = {top['z']:.1f} ({int(top['agree'])} agree vs {top['expected']:.1f} expected of {int(top['n'])}){flag}")  # fmt: skip

@@ -137,3 +137,9 @@ def test_cli_aggregate_gold_and_skills_files(run_cli, tmp_path):
                              "--method", "gold-majority")  # fmt: skip
     assert code == 2 and err.startswith("error: --gold: method 'gold-majority' needs the gold labels"), err
     assert not (tmp_path / "x.csv").exists()
+
+
+def test_the_text_prints_the_conditional_dependence_check():
+    lines = wa.consensus(_labels(), method="dawid-skene", n_boot=100).summary()
+    at = next(i for i, line in enumerate(lines) if line.startswith("conditional-dependence check:"))
+    assert "largest excess agreement" in lines[at] and "rater" in lines[at - 4]  # after the rater table

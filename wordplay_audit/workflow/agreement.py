@@ -249,10 +249,11 @@ class Consensus(Result):
                 shown = list(out[learned].items())
                 more = f" … ({len(shown) - 20} more: --json)" if len(shown) > 20 else ""
                 lines.append(f"{learned}: " + ", ".join(f"{k} {v:.3g}" for k, v in shown[:20]) + more)
-        if self.raters_note:
-            lines.append(self.raters_note)
+        head, *tail = (self.raters_note or "").split("\n")
+        lines += [head] if head else []
         if self.raters is not None:
             lines += frame_lines(self.raters)
+        lines += tail  # the conditional-dependence check
         lo = self.left_out
         lines.append(f"rows left out: {lo.get('question', 0)} of another question, {lo.get('kind', 0)} of another "
                      f"kind, {lo.get('rater_type', 0)} of another rater type")  # fmt: skip
@@ -374,4 +375,6 @@ def rater_accuracy(
         return None, f"rater sensitivity/specificity not shown: {exc}"
     note = (f"raters: sensitivity and specificity of {positive!r} under the {model} latent-class model "
             f"(95 % item bootstrap, {n_boot} resamples, refitted in each)")  # fmt: skip
-    return truth.rater_accuracy(), note
+    from wordplay_audit.analysis.correction.latent import dependence_line
+
+    return truth.rater_accuracy(), f"{note}\n{dependence_line(truth.dependence)}"
