@@ -150,6 +150,7 @@ def agreement(
     benchmark: Literal["landis-koch", "fleiss", "altman"] | None = None,
     single_rated: Literal["gwet", "drop"] = "gwet",
     max_memory_gb: float = 4.0,
+    progress: bool | None = None,
 ) -> Agreement:
     """Agreement of the raters in the long ``labels`` table (``item_id``, ``rater``,
     ``rater_type``, ``label``; pull's ``labels.csv``, adjudicators left out): percent agreement,
@@ -160,7 +161,8 @@ def agreement(
     or a CSV file) adds Gwet's AC2 and the weighted coefficients; ``benchmark`` adds Gwet's
     probabilistic benchmarking on that scale; ``single_rated``: ``gwet`` keeps items rated once in
     the category shares (irrCAC), ``drop`` leaves them out; ``gold``: honeypot answers
-    (``item_id``, ``label``) for rater quality."""
+    (``item_id``, ``label``) for rater quality; ``progress``: a bar on stderr while resampling
+    (None: the calling context's, off in a notebook)."""
     from typing import get_args
 
     from wordplay_audit.analysis.agreement import BootstrapOptions, CIMethod, Level, UndefinedStatisticWarning
@@ -174,7 +176,7 @@ def agreement(
         raise ParameterError("categories: empty; give the declared labels in order")
     try:
         options = BootstrapOptions(n_boot=bootstrap, seed=seed, confidence=confidence, method=ci,
-                                   max_memory_gb=max_memory_gb)  # fmt: skip
+                                   max_memory_gb=max_memory_gb, progress=progress)  # fmt: skip
     except ParameterError as exc:  # its fields as this function's parameters
         text = str(exc).replace("n_boot", "bootstrap", 1) if str(exc).startswith("n_boot") else str(exc)
         raise ParameterError(
