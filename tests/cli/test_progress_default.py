@@ -60,3 +60,16 @@ def test_a_notebook_call_prints_nothing_unless_asked(fleiss_1971, capsys, termin
     seen = capsys.readouterr()
     assert BAR in seen.err and seen.out == ""
     assert loud.to_frame("per_category").equals(quiet.to_frame("per_category"))  # the bar changes no number
+
+
+def test_judge_run_bar_follows_the_same_default(run_cli, tmp_path, terminal):
+    from tests.cli.test_judge import _items
+
+    items = _items(tmp_path / "items.csv")
+    base = ["judge", "run", str(items), "--judge", "normalized", "--out", str(tmp_path / "l.csv")]
+    code, _, err = run_cli(*base)
+    assert code == 0 and "normalized" in err  # the bar's name is the judge's id
+    code, out, err = run_cli(*base, "--json")
+    assert code == 0 and err == "", err
+    code, _, err = run_cli(*base, "--json", "--progress")
+    assert code == 0 and "normalized" in err
