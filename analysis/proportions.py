@@ -1,5 +1,6 @@
-"""Proportions: the one Wilson interval, the normal quantile of a confidence level, and ratios
-with a stated zero-division policy. Every room's rates go through here.
+"""Proportions: the one Wilson interval, the normal quantile of a confidence level, ratios
+with a stated zero-division policy and the exact McNemar test of two paired proportions.
+Every room's rates go through here.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numpy as np
 
 from wordplay_audit.errors import check_level
 
-__all__ = ["z_value", "wilson_interval", "wilson_halfwidth", "ratio"]
+__all__ = ["z_value", "wilson_interval", "wilson_halfwidth", "ratio", "mcnemar_exact_p"]
 
 
 def z_value(confidence: float) -> float:
@@ -73,3 +74,20 @@ def ratio(numerator: float, denominator: float) -> float:
     (0.25, nan)
     """
     return numerator / denominator if denominator > 0 else math.nan
+
+
+def mcnemar_exact_p(table) -> float:
+    """Exact McNemar p-value of a paired 2×2 table [[a, b], [c, d]]: the two-sided binomial test
+    of the discordant cells, ``min(1, 2 · P(X ≤ min(b, c)))`` with X ~ Binomial(b + c, 1/2) —
+    what ``statsmodels.stats.contingency_tables.mcnemar(table, exact=True)`` gives (the tests
+    compare the two), at the import cost of ``scipy.special`` rather than ``scipy.stats``.
+
+    >>> mcnemar_exact_p([[10, 1], [6, 3]])  # 2 · P(X ≤ 1), X ~ Bin(7, 1/2) = 2 · 8/128
+    0.125
+    >>> mcnemar_exact_p([[5, 0], [0, 5]])  # no discordant pair
+    1.0
+    """
+    from scipy.special import bdtr  # the binomial CDF; scipy.stats would cost seconds of import
+
+    b, c = int(table[0][1]), int(table[1][0])
+    return float(min(1.0, 2.0 * bdtr(min(b, c), b + c, 0.5)))

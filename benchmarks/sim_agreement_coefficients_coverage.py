@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from benchmarks import seed_loop
 from wordplay_audit.analysis.agreement import (
     BootstrapOptions,
     UndefinedStatisticWarning,
@@ -73,7 +74,7 @@ def run(n: int, r: int, p_missing: float, reps: int, boot: int, seed: int) -> di
     truth = truths(len(RHO))
     covered = {s: [0, 0] for s in STATISTICS}
     rng = np.random.default_rng(seed)
-    for rep in range(reps):
+    for rep in seed_loop(range(reps), desc="reps"):
         labels = simulate(rng, n, r, p_missing)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedStatisticWarning)

@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 from scipy.special import ndtri
 
+from benchmarks import seed_loop
 from wordplay_audit.analysis.agreement import (
     BootstrapOptions,
     UndefinedStatisticWarning,
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace, p_missing: float) -> dict:
     stats = ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
     hits = {(st, m): 0 for st in stats for m in ("percentile", "bca", "wald")}
     valid = {(st, m): 0 for st in stats for m in ("percentile", "bca", "wald")}
-    for rep in range(reps):
+    for rep in seed_loop(range(reps), desc="reps"):
         counts = simulate_counts(rng, n, r, rho, s, p_missing)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedStatisticWarning)

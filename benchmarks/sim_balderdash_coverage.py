@@ -20,6 +20,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from benchmarks import seed_loop
 from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
 from wordplay_audit.analysis.balderdash.corrected_frame import question_frame
 from wordplay_audit.analysis.balderdash.recompute import labels_for
@@ -45,7 +46,7 @@ def main() -> None:
     labels = config.labels_per_stratum
     start = time.time()
     parts = []
-    for seed in range(args.campaigns):
+    for seed in seed_loop(range(args.campaigns), desc="campaigns"):
         campaign = simulate_campaign(config, seed=seed)
         options = CorrectionOptions(method=args.method, seed=seed)
         table = corrected_rates(campaign.obs, campaign.labels, design=args.design, options=options)

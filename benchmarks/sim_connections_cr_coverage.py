@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchmarks import seed_loop
+
 FLIPS = (0.05, 0.15, 0.30)
 SAMPLES = (0.10, 0.30, 0.50)
 
@@ -47,7 +49,7 @@ def run_design(frame: pd.DataFrame, flip: float, share: float, seeds: int) -> pd
     models = frame["player_model"].to_numpy()
     realised = pd.Series(truth).groupby(models).mean()
     rows = []
-    for seed in range(seeds):
+    for seed in seed_loop(range(seeds), desc="seeds"):
         rng = np.random.default_rng([seed, int(flip * 100), int(share * 100)])
         judge = np.where(rng.random(len(frame)) < flip, ~truth, truth)
         sampled = rng.random(len(frame)) < share

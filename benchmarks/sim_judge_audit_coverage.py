@@ -24,6 +24,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from benchmarks import seed_loop
 from wordplay_audit.analysis.judge_audit_cells import cell_metrics
 from wordplay_audit.analysis.judge_audit_groups import judge_audit
 
@@ -63,7 +64,7 @@ def main() -> None:
     shown = dict.fromkeys(CHECKED, 0)  # a metric printed without an interval is unknown, not a miss
     width = dict.fromkeys(CHECKED, 0.0)
     start = time.perf_counter()
-    for rep in range(args.reps):
+    for rep in seed_loop(range(args.reps), desc="reps"):
         row = one(rng, args.items, args.prevalence, args.se, args.sp, args.bootstrap, args.seed + rep)
         for m in CHECKED:
             low, high = row[m]["ci_low"], row[m]["ci_high"]

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -200,15 +199,14 @@ async def _answer_missing(
     concurrency: int,
     policy: RetryPolicy,
     stats: RunStats,
-    progress: bool,
+    progress: bool | None,
 ) -> dict[str, Verdict]:
-    from tqdm import tqdm
+    from wordplay_audit.corpora.progress import bar as progress_bar
 
     answers: dict[str, Verdict] = {}
     pending = _batches(missing, judge.batch_size)
     pending.reverse()
-    bar = tqdm(total=len(missing), unit="query", desc=judge.judge_id[:40], file=sys.stderr,
-               disable=None if progress else True, mininterval=0.5)  # fmt: skip
+    bar = progress_bar(total=len(missing), unit="query", desc=judge.judge_id[:40], enabled=progress)
 
     async def worker() -> None:
         while pending:
@@ -293,7 +291,7 @@ async def run_judge_async(
     cache: VerdictCache | None = None,
     concurrency: int = 8,
     policy: RetryPolicy | None = None,
-    progress: bool = True,
+    progress: bool | None = None,
     prices: tuple[float, float] | None = None,
 ) -> RunResult:
     """Judge every item (see the module docstring); ``prices`` = (input, output) per 10⁶ tokens."""
@@ -346,7 +344,7 @@ def run_judge(
     cache: VerdictCache | None = None,
     concurrency: int = 8,
     policy: RetryPolicy | None = None,
-    progress: bool = True,
+    progress: bool | None = None,
     prices: tuple[float, float] | None = None,
 ) -> RunResult:
     """Synchronous :func:`run_judge_async` (starts its own event loop)."""

@@ -55,6 +55,7 @@ API: dict[str, str] = {
     "validate_labels": "wordplay_audit.corpora.contract",
     "Result": f"{W}.results",
     "Items": f"{W}.items",
+    "show_progress": "wordplay_audit.corpora.progress",
     # Connections
     "read_connections": f"{W}.connections",
     "connections_score": f"{W}.connections",

@@ -46,6 +46,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from wordplay_audit.corpora.progress import bar
 from wordplay_audit.errors import ParameterError, check_choice
 
 from ._common import LEVELS, STATISTICS, Level, RaterType, Statistic
@@ -193,11 +194,14 @@ def _resample(
     count_block, rater_block = blocks
     rp = sample.rp if rater_block is not None else None
     chunks: dict[str, list[np.ndarray]] = {s: [] for b in blocks if b is not None for s in b.names}
-    for w_count, w_code in draw_weights(sample.pats, rp, options.n_boot, rng, draws=options.draws):
-        for block, w in ((count_block, w_count), (rater_block, w_code)):
-            if block is not None and block.names:
-                for s, v in block.evaluate(block.sums(w)).items():
-                    chunks[s].append(v)
+    draws = draw_weights(sample.pats, rp, options.n_boot, rng, draws=options.draws)
+    with bar(total=options.n_boot, desc="bootstrap", unit="resample", enabled=options.progress) as shown:
+        for w_count, w_code in draws:
+            for block, w in ((count_block, w_count), (rater_block, w_code)):
+                if block is not None and block.names:
+                    for s, v in block.evaluate(block.sums(w)).items():
+                        chunks[s].append(v)
+            shown.update(len(w_count))
     return {s: np.concatenate(v, axis=0).reshape(options.n_boot, -1) for s, v in chunks.items()}
 
 

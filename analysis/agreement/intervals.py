@@ -40,6 +40,10 @@ class BootstrapOptions:
         Cap on the memory the resampled statistics may take (8 bytes per statistic value per
         resample, twice for the interval computations); a larger ``n_boot`` is refused before
         any work with a message that states the cap and how to raise it.
+    ``progress``
+        A bar on stderr while resampling: True / False, or None for the calling context's
+        default (:mod:`wordplay_audit.corpora.progress`: off in a notebook, on for a command's
+        readable summary on a terminal).
 
     Raises :class:`~wordplay_audit.errors.ParameterError` for a value out of range.
     """
@@ -50,6 +54,7 @@ class BootstrapOptions:
     method: CIMethod = "bca"
     draws: Draws = "multinomial"
     max_memory_gb: float = 4.0
+    progress: bool | None = None
 
     def __post_init__(self) -> None:
         n_boot = check_whole("n_boot", self.n_boot, low=0)

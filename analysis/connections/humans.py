@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pandas as pd
-from scipy import stats
 
 from wordplay_audit.analysis.connections.scores import MatchMode, histogram, score_game
-from wordplay_audit.analysis.stats_models import mcnemar_exact_p
+from wordplay_audit.analysis.proportions import mcnemar_exact_p
 from wordplay_audit.corpora.connections import ConnectionsData
 
 
@@ -58,6 +57,8 @@ def paired_tests(human: pd.DataFrame, model_scores: pd.DataFrame) -> dict:
     }
     diff = paired["unweighted_human"] - paired["unweighted_model"]
     if (diff != 0).any():
+        from scipy import stats  # here: scipy.stats costs seconds of import, needed only for this test
+
         result["wilcoxon_p"] = float(
             stats.wilcoxon(paired["unweighted_human"], paired["unweighted_model"]).pvalue
         )

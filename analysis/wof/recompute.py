@@ -46,8 +46,7 @@ import pandas as pd
 
 from wordplay_audit.analysis.correction import corrected_shares, poststratified_accuracy
 from wordplay_audit.analysis.judge_audit import DEFAULT_QUESTION, audit_frame, boolean_labels, confusion_table
-from wordplay_audit.analysis.proportions import z_value
-from wordplay_audit.analysis.stats_models import mcnemar_exact_p
+from wordplay_audit.analysis.proportions import mcnemar_exact_p, z_value
 from wordplay_audit.corpora.consensus import consensus
 from wordplay_audit.corpora.contract import is_final_labels, require_columns
 from wordplay_audit.errors import check_choice

@@ -44,15 +44,24 @@ def _recompute_blocks(result: WinRecompute) -> list:
     ]  # fmt: skip
 
 
+def wof_figures(metrics: WofMetrics) -> dict[str, bytes]:
+    """The section's two plots as PNG: ``outcomes`` and ``first_consonants``."""
+    return {"outcomes": figure_png(outcome_figure(metrics)),
+            "first_consonants": figure_png(first_consonant_figure(metrics))}  # fmt: skip
+
+
 def wof_section(
     metrics: WofMetrics,
     recompute: WinRecompute | None = None,
     *,
     title: str = "Wheel of Fortune (LLMike)",
     skipped: dict[str, int] | None = None,
+    figures: dict[str, bytes] | None = None,
 ) -> Section:
-    """Metrics per model, the error taxonomy and first-letter plots; with ``recompute`` the judge
-    audit and the recomputed win rates."""
+    """Metrics per model, the error taxonomy and first-letter plots (``figures``: those of
+    :func:`wof_figures`, when already drawn); with ``recompute`` the judge audit and the
+    recomputed win rates."""
+    pngs = figures if figures is not None else wof_figures(metrics)
     errors = metrics.errors.pivot(index="model", columns="outcome", values="percent_of_losses").reset_index()
     blocks = [
         Paragraph(
@@ -62,8 +71,8 @@ def wof_section(
         ),
         Table(metrics.models[MODEL_COLUMNS], caption="Per model"),
         Table(errors, caption="Losses by error, percent of the model's losses"),
-        Figure(figure_png(outcome_figure(metrics)), caption="Wins and losing errors per model"),
-        Figure(figure_png(first_consonant_figure(metrics)), caption="First consonant named vs English letter frequency"),
+        Figure(pngs["outcomes"], caption="Wins and losing errors per model"),
+        Figure(pngs["first_consonants"], caption="First consonant named vs English letter frequency"),
     ]  # fmt: skip
     if skipped:
         blocks.append(Bullets([f"{k}: {v}" for k, v in skipped.items()]))

@@ -188,7 +188,7 @@ def _query(duckdb, path: Path, texts: bool = True) -> dict[str, Any]:
     """The query's columns by name (Arrow chunked arrays; large strings, as pandas keeps them)."""
     con = duckdb.connect()
     try:
-        con.execute("SET arrow_large_buffer_size = true")
+        con.execute("SET arrow_large_buffer_size = true; SET enable_progress_bar = false")  # no bar on stdout
         con.execute("SET autoinstall_known_extensions = false")  # never a download from a reader
         con.execute("SET temp_directory = ''")  # no spill folder ('.tmp') in the working directory
         # hand freed blocks back at once (1M player-rounds: 56 MB less held after the read)

@@ -321,7 +321,7 @@ def test_commands_read_with_arrow_on_malloc_unless_the_environment_says_otherwis
     commands, and left alone when ``ARROW_DEFAULT_MEMORY_POOL`` names one."""
     import pyarrow as pa
 
-    from wordplay_audit.workflow.memory import arrow_on_malloc
+    from wordplay_audit.cli.memory import arrow_on_malloc
 
     chosen = []
     monkeypatch.setattr(pa, "set_memory_pool", chosen.append)
@@ -336,7 +336,7 @@ def test_commands_read_with_arrow_on_malloc_unless_the_environment_says_otherwis
 def test_heap_trim_after_reading_is_skipped_without_glibc(monkeypatch):
     import ctypes
 
-    from wordplay_audit.workflow.memory import trim_heap
+    from wordplay_audit.cli.memory import trim_heap
 
     trim_heap()  # glibc here: hands freed memory back, returns nothing
 

@@ -1,6 +1,7 @@
 """Every command is parse → one call of the public API → print: a command function's body is
 at most 25 lines, and the CLI imports only the public API (:mod:`wordplay_audit`), its errors,
-its own output helpers, the standard library and typer — never a room or a workflow module."""
+its own output helpers, the standard library, typer and (for its memory pool) pyarrow — never
+a room or a workflow module."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ def imported(tree: ast.Module) -> list[tuple[int, str]]:
 
 def _allowed(name: str) -> bool:
     top = name.split(".")[0]
-    if top in sys.stdlib_module_names or top in ("typer", "click", "__future__"):
+    # pyarrow: the command's own process-wide memory pool (cli/memory.py), never a library call's
+    if top in sys.stdlib_module_names or top in ("typer", "click", "__future__", "pyarrow"):
         return True
     return name in ALLOWED or name.startswith("wordplay_audit.cli.")
 

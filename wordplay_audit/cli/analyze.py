@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, names, show
+from wordplay_audit.cli.output import JSON_OPTION, ProgressOpt, SeedOpt, names, show
 
 app = typer.Typer(
     rich_markup_mode=None, help="Agreement statistics and consensus labels.", no_args_is_help=True
@@ -85,6 +85,7 @@ def agreement_command(
     out: Annotated[
         Path | None, typer.Option("--out", help="Folder for the tables, plots and report.html.")
     ] = None,
+    progress: ProgressOpt = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Percent agreement, Fleiss', Conger's and Light's κ, Krippendorff's α, Gwet's AC1 and
@@ -98,6 +99,7 @@ def agreement_command(
         rater_type=rater_type, level=level, categories=names(categories, "categories"), bootstrap=bootstrap, seed=seed,
         confidence=confidence, ci=ci, gold=wa.read_table(gold) if gold else None, weights=weights, benchmark=benchmark,
         single_rated=single_rated, max_memory_gb=max_memory_gb, icc=icc if icc in ("auto", "none") else names(icc, "icc"),
+        progress=progress,
     )  # fmt: skip
     show(result, as_json=as_json, write=out)
 

@@ -42,10 +42,15 @@ ConstantOpt = Annotated[bool, typer.Option("--assume-constant-accuracy", help=CO
 EpsOpt = Annotated[list[str] | None, typer.Option("--eps", help="ε values (repeat or comma-separate).")]
 
 
-def _read(export: Path, words: list[Path] | None, human: Path | None = None):
+def _read(export: Path, words: list[Path] | None, human: Path | None = None, *, texts: bool = False):
+    """The export (without the definitions' texts unless ``texts``: no command but ``items``
+    shows one) and people's labels, read with this process's memory settings (cli.memory)."""
     import wordplay_audit as wa
+    from wordplay_audit.cli.memory import arrow_on_malloc, trim_heap
 
-    data = wa.read_balderdash(export, words=words, texts=False)  # no command here shows a definition
+    arrow_on_malloc()
+    data = wa.read_balderdash(export, words=words, texts=texts)
+    trim_heap()
     return data, (wa.read_labels(human, accept_final=True) if human is not None else None)
 
 
@@ -193,5 +198,5 @@ def items_command(
     """The export's definitions as contract items (with strata) and the judge's verdicts as labels."""
     import wordplay_audit as wa
 
-    result = wa.balderdash_items(wa.read_balderdash(export, words=words))
+    result = wa.balderdash_items(_read(export, words, texts=True)[0])
     show(result, as_json=as_json, write=out, export=str(export))

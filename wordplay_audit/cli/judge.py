@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from wordplay_audit.cli.output import JSON_OPTION, show
+from wordplay_audit.cli.output import JSON_OPTION, ProgressOpt, show
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -85,9 +85,7 @@ def run_command(
     price_out: Annotated[
         float | None, typer.Option("--price-out", help="Price per 10⁶ output tokens.")
     ] = None,
-    progress: Annotated[
-        bool, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")
-    ] = True,
+    progress: ProgressOpt = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Judge every item; write contract labels (true / false / unparsed) with scores and raw replies."""

@@ -157,10 +157,24 @@ def _handle(exc: BaseException, argv: list[str] | None = None) -> int:
     raise exc
 
 
+def progress_default(args: list[str]) -> bool | None:
+    """The bars' default for a command (its ``--progress``/``--no-progress`` decides over it):
+    off under ``--json`` (a pipe reads the output), else shown when stderr is a terminal.
+
+    >>> progress_default(["analyze", "agreement", "labels.csv", "--json"]), progress_default(["demo"])
+    (False, None)
+    """
+    options = args[: args.index("--")] if "--" in args else args  # after "--": arguments only
+    return False if "--json" in options else None
+
+
 def main(argv: list[str] | None = None) -> int:
+    import wordplay_audit as wa
+
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
         app = build_app()
-        with command_inputs(sys.argv[1:] if argv is None else argv):  # no --out onto an input
+        with command_inputs(args), wa.show_progress(progress_default(args)):  # no --out onto an input
             result = app(args=argv, standalone_mode=False, prog_name="wordplay-audit")
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - re-raised when not a user error
         return _handle(exc, argv)

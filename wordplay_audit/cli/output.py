@@ -46,6 +46,12 @@ def emit(result: dict[str, Any], *, as_json: bool, lines: list[str] | None = Non
 
 
 JSON_OPTION = typer.Option(False, "--json", help="Print one JSON object instead of a summary.")
+ProgressOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--progress/--no-progress", help="Progress bar on stderr (default: on a terminal, off with --json)."
+    ),
+]
 
 SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=2**32 - 1, help="Random seed (0 ≤ seed < 2³²).")]
 

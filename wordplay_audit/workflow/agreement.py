@@ -153,6 +153,7 @@ def agreement(
     single_rated: Literal["gwet", "drop"] = "gwet",
     max_memory_gb: float = 4.0,
     icc: Sequence[str] | str | None = "auto",
+    progress: bool | None = None,
 ) -> Agreement:
     """Agreement of the raters in the long ``labels`` table (``item_id``, ``rater``,
     ``rater_type``, ``label``; pull's ``labels.csv``, adjudicators left out): percent agreement,
@@ -165,7 +166,8 @@ def agreement(
     the category shares (irrCAC), ``drop`` leaves them out; ``gold``: honeypot answers
     (``item_id``, ``label``) for rater quality; ``icc``: ICC forms (ICC1, ICC2, ICC3, ICC1k, ICC2k,
     ICC3k; ``auto``, the default: all six when the labels are numbers; None or ``none``: off),
-    with Kendall's W beside them."""
+    with Kendall's W beside them; ``progress``: a bar on stderr while resampling
+    (None: the calling context's, off in a notebook)."""
     from typing import get_args
 
     from wordplay_audit.analysis.agreement import BootstrapOptions, CIMethod, Level, UndefinedStatisticWarning
@@ -179,7 +181,7 @@ def agreement(
         raise ParameterError("categories: empty; give the declared labels in order")
     try:
         options = BootstrapOptions(n_boot=bootstrap, seed=seed, confidence=confidence, method=ci,
-                                   max_memory_gb=max_memory_gb)  # fmt: skip
+                                   max_memory_gb=max_memory_gb, progress=progress)  # fmt: skip
     except ParameterError as exc:  # its fields as this function's parameters
         text = str(exc).replace("n_boot", "bootstrap", 1) if str(exc).startswith("n_boot") else str(exc)
         raise ParameterError(

@@ -53,13 +53,12 @@ def read_balderdash(
 ) -> BalderdashData:
     """Read a mongoexport folder (``games``, ``players``, ``rounds``; optional words files or
     folders in ``words``). ``texts=False`` skips the definitions' texts (every analysis but
-    :func:`balderdash_items` works without them, at a fraction of the memory)."""
+    :func:`balderdash_items` works without them, at a fraction of the memory). Nothing
+    process-wide is changed (Arrow's memory pool, the C heap): the command line does that
+    around its own reads."""
     from wordplay_audit.corpora.balderdash import player_round_table, read_export
-    from wordplay_audit.workflow.memory import arrow_on_malloc, trim_heap
 
-    arrow_on_malloc()
     data = read_export(export, words=words, texts=texts)
-    trim_heap()
     return BalderdashData(Path(export), data, player_round_table(data))
 
 

@@ -187,7 +187,7 @@ def run_judge(
     attempts: int = 8,
     price_in: float | None = None,
     price_out: float | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     out: str | Path | None = None,
 ) -> JudgeRun:
     """Judge every item: ``judge`` is ``openai:MODEL`` (any OpenAI-compatible server at

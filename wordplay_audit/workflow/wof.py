@@ -112,6 +112,7 @@ class WofMetricsResult(Result):
     log: Any
     metrics: Any  # analysis.wof.metrics.WofMetrics
     items: Items | None = None
+    _pngs: dict[str, bytes] | None = field(default=None, init=False, repr=False, compare=False)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         m = self.metrics
@@ -121,11 +122,12 @@ class WofMetricsResult(Result):
         return out
 
     def figures(self) -> dict[str, bytes]:
-        from wordplay_audit.analysis.report import figure_png
-        from wordplay_audit.analysis.wof.plots import first_consonant_figure, outcome_figure
+        """The two plots as PNG, drawn once (the files and report.html share them)."""
+        from wordplay_audit.analysis.wof.section import wof_figures
 
-        return {"outcomes": figure_png(outcome_figure(self.metrics)),
-                "first_consonants": figure_png(first_consonant_figure(self.metrics))}  # fmt: skip
+        if self._pngs is None:
+            self._pngs = wof_figures(self.metrics)
+        return self._pngs
 
     def unfinished(self) -> tuple[int, list[dict]]:
         return unfinished_games(self.metrics.games, self.log.files)
@@ -171,7 +173,8 @@ class WofMetricsResult(Result):
     def section(self):
         from wordplay_audit.analysis.wof.section import wof_section
 
-        return wof_section(self.metrics, None, title="Wheel of Fortune", skipped=self.skipped())
+        return wof_section(self.metrics, None, title="Wheel of Fortune", skipped=self.skipped(),
+                           figures=self.figures())  # fmt: skip
 
     def write(self, out: str | Path, *, title: str | None = None) -> list[str]:
         """Tables (CSV; ``models`` and ``errors`` also Markdown), items and judge labels, plots

@@ -1,5 +1,8 @@
 """Memory settings for the commands that read a large export: Arrow on the C library's
-allocator, and the reader's freed memory handed back before the analysis starts."""
+allocator, and the reader's freed memory handed back before the analysis starts.
+
+Both are process-wide, so only the command line makes them, in its own process, around its
+reads (``wa.read_balderdash`` in a notebook leaves the pool and the heap as they are)."""
 
 from __future__ import annotations
 
