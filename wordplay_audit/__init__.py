@@ -80,6 +80,12 @@ API: dict[str, str] = {
     "plan_labels": f"{W}.balderdash_sim",
     "SimulatedBalderdash": f"{W}.balderdash_sim",
     "BalderdashPlan": f"{W}.balderdash_sim",
+    "balderdash_compare": f"{W}.balderdash_compare",
+    "balderdash_self_preference": f"{W}.balderdash_compare",
+    "balderdash_rankings": f"{W}.balderdash_compare",
+    "BalderdashCompare": f"{W}.balderdash_compare",
+    "BalderdashSelfPreference": f"{W}.balderdash_compare",
+    "BalderdashRankings": f"{W}.balderdash_compare",
     # Wheel of Fortune
     "read_wof": f"{W}.wof",
     "read_riddles": f"{W}.wof",

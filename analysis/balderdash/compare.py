@@ -166,7 +166,8 @@ def setting_cells(
     post = [c for c in strata if c != by and c in data.columns]
     rows, pieces = [], {}
     for (model, level), cell in data.groupby(["model", by], sort=True, observed=True):
-        rng = seeded_rng(seed, "compare", metric, *frame.seed_key(cell))
+        level = int(level) if isinstance(level, float) and level.is_integer() else level  # points: 0, 50
+        rng = seeded_rng(seed, f"compare:{metric}", *frame.seed_key(cell))  # as the engine seeds a stream
         share = cell_share(cell, post, confidence=confidence, min_labels=min_labels, rng=rng)
         rows.append((model, level, len(cell), int(cell["labelled"].sum()), float(cell["judge"].mean()),
                      share.estimate, share.low, share.high, share.reason, share.unknown))  # fmt: skip

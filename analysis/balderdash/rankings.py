@@ -12,9 +12,9 @@ statements of the order's uncertainty:
   the correction. They describe the uncertainty; they are not a test.
 * *Could be first* (``could_be_first``): a model is left out only when another model's rate is
   higher by the one-sided test of their difference (the comparison's interval, inverted),
-  Holm-adjusted over every ordered pair of the level's models; the set then holds the truly
-  highest model with probability ≥ ``confidence`` (a family-wise error on the tests of "k is
-  above the best" is what excluding it takes). In the spirit of prediction-powered ranking
+  Holm-adjusted over that model's m − 1 tests (the union-intersection test of "it is highest");
+  the set then holds the truly highest model with probability ≥ ``confidence``: leaving it out
+  takes a false rejection among its own m − 1 tests, each of a true null. In the spirit of prediction-powered ranking
   (Chatzi et al., NeurIPS 2024), with the engine's exact pieces in place of their normal ones.
 
 A model whose cell has no calibrated interval, or a post-stratum without a label, takes no part
@@ -60,9 +60,9 @@ def _level_table(cells: pd.DataFrame, pieces: dict, level, *, draws: int, confid
         lo_j = pieces[ranked["model"][j], level].shares("low", draws=draws, rng=rng, rate=True)
         hi_i = pieces[ranked["model"][i], level].shares("high", draws=draws, rng=rng, rate=True)
         above[i, j] = float(np.mean(lo_j - hi_i <= 0))
-    adjusted = dict(zip(above, holm(list(above.values())), strict=True)) if above else {}
     alpha = 1 - confidence
-    first = [not any(adjusted[i, j] < alpha for j in range(m) if j != i) for i in range(m)]
+    # model i is out when some j is above it: Holm over i's m − 1 tests (its union-intersection test)
+    first = [not (holm([above[i, j] for j in range(m) if j != i]) < alpha).any() for i in range(m)]
     extra = ranked[["model"]].assign(
         rank=ranked["estimate"].rank(ascending=False, method="min").astype(int),
         expected_rank=(ranks.mean(axis=0)), could_be_first=first, **probs,
