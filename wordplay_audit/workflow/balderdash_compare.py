@@ -214,7 +214,9 @@ class BalderdashRankings(Result):
                  "p_rank_k: share of draws over the correction in which the model holds rank k):"]  # fmt: skip
         lines += frame_lines(self.table, [*_RANKS, *probs])
         for level, models in self.first_sets().items():
-            lines.append(f"  could be first ({level}): {', '.join(models)} (Holm over each model's tests of another above it)")
+            lines.append(
+                f"  could be first ({level}): {', '.join(models)} (Holm over each model's tests of another above it)"
+            )
         for r in self.table[self.table["reason"].notna()].itertuples():
             lines.append(f"  not ranked: {r.model} / {r.level}: {r.reason}")
         return lines + _skipped_lines(self.skipped)
