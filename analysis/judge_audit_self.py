@@ -40,7 +40,7 @@ from wordplay_audit.analysis.correction.predictive_draws import (
 from wordplay_audit.analysis.judge_audit import confusion_table
 from wordplay_audit.errors import ParameterError, check_level
 
-__all__ = ["SELF_COLUMNS", "rate_draws_of_group", "self_preference"]
+__all__ = ["SELF_COLUMNS", "group_counts", "rate_draws_of_group", "self_preference"]
 
 OWN, OTHERS = "own", "others"
 SELF_COLUMNS = ["rate", "judge_model", "own", "own_low", "own_high", "others", "others_low", "others_high",
@@ -48,14 +48,19 @@ SELF_COLUMNS = ["rate", "judge_model", "own", "own_low", "own_high", "others", "
 _RATES = {"sensitivity": True, "specificity": False}  # the attribute: human-true / human-false
 
 
+def group_counts(part: pd.DataFrame, strata: Sequence[str]) -> pd.DataFrame:
+    """A group's post-strata (the judge audit's: verdict × ``strata``, coarsened where one has no
+    label): ``judge``, ``N`` judged, ``n`` labelled, ``x`` human-true."""
+    acc = poststratified_accuracy(part, strata=list(strata))
+    return post_strata_counts(part, list(acc.strata))
+
+
 def rate_draws_of_group(
-    part: pd.DataFrame, strata: Sequence[str], rate: str, side: str, *, draws: int, rng: np.random.Generator
+    counts: pd.DataFrame, rate: str, side: str, *, draws: int, rng: np.random.Generator
 ) -> np.ndarray:
     """Draws of the judge's propensity ``rate`` (sensitivity or specificity) behind a group's
-    items (module doc), on ``side`` ``low`` or ``high``."""
+    items (module doc) from its :func:`group_counts`, on ``side`` ``low`` or ``high``."""
     human_true = _RATES[rate]
-    acc = poststratified_accuracy(part, strata=list(strata))
-    counts = post_strata_counts(part, list(acc.strata))
     judge = counts["judge"].to_numpy(bool)
     num = judge if human_true else ~judge  # the post-strata whose verdict matches the attribute
     n = counts["n"].to_numpy(float)
@@ -100,9 +105,10 @@ def self_preference(
         "_group"
     )
     rows = []
+    mine, rest = grouped[own], grouped[~own]
+    counts = {OWN: group_counts(mine, post), OTHERS: group_counts(rest, post)}
     for rate in _RATES:
         rng = seeded_rng(seed, "self_preference", judge_model, rate)
-        mine, rest = grouped[own], grouped[~own]
         point_own = _point(audit, OWN, rate)
         point_rest = _point(audit, OTHERS, rate)
         row = {"rate": rate, "judge_model": judge_model, "own": point_own, "others": point_rest,
@@ -113,10 +119,10 @@ def self_preference(
         if not (np.isfinite(point_own) and np.isfinite(point_rest)):
             rows.append({**row, "ci_low": np.nan, "ci_high": np.nan, "p": np.nan})
             continue
-        low_d = rate_draws_of_group(mine, post, rate, "low", draws=draws, rng=rng) - rate_draws_of_group(
-            rest, post, rate, "high", draws=draws, rng=rng)  # fmt: skip
-        high_d = rate_draws_of_group(mine, post, rate, "high", draws=draws, rng=rng) - rate_draws_of_group(
-            rest, post, rate, "low", draws=draws, rng=rng)  # fmt: skip
+        low_d = rate_draws_of_group(counts[OWN], rate, "low", draws=draws, rng=rng) - rate_draws_of_group(
+            counts[OTHERS], rate, "high", draws=draws, rng=rng)  # fmt: skip
+        high_d = rate_draws_of_group(counts[OWN], rate, "high", draws=draws, rng=rng) - rate_draws_of_group(
+            counts[OTHERS], rate, "low", draws=draws, rng=rng)  # fmt: skip
         low, high, p = contrast_interval(low_d, high_d, confidence=confidence)
         rows.append(
             {**row, "ci_low": min(low, row["difference"]), "ci_high": max(high, row["difference"]), "p": p}

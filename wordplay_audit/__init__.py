@@ -86,6 +86,9 @@ API: dict[str, str] = {
     "BalderdashCompare": f"{W}.balderdash_compare",
     "BalderdashSelfPreference": f"{W}.balderdash_compare",
     "BalderdashRankings": f"{W}.balderdash_compare",
+    "balderdash_claims": f"{W}.balderdash_claims",
+    "balderdash_claims_of": f"{W}.balderdash_claims",
+    "BalderdashClaims": f"{W}.balderdash_claims",
     # Wheel of Fortune
     "read_wof": f"{W}.wof",
     "read_riddles": f"{W}.wof",

@@ -265,3 +265,26 @@ def rankings_command(
     data, labels = _read(export, words, human)
     result = wa.balderdash_rankings(data, labels, by=by, metric=metric, seed=seed)
     show(result, as_json=as_json, write=out, human=str(human))
+
+
+@app.command("claims")
+def claims_command(
+    export: ExportArg,
+    human: LabelsOpt,
+    judge_model: Annotated[
+        str | None,
+        typer.Option("--judge-model", help="The player model that is the judge's (self-preference)."),
+    ] = None,
+    eps: Annotated[float, typer.Option("--eps", help="ε at which convergence is read.")] = 0.05,
+    words: WordsOpt = None,
+    seed: SeedOpt = 0,
+    out: OutOpt = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The study's claims under people's labels: settings compared, convergence, trends, the
+    leaderboard order and self-preference, each judge-based and corrected, with a verdict."""
+    import wordplay_audit as wa
+
+    data, labels = _read(export, words, human)
+    result = wa.balderdash_claims_of(data, labels, judge_model=judge_model, eps=eps, seed=seed)
+    show(result, as_json=as_json, write=out, human=str(human))
