@@ -77,3 +77,35 @@ def test_self_preference_needs_a_judge_that_plays(export_dir, tmp_path):
     data.obs["judge_model"] = "judge-llm"
     with pytest.raises(wa.ParameterError, match="^judge_model: the export names the judge judge-llm"):
         wa.balderdash_self_preference(data, wa.read_labels(export_dir / "labels.csv"))
+
+
+def test_claims_from_results_passed_in(export_dir):
+    data = wa.read_balderdash(export_dir, texts=False)
+    human = wa.read_labels(export_dir / "labels.csv")
+    rule = wa.balderdash_compare(data, human, by="correct_definition_points")
+    result = wa.balderdash_claims(compare=[rule], rankings=wa.balderdash_rankings(data, human))
+    table = result.to_frame()
+    assert result.sources == ["compare by correct_definition_points", "rankings"]
+    row = table[table["claim"].str.startswith("rule change")].set_index("subject").loc["gpt-4o-mini"]
+    assert row["status"] == "contradicted" and row["verdict"] == "differs"
+    assert table["claim"].str.startswith("leaderboard order").sum() == 1
+    with pytest.raises(wa.ParameterError, match="^compare: item 0"):
+        wa.balderdash_claims(compare=[result])
+
+
+@pytest.mark.slow
+def test_claims_command_runs_every_step_the_export_supports(run_cli, export_dir):
+    code, out, err = run_cli(
+        "balderdash", "claims", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    claims = {r["claim"].split(" (")[0].split(":")[0] for r in data["claims"]}
+    assert {
+        "rare vs frequent words",
+        "rule change",
+        "convergence of LKR",
+        "leaderboard order by TDR",
+    } <= claims
+    assert any(r["claim"].startswith("the judge (llama-3-8b)") for r in data["claims"])
+    assert set(data["left_out"]) == {"compare by history_type", "compare by filter_words"}
