@@ -57,7 +57,7 @@ def merged_campaigns(configs: list[SimConfig], seed: int) -> tuple[pd.DataFrame,
 
 def configs(fnr: float, labels_per_cell: int) -> list[SimConfig]:
     se = 1 - fnr
-    common = dict(games_per_deck=4, n_rounds=20, judge_model=JUDGE_MODEL,
+    common = dict(games_per_deck=3, n_rounds=20, judge_model=JUDGE_MODEL,
                   labels_per_stratum=max(round(labels_per_cell / 4), 1))  # fmt: skip
     know_b = {EFFECT_MODEL: {"basic_english_words": 0.8 + SHIFT, "balderdash_words": 0.4 + SHIFT}}
     se_b = {m: se for m in DEFAULT_MODELS} | {JUDGE_MODEL: min(se + SELF_SHIFT, 0.99)}
@@ -75,7 +75,7 @@ def one(args: tuple[float, int, int]) -> list[dict]:
     for metric, column, effect in (("tdr", "true_ref", RHO * SHIFT), ("lkr", "true_any", SHIFT)):
         real = truth.groupby(["model", "level"])[column].mean().unstack()
         diffs = compare_settings(obs, labels, by="correct_definition_points", metric=metric, seed=seed,
-                                 draws=10000).differences  # fmt: skip
+                                 draws=args_draws()).differences  # fmt: skip
         for r in diffs.itertuples():
             target = effect if r.model == EFFECT_MODEL else 0.0
             rows.append(dict(test=f"setting_{metric}", kind="effect" if target else "null", target=target,
@@ -87,7 +87,7 @@ def one(args: tuple[float, int, int]) -> list[dict]:
         part = obs["game_id"].str.startswith(f"s{k}-").to_numpy()
         frame = question_frame(obs[part].reset_index(drop=True), checked[checked["item_id"].isin(obs["item_id"][part])], "tdr")  # fmt: skip
         table = self_preference(frame.data.assign(item_id=frame.item_ids), judge_model=JUDGE_MODEL, by="model",
-                                seed=seed, draws=10000)  # fmt: skip
+                                seed=seed, draws=args_draws())  # fmt: skip
         se_own, se_other = conf.judge_se[JUDGE_MODEL], conf.judge_se[EFFECT_MODEL]
         for r in table.itertuples():
             target = se_own - se_other if r.rate == "sensitivity" else 0.0
@@ -96,24 +96,21 @@ def one(args: tuple[float, int, int]) -> list[dict]:
     return [dict(fnr=fnr, labels_per_cell=per_cell, seed=seed, **row) for row in rows]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--reps", type=int, default=400)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--fnr", default="0.05,0.20,0.35")
-    parser.add_argument("--labels", default="20,60,150", help="labels per model × level cell")
-    parser.add_argument("--out", default="benchmarks/results/sim_balderdash_compare.csv")
-    args = parser.parse_args()
-    start = time.time()
-    jobs = [(float(f), int(n), s) for f in args.fnr.split(",") for n in args.labels.split(",") for s in range(args.reps)]  # fmt: skip
-    with ProcessPoolExecutor(args.workers) as pool:
-        rows = [row for part in pool.map(one, jobs, chunksize=4) for row in part]
-    raw = pd.DataFrame(rows)
+DRAWS = [5000]
+
+
+def args_draws() -> int:
+    return DRAWS[0]
+
+
+def summarise(raw: pd.DataFrame) -> pd.DataFrame:
+    raw = raw.copy()
     shown = raw["low"].notna()
-    raw["cover"] = ((raw["low"] <= raw["target"]) & (raw["target"] <= raw["high"])).where(shown)
-    raw["realised_cover"] = ((raw["realised_low"] <= raw["realised"]) & (raw["realised"] <= raw["realised_high"])).where(raw["realised_low"].notna())  # fmt: skip
-    raw["reject"] = (raw["p"] < 0.05).where(shown)
-    raw["reject_holm"] = (raw["p_holm"] < 0.05).where(shown)
+    raw["cover"] = ((raw["low"] <= raw["target"]) & (raw["target"] <= raw["high"])).astype(float).where(shown)
+    real = raw["realised_low"].notna()
+    raw["realised_cover"] = ((raw["realised_low"] <= raw["realised"]) & (raw["realised"] <= raw["realised_high"])).astype(float).where(real)  # fmt: skip
+    raw["reject"] = (raw["p"] < 0.05).astype(float).where(shown)
+    raw["reject_holm"] = (raw["p_holm"] < 0.05).astype(float).where(shown)
     raw["width"] = raw["high"] - raw["low"]
     keys = ["fnr", "labels_per_cell", "test", "kind"]
     table = raw.groupby(keys).agg(
@@ -122,18 +119,39 @@ def main() -> None:
         no_interval=("low", lambda s: float(s.isna().mean())), n=("cover", "count"),
     ).reset_index()  # fmt: skip
     table["coverage_se"] = np.sqrt(table["coverage"] * (1 - table["coverage"]) / table["n"])
-    seconds = time.time() - start
-    with open(args.out, "w", encoding="utf-8") as out:
-        out.write(
-            f"# benchmarks/sim_balderdash_compare.py: {args.reps} replicates per design, {seconds:.0f} s\n"
-        )
-        out.write(f"# command: .venv/bin/python benchmarks/sim_balderdash_compare.py --reps {args.reps} "
-                  f"--workers {args.workers} --fnr {args.fnr} --labels {args.labels}\n")  # fmt: skip
-        out.write("# reject: p < 0.05 unadjusted (null rows: false-positive rate; effect rows: power); "
-                  "reject_holm: Holm-adjusted within its family\n")  # fmt: skip
-        table.round(4).to_csv(out, index=False)
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reps", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--draws", type=int, default=5000, help="predictive draws per difference")
+    parser.add_argument("--fnr", default="0.05,0.20,0.35")
+    parser.add_argument("--labels", default="20,60,150", help="labels per model × level cell")
+    parser.add_argument("--out", default="benchmarks/results/sim_balderdash_compare.csv")
+    args = parser.parse_args()
+    DRAWS[0] = args.draws
+    start = time.time()
+    designs = [(float(f), int(n)) for f in args.fnr.split(",") for n in args.labels.split(",")]
+    rows: list[dict] = []
+    with ProcessPoolExecutor(args.workers, initializer=DRAWS.__setitem__, initargs=(0, args.draws)) as pool:
+        for fnr, per_cell in designs:  # each design written as it finishes: a cut-short run keeps them
+            jobs = [(fnr, per_cell, s) for s in range(args.reps)]
+            rows += [row for part in pool.map(one, jobs, chunksize=2) for row in part]
+            table = summarise(pd.DataFrame(rows))
+            seconds = time.time() - start
+            with open(args.out, "w", encoding="utf-8") as out:
+                out.write(f"# benchmarks/sim_balderdash_compare.py: {args.reps} replicates per design, "
+                          f"{len(table['fnr'].drop_duplicates())} FNR values so far, {seconds:.0f} s (nice -n 10, shared machine)\n")  # fmt: skip
+                out.write(f"# command: .venv/bin/python benchmarks/sim_balderdash_compare.py --reps {args.reps} "
+                          f"--workers {args.workers} --draws {args.draws} --fnr {args.fnr} --labels {args.labels}\n")  # fmt: skip
+                out.write("# coverage: of the rate difference (the design's); realised_coverage: of the campaign's "
+                          "realised difference; reject: p < 0.05 unadjusted (null rows: false-positive rate; effect "
+                          "rows: power); reject_holm: Holm within its family\n")  # fmt: skip
+                table.round(4).to_csv(out, index=False)
+            print(f"{fnr} {per_cell} done, {seconds:.0f} s", flush=True)
     print(table.round(3).to_string())
-    print(f"{seconds:.0f} s")
 
 
 if __name__ == "__main__":
