@@ -34,7 +34,8 @@ CLAIMS = {
 }
 """Setting → (the study's claim, whether it asserts a difference)."""
 KNOWN_CLAIM = "LLMs are not familiar with more than half of the Balderdash words"
-KNOWN_COLUMNS = ("model", "n_words", "judge_known", "corrected_known", "ci_low", "ci_high")
+KNOWN_COLUMNS = ("model", "words", "judge_known", "known", "ci_low", "ci_high")
+"""The columns of the known-word step's per-model table (``wa.balderdash_known``'s ``models``)."""
 
 
 def _status(verdict: str, asserts_difference: bool) -> str:
@@ -170,7 +171,7 @@ def _known_rows(table: pd.DataFrame) -> list[dict]:
         raise ParameterError(f"known: lacks column {missing[0]!r} (expected {', '.join(KNOWN_COLUMNS)})")
     rows = []
     for r in table.itertuples():
-        half = r.n_words / 2
+        half = r.words / 2
         if not (np.isfinite(r.ci_low) and np.isfinite(r.ci_high)):
             verdict, status = "cannot tell (no interval)", "cannot tell"
         elif r.ci_high < half:
@@ -179,8 +180,8 @@ def _known_rows(table: pd.DataFrame) -> list[dict]:
             verdict, status = "more than half the words known", "contradicted"
         else:
             verdict, status = "cannot tell (the interval holds half the words)", "cannot tell"
-        rows.append({"claim": KNOWN_CLAIM, "subject": r.model, "figure": f"words known of {int(r.n_words)}",
-                     "judge": r.judge_known, "corrected": r.corrected_known, "ci_low": r.ci_low,
+        rows.append({"claim": KNOWN_CLAIM, "subject": r.model, "figure": f"words known of {int(r.words)}",
+                     "judge": r.judge_known, "corrected": r.known, "ci_low": r.ci_low,
                      "ci_high": r.ci_high, "verdict": verdict, "status": status})  # fmt: skip
     return rows
 
@@ -196,8 +197,8 @@ def claims_table(
     (:func:`~.convergence.convergence_table`, read at ``eps``); ``trend`` (the trend tests, judge
     rows with their misclassification-adjusted test); ``rankings`` (:func:`~.rankings.rank_models`);
     ``self_preference`` (:func:`~wordplay_audit.analysis.judge_audit_self.self_preference`);
-    ``known`` (per model ``n_words``, ``judge_known``, ``corrected_known``, ``ci_low``,
-    ``ci_high``). Claims without a source have no row."""
+    ``known`` (per model :data:`KNOWN_COLUMNS`: ``words``, the judge's ``judge_known``, the
+    corrected ``known`` count and its ``ci_low``/``ci_high``). Claims without a source have no row."""
     rows: list[dict] = [] if known is None else _known_rows(known)
     for by, metric, differences in comparisons:
         if by not in CLAIMS:

@@ -89,9 +89,9 @@ def balderdash_claims(
     """The claims table from results passed in: ``compare`` (:class:`BalderdashCompare` results,
     one per setting), ``convergence`` (:class:`BalderdashConvergence`, read at ``eps``),
     ``trend`` (:class:`BalderdashTrend`), ``rankings`` (:class:`BalderdashRankings`),
-    ``self_preference`` (:class:`BalderdashSelfPreference`) and ``known`` (a table per model of
-    ``n_words``, ``judge_known``, ``corrected_known``, ``ci_low``, ``ci_high``, or a result whose
-    main table has them). A claim without its result has no row."""
+    ``self_preference`` (:class:`BalderdashSelfPreference`) and ``known`` (the known-word step's
+    result, or a table per model of ``words``, ``judge_known``, ``known``, ``ci_low``, ``ci_high``).
+    A claim without its result has no row."""
     from wordplay_audit.analysis.balderdash.claims import claims_table
 
     comparisons = []

@@ -35,8 +35,8 @@ def test_a_claim_of_a_difference_is_not_supported_without_one():
 
 
 def test_known_words_rows_compare_the_interval_with_half_the_words():
-    known = pd.DataFrame({"model": ["a", "b", "c", "d"], "n_words": 100, "judge_known": [30, 40, 45, 20],
-                          "corrected_known": [35, 70, 50, np.nan], "ci_low": [28, 61, 41, np.nan],
+    known = pd.DataFrame({"model": ["a", "b", "c", "d"], "words": 100, "judge_known": [30, 40, 45, 20],
+                          "known": [35, 70, 50, np.nan], "ci_low": [28, 61, 41, np.nan],
                           "ci_high": [44, 79, 58, np.nan]})  # fmt: skip
     table = claims_table(known=known)
     assert (table["claim"] == KNOWN_CLAIM).all()
