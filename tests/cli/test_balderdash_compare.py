@@ -62,6 +62,7 @@ def test_rankings_text(run_cli, export_dir):
         (["compare", "--by", "players"], "--by"),
         (["compare", "--by", "deck", "--metric", "dr"], "--metric"),
         (["self-preference", "--judge-model", "nobody"], "--judge-model"),
+        (["compare", "--by", "history_type"], "holds 1 level of history_type (full)"),
     ],  # fmt: skip
 )
 def test_bad_options_exit_2_with_one_line(run_cli, export_dir, args, needle):

@@ -105,6 +105,11 @@ def balderdash_compare(
 
     check_choice("by", by, SETTINGS)
     check_choice("metric", metric, METRICS)
+    levels = sorted(map(str, data.obs[by].dropna().unique())) if by in data.obs.columns else []
+    if len(levels) < 2:
+        raise ParameterError(
+            f"by: the export holds {len(levels)} level of {by} ({', '.join(levels)}); nothing to compare"
+        )
     labels, skipped = _labels(data, human)
     found = compare_settings(
         data.obs, labels, by=by, metric=metric, confidence=confidence, margin=margin, seed=seed
