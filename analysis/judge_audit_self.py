@@ -45,6 +45,7 @@ __all__ = ["SELF_COLUMNS", "group_counts", "rate_draws_of_group", "self_preferen
 OWN, OTHERS = "own", "others"
 SELF_COLUMNS = ["rate", "judge_model", "own", "own_low", "own_high", "others", "others_low", "others_high",
                 "difference", "ci_low", "ci_high", "p", "p_holm", "n_labelled_own", "n_labelled_others", "verdict"]  # fmt: skip
+"""The columns of :func:`self_preference`."""
 _RATES = {"sensitivity": True, "specificity": False}  # the attribute: human-true / human-false
 
 

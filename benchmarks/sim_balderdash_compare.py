@@ -2,22 +2,26 @@
 test (``wa.balderdash_compare``, ``wa.balderdash_self_preference``) on simulated campaigns with
 known truth, over designs that vary the judge's false-negative rate and the labels per cell.
 
-Usage: python benchmarks/sim_balderdash_compare.py [--reps 400] [--workers 2]
-       [--fnr 0.05,0.20,0.35] [--labels 20,60,150] [--out benchmarks/results/sim_balderdash_compare.csv]
+Usage: python benchmarks/sim_balderdash_compare.py [--reps 400] [--workers 2] [--draws 5000]
+       [--fnr 0.05,0.20,0.35] [--labels 20,60,150] [--designs 0.05:20,0.35:150,…]
+       [--out benchmarks/results/sim_balderdash_compare.csv]
+(the CSV is rewritten after each design, so a run cut short keeps the designs it finished)
 
 One replicate of a design = two campaigns (``corpora.balderdash.simulate``), level a
-(``correct_definition_points`` 0) and level b (50), 4 games per deck, 20 rounds, 3 models × 2
+(``correct_definition_points`` 0) and level b (50), 3 games per deck, 20 rounds, 3 models × 2
 players, judge FNR ``fnr`` for every model (Sp 0.97), labels stratified by model × deck × verdict
 (labels per model × level cell = 4 × labels per stratum). Setting effect: gpt-4o-mini knows each
 deck's words 0.15 more often in level b (TDR +0.1275, LKR +0.15); the two other models do not
-change (the null). Self-preference: the judge's model is llama-3-8b; in level a the judge is as
+change (no difference; llama-3-8b's judge sensitivity does change, below, so its rows also
+check that the corrected comparison is not moved by the judge's accuracy). Self-preference: the judge's model is llama-3-8b; in level a the judge is as
 accurate on it as on the others (null), in level b its sensitivity on it is 0.10 higher (capped
 at 0.99). Truth: the design's rate differences (``ci_*``), the campaign's realised differences
 (``realised_*``).
 
-Rows of the CSV: per design × test × row kind (``null``/``effect``) the coverage of the interval,
-the rejection rate of the unadjusted test (p < 0.05; on null rows the false-positive rate, on
-effect rows the power), the Holm-adjusted rejection rate, the mean interval width and the count.
+Rows of the CSV: per design × test × row kind (``no_difference``/``difference``) the coverage of
+the interval, the rejection rate of the unadjusted test (p < 0.05; on no_difference rows the
+false-positive rate, on difference rows the power), the Holm-adjusted rejection rate, the mean
+interval width and the count.
 Seeds 0..reps-1 per design; deterministic.
 """
 
@@ -78,7 +82,7 @@ def one(args: tuple[float, int, int]) -> list[dict]:
                                  draws=args_draws()).differences  # fmt: skip
         for r in diffs.itertuples():
             target = effect if r.model == EFFECT_MODEL else 0.0
-            rows.append(dict(test=f"setting_{metric}", kind="effect" if target else "null", target=target,
+            rows.append(dict(test=f"setting_{metric}", kind="difference" if target else "no_difference", target=target,
                              low=r.ci_low, high=r.ci_high, p=r.p, p_holm=r.p_holm,
                              realised=real.loc[r.model, 1] - real.loc[r.model, 0],
                              realised_low=r.realised_low, realised_high=r.realised_high))  # fmt: skip
@@ -91,7 +95,7 @@ def one(args: tuple[float, int, int]) -> list[dict]:
         se_own, se_other = conf.judge_se[JUDGE_MODEL], conf.judge_se[EFFECT_MODEL]
         for r in table.itertuples():
             target = se_own - se_other if r.rate == "sensitivity" else 0.0
-            rows.append(dict(test=f"self_{r.rate}", kind="effect" if target else "null", target=target,
+            rows.append(dict(test=f"self_{r.rate}", kind="difference" if target else "no_difference", target=target,
                              low=r.ci_low, high=r.ci_high, p=r.p, p_holm=r.p_holm))  # fmt: skip
     return [dict(fnr=fnr, labels_per_cell=per_cell, seed=seed, **row) for row in rows]
 
@@ -129,11 +133,15 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=5000, help="predictive draws per difference")
     parser.add_argument("--fnr", default="0.05,0.20,0.35")
     parser.add_argument("--labels", default="20,60,150", help="labels per model × level cell")
+    parser.add_argument("--designs", default=None, help="fnr:labels pairs in run order (default: the grid)")
     parser.add_argument("--out", default="benchmarks/results/sim_balderdash_compare.csv")
     args = parser.parse_args()
     DRAWS[0] = args.draws
     start = time.time()
     designs = [(float(f), int(n)) for f in args.fnr.split(",") for n in args.labels.split(",")]
+    if args.designs:
+        designs = [(float(d.split(":")[0]), int(d.split(":")[1])) for d in args.designs.split(",")]
+    grid = f"--designs {args.designs}" if args.designs else f"--fnr {args.fnr} --labels {args.labels}"
     rows: list[dict] = []
     with ProcessPoolExecutor(args.workers, initializer=DRAWS.__setitem__, initargs=(0, args.draws)) as pool:
         for fnr, per_cell in designs:  # each design written as it finishes: a cut-short run keeps them
@@ -143,12 +151,12 @@ def main() -> None:
             seconds = time.time() - start
             with open(args.out, "w", encoding="utf-8") as out:
                 out.write(f"# benchmarks/sim_balderdash_compare.py: {args.reps} replicates per design, "
-                          f"{len(table['fnr'].drop_duplicates())} FNR values so far, {seconds:.0f} s (nice -n 10, shared machine)\n")  # fmt: skip
+                          f"{len(table[['fnr', 'labels_per_cell']].drop_duplicates())} designs so far, {seconds:.0f} s (nice -n 10, shared machine)\n")  # fmt: skip
                 out.write(f"# command: .venv/bin/python benchmarks/sim_balderdash_compare.py --reps {args.reps} "
-                          f"--workers {args.workers} --draws {args.draws} --fnr {args.fnr} --labels {args.labels}\n")  # fmt: skip
+                          f"--workers {args.workers} --draws {args.draws} {grid}\n")  # fmt: skip
                 out.write("# coverage: of the rate difference (the design's); realised_coverage: of the campaign's "
-                          "realised difference; reject: p < 0.05 unadjusted (null rows: false-positive rate; effect "
-                          "rows: power); reject_holm: Holm within its family\n")  # fmt: skip
+                          "realised difference; reject: p < 0.05 unadjusted (no_difference rows: false-positive rate; difference "
+                          "rows: power); reject_holm: Holm within its family; kind no_difference: the design has none\n")  # fmt: skip
                 table.round(4).to_csv(out, index=False)
             print(f"{fnr} {per_cell} done, {seconds:.0f} s", flush=True)
     print(table.round(3).to_string())

@@ -25,6 +25,7 @@ from wordplay_audit.errors import ParameterError
 __all__ = ["CLAIMS", "CLAIM_COLUMNS", "claims_table"]
 
 CLAIM_COLUMNS = ["claim", "subject", "figure", "judge", "corrected", "ci_low", "ci_high", "verdict", "status"]
+"""The columns of the claims table."""
 
 CLAIMS = {
     "deck": ("rare vs frequent words: the models' rate differs between the word decks", True),
@@ -194,7 +195,7 @@ def claims_table(
 ) -> pd.DataFrame:  # fmt: skip
     """The claims table (module doc, :data:`CLAIM_COLUMNS`) from what is given: ``comparisons``
     as (setting, metric, differences of :func:`~.compare.compare_settings`); ``convergence``
-    (:func:`~.convergence.convergence_table`, read at ``eps``); ``trend`` (the trend tests, judge
+    (``convergence_table``, read at ``eps``); ``trend`` (the trend tests, judge
     rows with their misclassification-adjusted test); ``rankings`` (:func:`~.rankings.rank_models`);
     ``self_preference`` (:func:`~wordplay_audit.analysis.judge_audit_self.self_preference`);
     ``known`` (per model :data:`KNOWN_COLUMNS`: ``words``, the judge's ``judge_known``, the

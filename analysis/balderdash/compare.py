@@ -24,7 +24,7 @@ only by chance are not called different; and the realised difference in the expo
 (``p_holm``) controls the family-wise error rate. The intervals are per row (marginal 95 %).
 
 *Verdict* per row: ``differs`` where ``p_holm`` < 1 − ``confidence``; else, with an interval, the
-largest difference it allows X = max(|low|, |high|): ``no difference detected (the interval
+largest difference it allows, X = ``max(abs(low), abs(high))``: ``no difference detected (the interval
 excludes differences larger than X)`` where X ≤ ``margin``, else ``cannot tell`` (the interval
 allows X); ``cannot tell`` with the reason where a cell has no interval.
 """
@@ -51,13 +51,26 @@ from wordplay_audit.analysis.correction.predictive_draws import (
 )
 from wordplay_audit.errors import ParameterError, check_choice, check_level
 
-__all__ = ["SETTINGS", "CellDraws", "SettingComparison", "cell_draws", "compare_settings", "verdict_text"]
+__all__ = [
+    "CELL_COLUMNS",
+    "DIFF_COLUMNS",
+    "SETTINGS",
+    "CellDraws",
+    "SettingComparison",
+    "cell_draws",
+    "compare_settings",
+    "contrast",
+    "setting_cells",
+    "verdict_text",
+]
 
 SETTINGS = ("correct_definition_points", "history_type", "deck", "filter_words")
 """The settings a comparison may be by (columns of the player-round table)."""
 CELL_COLUMNS = ["model", "level", "n", "n_labelled", "judge", "estimate", "ci_low", "ci_high", "reason", "unknown"]  # fmt: skip
+"""The columns of a comparison's cells (model × level)."""
 DIFF_COLUMNS = ["model", "level_a", "level_b", "judge_difference", "difference", "ci_low", "ci_high", "p", "p_holm",
                 "verdict", "realised_low", "realised_high"]  # fmt: skip
+"""The columns of a comparison's differences (besides ``reason``)."""
 
 
 @dataclass

@@ -28,6 +28,7 @@ from wordplay_audit.errors import ParameterError
 __all__ = ["SIDES", "contrast_interval", "count_draws", "holm", "rate_draws"]
 
 SIDES = ("low", "high", "free")
+"""The sides a post-stratum is drawn on (module doc)."""
 
 
 def _pmf(u: int, n: float, x: float, v: float) -> np.ndarray:
