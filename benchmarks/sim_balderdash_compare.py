@@ -134,6 +134,8 @@ def main() -> None:
     parser.add_argument("--fnr", default="0.05,0.20,0.35")
     parser.add_argument("--labels", default="20,60,150", help="labels per model × level cell")
     parser.add_argument("--designs", default=None, help="fnr:labels pairs in run order (default: the grid)")
+    parser.add_argument("--first-seed", type=int, default=0, help="seeds first-seed … first-seed + reps − 1")
+    parser.add_argument("--raw", default=None, help="also write every replicate's rows to this CSV")
     parser.add_argument("--out", default="benchmarks/results/sim_balderdash_compare.csv")
     args = parser.parse_args()
     DRAWS[0] = args.draws
@@ -145,9 +147,11 @@ def main() -> None:
     rows: list[dict] = []
     with ProcessPoolExecutor(args.workers, initializer=DRAWS.__setitem__, initargs=(0, args.draws)) as pool:
         for fnr, per_cell in designs:  # each design written as it finishes: a cut-short run keeps them
-            jobs = [(fnr, per_cell, s) for s in range(args.reps)]
+            jobs = [(fnr, per_cell, s) for s in range(args.first_seed, args.first_seed + args.reps)]
             rows += [row for part in pool.map(one, jobs, chunksize=2) for row in part]
             table = summarise(pd.DataFrame(rows))
+            if args.raw:
+                pd.DataFrame(rows).to_csv(args.raw, index=False)
             seconds = time.time() - start
             with open(args.out, "w", encoding="utf-8") as out:
                 out.write(f"# benchmarks/sim_balderdash_compare.py: {args.reps} replicates per design, "
