@@ -19,8 +19,8 @@ Beta(T + ½, N − T + ½), :func:`~wordplay_audit.analysis.correction.predictiv
 ``ci_low``/``ci_high``, the test and the verdict, so that two levels whose realised shares differ
 only by chance are not called different; and the realised difference in the export's definitions
 (what the study would report with people's labels everywhere): ``realised_low``/``realised_high``,
-for the simulations only — its coverage fell to 0.90 in a design of
-``benchmarks/sim_balderdash_compare.py`` (judge FNR 0.35, 60 labels per cell), so the workflow
+for the simulations only — its coverage fell to 0.917 in a design of
+``benchmarks/sim_balderdash_compare.py`` (judge FNR 0.35, 150 labels per cell), so the workflow
 step does not print it.
 
 *Multiplicity.* One family per call: every model × pair of levels; Holm's step-down adjustment
