@@ -200,3 +200,100 @@ def items_command(
 
     result = wa.balderdash_items(_read(export, words, texts=True)[0])
     show(result, as_json=as_json, write=out, export=str(export))
+
+
+MetricOpt = Annotated[str, typer.Option("--metric", help="tdr (true definitions) or lkr (known words).")]
+LabelsOpt = Annotated[Path, typer.Option("--human", help="Labels CSV from people (or pull's final.csv).")]
+
+
+@app.command("compare")
+def compare_command(
+    export: ExportArg,
+    human: LabelsOpt,
+    by: Annotated[
+        str, typer.Option("--by", help="correct_definition_points, history_type, deck or filter_words.")
+    ],
+    metric: MetricOpt = "tdr",
+    margin: Annotated[
+        float, typer.Option("--margin", help="Largest difference a verdict calls no difference.")
+    ] = 0.10,
+    words: WordsOpt = None,
+    seed: SeedOpt = 0,
+    out: OutOpt = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Per model, the corrected rate in each level of a setting and the difference between
+    levels with its interval, Holm-adjusted test and verdict, beside the judge's difference."""
+    import wordplay_audit as wa
+
+    data, labels = _read(export, words, human)
+    result = wa.balderdash_compare(data, labels, by=by, metric=metric, margin=margin, seed=seed)
+    show(result, as_json=as_json, write=out, human=str(human))
+
+
+@app.command("self-preference")
+def self_preference_command(
+    export: ExportArg,
+    human: LabelsOpt,
+    judge_model: Annotated[
+        str | None,
+        typer.Option(
+            "--judge-model", help="The player model that is the judge's (default: the export's judge)."
+        ),
+    ] = None,
+    metric: MetricOpt = "tdr",
+    words: WordsOpt = None,
+    seed: SeedOpt = 0,
+    out: OutOpt = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The judge's sensitivity and specificity on its own model's definitions against the other
+    players', with the difference and its interval."""
+    import wordplay_audit as wa
+
+    data, labels = _read(export, words, human)
+    result = wa.balderdash_self_preference(data, labels, judge_model=judge_model, metric=metric, seed=seed)
+    show(result, as_json=as_json, write=out, human=str(human))
+
+
+@app.command("rankings")
+def rankings_command(
+    export: ExportArg,
+    human: LabelsOpt,
+    by: Annotated[str | None, typer.Option("--by", help="Rank within each level of this setting.")] = None,
+    metric: MetricOpt = "tdr",
+    words: WordsOpt = None,
+    seed: SeedOpt = 0,
+    out: OutOpt = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The models ordered by corrected rate, with the probability of each rank and the models
+    that could be first."""
+    import wordplay_audit as wa
+
+    data, labels = _read(export, words, human)
+    result = wa.balderdash_rankings(data, labels, by=by, metric=metric, seed=seed)
+    show(result, as_json=as_json, write=out, human=str(human))
+
+
+@app.command("claims")
+def claims_command(
+    export: ExportArg,
+    human: LabelsOpt,
+    judge_model: Annotated[
+        str | None,
+        typer.Option("--judge-model", help="The player model that is the judge's (self-preference)."),
+    ] = None,
+    eps: Annotated[float, typer.Option("--eps", help="ε at which convergence is read.")] = 0.05,
+    words: WordsOpt = None,
+    seed: SeedOpt = 0,
+    out: OutOpt = None,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """The study's claims under people's labels: settings compared, convergence, trends, the
+    leaderboard order and self-preference, each judge-based and corrected, with a verdict."""
+    import wordplay_audit as wa
+
+    data, labels = _read(export, words, human)
+    result = wa.balderdash_claims_of(data, labels, judge_model=judge_model, eps=eps, seed=seed)
+    show(result, as_json=as_json, write=out, human=str(human))
