@@ -238,3 +238,41 @@ def known_items(
               "empty_definition": int((long["code"] == EMPTY).sum())}  # fmt: skip
     source = words.attrs.get("source")
     return validate_items(items, source=source), labels.reset_index(drop=True), counts
+
+
+def true_known(words: pd.DataFrame, truth: dict[str, bool]) -> np.ndarray:
+    """The framework's rule on the truth (1 known, 0 unknown, -1 N/A per word): each definition's
+    truth in place of the judge's verdict (all of a word's definitions must be in ``truth``),
+    ``-1`` kept, an empty definition false."""
+    long = definitions(words)
+    values = [truth[i] if item else None for i, item in zip(long["item_id"], long["is_item"], strict=True)]
+    codes = np.where(long["is_item"], [int(v) if v is not None else 0 for v in values], long["code"])
+    return np.maximum(mode_rule(codes.reshape(-1, SLOTS)), -1)
+
+
+def simulate_known_words(
+    rng: np.random.Generator, *, model: str = "sim", rates: np.ndarray | int = 300, se: float = 0.74,
+    sp: float = 0.97, missing: tuple[float, float] = (0.02, 0.02),
+) -> tuple[pd.DataFrame, dict[str, bool]]:  # fmt: skip
+    """A known-word file's rows (as :func:`read_known_words` returns them) with known truth: per
+    word a rate p (``rates``, or that many words with p ~ Beta(0.6, 0.6)), five definitions true
+    with probability p, the judge's verdict with ``se``/``sp``; ``missing``: the chance that a
+    definition has no definition (-1) and no judgement (-2). Returns the rows and item_id → truth."""
+    p_no_definition, p_no_judgement = missing
+    rate = rng.beta(0.6, 0.6, size=int(rates)) if np.ndim(rates) == 0 else np.asarray(rates, float)
+    n_words = len(rate)
+    truth = rng.random((n_words, SLOTS)) < rate[:, None]
+    said = np.where(truth, rng.random((n_words, SLOTS)) < se, rng.random((n_words, SLOTS)) >= sp)
+    codes = np.where(said, 1, 0)
+    codes = np.where(rng.random((n_words, SLOTS)) < p_no_judgement, -2, codes)
+    codes = np.where(rng.random((n_words, SLOTS)) < p_no_definition, -1, codes)
+    deck = f"{model}_balderdash_words1"
+    rows = pd.DataFrame({"word": [f"w{k}" for k in range(n_words)], "line": np.arange(2, n_words + 2), "model": model,
+                         "deck": deck, "reference": "", "senses": "", "pos": ""})  # fmt: skip
+    for i in range(SLOTS):
+        rows[f"definition_{i + 1}"] = np.where(codes[:, i] == -1, "", "definition")
+        rows[f"code_{i + 1}"] = codes[:, i]
+    rows["judge_knows"] = mode_rule(codes)
+    rows["file_knows"] = np.maximum(rows["judge_knows"], -1)
+    truths = {item_id(deck, f"w{k}", i + 1): bool(truth[k, i]) for k in range(n_words) for i in range(SLOTS) if codes[k, i] != -1}  # fmt: skip
+    return rows, truths
