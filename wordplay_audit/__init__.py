@@ -80,6 +80,9 @@ API: dict[str, str] = {
     "plan_labels": f"{W}.balderdash_sim",
     "SimulatedBalderdash": f"{W}.balderdash_sim",
     "BalderdashPlan": f"{W}.balderdash_sim",
+    "balderdash_known_items": f"{W}.balderdash_known",
+    "balderdash_known": f"{W}.balderdash_known",
+    "BalderdashKnown": f"{W}.balderdash_known",
     # Wheel of Fortune
     "read_wof": f"{W}.wof",
     "read_riddles": f"{W}.wof",

@@ -234,8 +234,9 @@ def known_items(
     judged = kept[kept["code"].isin([0, 1])]
     labels = pd.DataFrame({"item_id": judged["item_id"], "rater": judge, "rater_type": "judge",
                            "label": judged["code"].map({1: "true", 0: "false"}), "question": "reference"})  # fmt: skip
-    counts = {"no_definition": int((long["code"] == -1).sum()), "no_judgement": int((long["code"] == -2).sum()),
-              "empty_definition": int((long["code"] == EMPTY).sum())}  # fmt: skip
+    counts = {"slots_without_a_definition_(-1)": int((long["code"] == -1).sum()),
+              "definitions_without_a_judgement_(-2)": int((long["code"] == -2).sum()),
+              "empty_definitions": int((long["code"] == EMPTY).sum())}  # fmt: skip
     source = words.attrs.get("source")
     return validate_items(items, source=source), labels.reset_index(drop=True), counts
 

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from wordplay_audit.cli.balderdash_known import known_command, known_items_command
 from wordplay_audit.cli.balderdash_plan import plan_command
 from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, numbers, show
 
@@ -191,3 +192,7 @@ def items_command(
 
     result = wa.balderdash_items(wa.read_balderdash(export, words=words))
     show(result, as_json=as_json, write=out, export=str(export))
+
+
+app.command("known-items")(known_items_command)
+app.command("known")(known_command)
