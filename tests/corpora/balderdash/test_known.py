@@ -65,7 +65,7 @@ def test_known_counts_match_the_framework_column(tmp_path, seed):
     reference = np.array(pandas_knows(framework_frame(rows)))
     judge = np.where(words["judge_knows"].to_numpy() < 0, -1, words["judge_knows"].to_numpy())
     np.testing.assert_array_equal(judge, reference)
-    written = pd.read_csv(path, keep_default_na=False)["llm_knows_word"].astype(str)
+    written = pd.read_csv(path, keep_default_na=False, dtype=str)["llm_knows_word"].astype(str)
     assert int((words["judge_knows"] == 1).sum()) == int((written == "True").sum())
     assert int((words["judge_knows"] < 0).sum()) == int((written == "N/A").sum())
 
