@@ -17,7 +17,9 @@ def test_word_posterior_matches_numerical_integration():
     se, sp, a, b = 0.7, 0.9, 0.6, 1.4
     codes = np.array([[1, 1, 0, -2, -1], [0, 0, 0, 1, -2]])
     truth = np.array([[-1, 1, -1, -1, -1], [-1, 0, -1, -1, 1]])
-    w = _Words(codes, truth, np.isin(codes, [1, 0, -2]).sum(axis=1), (codes == -1).sum(axis=1), np.zeros(2, int))
+    w = _Words(
+        codes, truth, np.isin(codes, [1, 0, -2]).sum(axis=1), (codes == -1).sum(axis=1), np.zeros(2, int)
+    )
     theta = np.array([[special.logit(se), special.logit(sp), np.log(a), np.log(b)]])
     ours = word_posteriors(w, theta)[0]
     for row in range(2):
@@ -32,7 +34,8 @@ def test_word_posterior_matches_numerical_integration():
                 c = codes[row, s]
                 judge *= 1.0 if c == -2 else ((se if c == 1 else 1 - se) if v else (1 - sp if c == 1 else sp))
             t = sum(h)
-            mass = integrate.quad(lambda p, t=t: p**t * (1 - p) ** (len(slots) - t) * p ** (a - 1) * (1 - p) ** (b - 1), 0, 1)[0]  # noqa: E501
+            n = len(slots)
+            mass = integrate.quad(lambda p, t=t, n=n: p ** (t + a - 1) * (1 - p) ** (n - t + b - 1), 0, 1)[0]
             expected[t] += judge * mass
         np.testing.assert_allclose(ours[row], expected / expected.sum(), atol=1e-6)
 
@@ -97,7 +100,9 @@ def test_coverage_in_two_hard_cells():
             rng = np.random.default_rng([99, index, rep])
             words, truth = simulate_known_words(rng, rates=rng.beta(0.4, 0.4, size=200), se=1 - fnr, sp=0.95)
             expected = int((true_known(words, truth) == 1).sum())
-            row = known_counts(words, _labels(rng, words, truth, per_verdict), seed=rep, draws=500).models.iloc[0]
+            row = known_counts(
+                words, _labels(rng, words, truth, per_verdict), seed=rep, draws=500
+            ).models.iloc[0]
             if row["reason"] is None:
                 hits.append(row["ci_low"] <= expected <= row["ci_high"])
         assert np.mean(hits) >= 0.88, (fnr, np.mean(hits))

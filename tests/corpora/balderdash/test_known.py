@@ -84,7 +84,11 @@ def test_items_and_labels(tmp_path):
     items, labels, counts = known_items(read_known_words(path), judge="llama")
     flat = [v for _, _, j in TIES for v in j]
     assert len(items) == sum(v != -1 for v in flat)
-    assert counts == {"no_definition": flat.count(-1), "no_judgement": flat.count(-2), "empty_definition": 0}
+    assert counts == {
+        "slots_without_a_definition_(-1)": flat.count(-1),
+        "definitions_without_a_judgement_(-2)": flat.count(-2),
+        "empty_definitions": 0,
+    }
     assert len(labels) == sum(v is True or v is False for v in flat)
     assert set(items["judge_verdict"]) == {"true", "false", "none"}
     assert (items.loc[items["judge_verdict"] == "none", "item_id"].isin(labels["item_id"])).sum() == 0
@@ -100,7 +104,7 @@ def test_empty_definition_is_no_item(tmp_path):
     words = read_known_words(path)
     assert words["code_4"].iloc[0] == EMPTY and words["judge_knows"].iloc[0] == 1
     items, _, counts = known_items(words)
-    assert len(items) == 4 and counts["empty_definition"] == 1
+    assert len(items) == 4 and counts["empty_definitions"] == 1
 
 
 def _file(tmp_path, text: str, name: str = "m_balderdash_words1.csv"):
