@@ -183,33 +183,15 @@ def item_id(deck: str, word: str, slot: int) -> str:
 def definitions(words: pd.DataFrame) -> pd.DataFrame:
     """One row per word and slot (words × 5, word-major): ``item_id``, ``model``, ``deck``,
     ``word``, ``slot``, ``candidate`` and ``code``; ``is_item`` where a definition came back."""
-    parts = []
-    for i in range(1, SLOTS + 1):
-        parts.append(
-            pd.DataFrame(
-                {
-                    "model": words["model"],
-                    "deck": words["deck"],
-                    "word": words["word"],
-                    "slot": i,
-                    "candidate": words[f"definition_{i}"],
-                    "code": words[f"code_{i}"],
-                    "order": np.arange(len(words)),
-                }
-            )  # fmt: skip
-        )
-    long = (
-        pd.concat(parts, ignore_index=True)
-        .sort_values(["order", "slot"], kind="stable")
-        .drop(columns="order")
-    )
-    long = long.reset_index(drop=True)
-    long.insert(
-        0,
-        "item_id",
-        [item_id(d, w, s) for d, w, s in zip(long["deck"], long["word"], long["slot"], strict=True)],
-    )
-    long["is_item"] = long["code"].isin([1, 0, -2]).to_numpy()
+    slots = range(1, SLOTS + 1)
+    repeat = lambda column: np.repeat(words[column].to_numpy(object), SLOTS)  # noqa: E731
+    long = pd.DataFrame({"model": repeat("model"), "deck": repeat("deck"), "word": repeat("word"),
+                         "slot": np.tile(np.arange(1, SLOTS + 1), len(words)),
+                         "candidate": words[[f"definition_{i}" for i in slots]].to_numpy(object).ravel(),
+                         "code": words[[f"code_{i}" for i in slots]].to_numpy(int).ravel()})  # fmt: skip
+    ids = "known:" + long["deck"].astype(str) + ":" + long["word"].astype(str) + ":" + long["slot"].astype(str)
+    long.insert(0, "item_id", ids.to_numpy(object))
+    long["is_item"] = np.isin(long["code"].to_numpy(), [1, 0, -2])
     return long
 
 
