@@ -35,7 +35,8 @@ design without weights; a design that chose definitions by their unseen truth wo
 
 *Estimate and interval.* The posterior of (logit Se, logit Sp, log α, log β) under Jeffreys
 Beta(½, ½) priors on Se and Sp and N(0, 2²) on log α, log β, approximated by sampling-importance
--resampling from a t₄ around its mode (scale: the inverse Hessian); per draw, each word's number
+-resampling (a t₄ around its mode, scale the inverse Hessian, mixed with a t₄ matched to the
+first one's weighted moments); per draw, each word's number
 of true definitions drawn from P(T_w = t | data) and the known words counted. The estimate is
 Σ_w P(known_w | data) (averaged over the draws), the interval the draws' 2.5 / 97.5 % quantiles
 (at ``confidence`` 0.95): a predictive interval of the realised count of these words. A model
@@ -153,8 +154,15 @@ def _batched(w: _Words, x: np.ndarray, h: float) -> tuple[float, np.ndarray, np.
     return float(f0), grad, hess
 
 
+def _normalised(log_w: np.ndarray) -> np.ndarray:
+    weights = np.exp(log_w - log_w.max())
+    return weights / weights.sum()
+
+
 def _posterior_draws(w: _Words, draws: int, rng: np.random.Generator) -> tuple[np.ndarray, float]:
-    """Draws of θ (SIR from a t₄ around the posterior mode) and the effective sample size."""
+    """Draws of θ and the effective sample size: importance resampling from an equal mixture of
+    a t₄ around the posterior mode (scale 1.5 × the inverse Hessian) and a t₄ matched to the
+    weighted moments of the first one's draws (deterministic-mixture weights)."""
 
     def value_and_grad(x):
         f = -_log_posterior(w, x[None] + np.vstack([np.zeros(4), 1e-5 * np.eye(4), -1e-5 * np.eye(4)]))
@@ -168,12 +176,20 @@ def _posterior_draws(w: _Words, draws: int, rng: np.random.Generator) -> tuple[n
         np.linalg.cholesky(cov)
     except np.linalg.LinAlgError:
         cov = np.diag(1.0 / np.clip(np.abs(np.diag(hess)), 1e-3, None))
-    proposal = stats.multivariate_t(loc=mode, shape=cov * 1.5, df=4)
-    candidates = proposal.rvs(size=4 * draws, random_state=rng)
+    first = stats.multivariate_t(loc=mode, shape=cov * 1.5, df=4)
+    one = first.rvs(size=2 * draws, random_state=rng)
     with np.errstate(divide="ignore"):
-        log_w = _log_posterior(w, candidates) - proposal.logpdf(candidates)
-    weights = np.exp(log_w - log_w.max())
-    weights /= weights.sum()
+        post_one = _log_posterior(w, one)
+    weights = _normalised(post_one - first.logpdf(one))
+    mean = weights @ one  # a second t₄ matched to the first round's weighted moments
+    spread = (one - mean).T @ ((one - mean) * weights[:, None]) + 1e-6 * np.eye(4)
+    second = stats.multivariate_t(loc=mean, shape=spread * 1.2, df=4)
+    two = second.rvs(size=2 * draws, random_state=rng)
+    candidates = np.vstack([one, two])
+    with np.errstate(divide="ignore"):
+        post = np.concatenate([post_one, _log_posterior(w, two)])
+    mixture = np.logaddexp(first.logpdf(candidates), second.logpdf(candidates)) - np.log(2)
+    weights = _normalised(post - mixture)  # deterministic-mixture importance weights
     ess = float(1.0 / np.sum(weights**2))
     return candidates[rng.choice(len(candidates), size=draws, p=weights)], ess
 
