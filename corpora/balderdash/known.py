@@ -59,7 +59,7 @@ def mode_rule(codes: np.ndarray) -> np.ndarray:
     tied ones (pandas' ``mode().values[0]``), as 1 (True), 0 (False), -1 or -2 (both ``N/A``).
 
     >>> mode_rule(np.array([[1, 1, 0, 0, -1], [1, 1, 0, -1, -2], [-2, -2, 1, 1, 0]])).tolist()
-    [-1, 1, -2]
+    [0, 1, -2]
     """
     values = np.where(np.asarray(codes) == EMPTY, 0, np.asarray(codes))
     order = np.array([-2, -1, 0, 1])  # ascending: argmax takes the first (smallest) of tied counts
