@@ -189,7 +189,9 @@ def definitions(words: pd.DataFrame) -> pd.DataFrame:
                          "slot": np.tile(np.arange(1, SLOTS + 1), len(words)),
                          "candidate": words[[f"definition_{i}" for i in slots]].to_numpy(object).ravel(),
                          "code": words[[f"code_{i}" for i in slots]].to_numpy(int).ravel()})  # fmt: skip
-    ids = "known:" + long["deck"].astype(str) + ":" + long["word"].astype(str) + ":" + long["slot"].astype(str)
+    ids = (
+        "known:" + long["deck"].astype(str) + ":" + long["word"].astype(str) + ":" + long["slot"].astype(str)
+    )
     long.insert(0, "item_id", ids.to_numpy(object))
     long["is_item"] = np.isin(long["code"].to_numpy(), [1, 0, -2])
     return long
@@ -217,7 +219,7 @@ def known_items(
     labels = pd.DataFrame({"item_id": judged["item_id"], "rater": judge, "rater_type": "judge",
                            "label": judged["code"].map({1: "true", 0: "false"}), "question": "reference"})  # fmt: skip
     counts = {"slots_without_a_definition_(-1)": int((long["code"] == -1).sum()),
-              "definitions_without_a_judgement_(-2)": int((long["code"] == -2).sum()),
+              "judge_labels_missing_(-2,_items_kept)": int((long["code"] == -2).sum()),
               "empty_definitions": int((long["code"] == EMPTY).sum())}  # fmt: skip
     source = words.attrs.get("source")
     return validate_items(items, source=source), labels.reset_index(drop=True), counts

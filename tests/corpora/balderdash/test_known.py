@@ -86,7 +86,7 @@ def test_items_and_labels(tmp_path):
     assert len(items) == sum(v != -1 for v in flat)
     assert counts == {
         "slots_without_a_definition_(-1)": flat.count(-1),
-        "definitions_without_a_judgement_(-2)": flat.count(-2),
+        "judge_labels_missing_(-2,_items_kept)": flat.count(-2),
         "empty_definitions": 0,
     }
     assert len(labels) == sum(v is True or v is False for v in flat)
