@@ -59,7 +59,7 @@ def test_ties_and_missing_reproduce_pandas_mode(tmp_path):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_known_counts_match_the_framework_column(tmp_path, seed):
     rng = np.random.default_rng(seed)
-    rows = random_rows(rng, 400, p=(0.4, 0.3, 0.15, 0.15))
+    rows = random_rows(rng, 200, p=(0.4, 0.3, 0.15, 0.15))
     path = write_framework_file(tmp_path, "model-b", rows)
     words = read_known_words(path)
     reference = np.array(pandas_knows(framework_frame(rows)))
