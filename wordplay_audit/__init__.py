@@ -90,6 +90,9 @@ API: dict[str, str] = {
     "balderdash_claims": f"{W}.balderdash_claims",
     "balderdash_claims_of": f"{W}.balderdash_claims",
     "BalderdashClaims": f"{W}.balderdash_claims",
+    "balderdash_known_items": f"{W}.balderdash_known",
+    "balderdash_known": f"{W}.balderdash_known",
+    "BalderdashKnown": f"{W}.balderdash_known",
     # Wheel of Fortune
     "read_wof": f"{W}.wof",
     "read_riddles": f"{W}.wof",

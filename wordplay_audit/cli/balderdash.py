@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from wordplay_audit.cli.balderdash_known import known_command, known_items_command
 from wordplay_audit.cli.balderdash_plan import plan_command
 from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, numbers, show
 
@@ -297,3 +298,5 @@ def claims_command(
     data, labels = _read(export, words, human)
     result = wa.balderdash_claims_of(data, labels, judge_model=judge_model, eps=eps, seed=seed)
     show(result, as_json=as_json, write=out, human=str(human))
+app.command("known-items")(known_items_command)
+app.command("known")(known_command)
