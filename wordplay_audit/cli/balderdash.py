@@ -298,5 +298,7 @@ def claims_command(
     data, labels = _read(export, words, human)
     result = wa.balderdash_claims_of(data, labels, judge_model=judge_model, eps=eps, seed=seed)
     show(result, as_json=as_json, write=out, human=str(human))
+
+
 app.command("known-items")(known_items_command)
 app.command("known")(known_command)
