@@ -188,7 +188,9 @@ def _timed(function):
 
 BEFORE = """
 import sys, time, json
+import statsmodels.api, statsmodels.formula.api  # imported before the clock, as in the parent
 import wordplay_audit as wa
+from wordplay_audit.analysis.balderdash import summary, trend
 data = wa.read_balderdash(sys.argv[1], texts=False)
 labels = wa.read_labels(sys.argv[1] + "/labels.csv")
 wall, cpu = time.perf_counter(), time.process_time()
@@ -211,6 +213,9 @@ def before(folder: Path, package: Path) -> tuple[float, float]:
 
 
 def run(folder: Path, size: int, seed: int, package: Path | None = None) -> list[dict]:
+    import statsmodels.api  # noqa: F401  (imported before any clock, in the child too)
+    import statsmodels.formula.api  # noqa: F401
+
     import wordplay_audit as wa
     from wordplay_audit.analysis.balderdash.recompute import replace_labels
     from wordplay_audit.analysis.balderdash.summary import OUTCOME_QUESTION, pseudo_counts
