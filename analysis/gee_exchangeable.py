@@ -110,11 +110,13 @@ class ExchangeableGee:
         robust = naive @ np.einsum("gi,gj->ij", s, s) @ naive
         corrected = np.linalg.solve(np.eye(naive.shape[0])[None] - m @ naive[None], s[:, :, None])[:, :, 0]
         reduced = naive @ np.einsum("gi,gj->ij", corrected, corrected) @ naive
-        bse = np.sqrt(np.diag(reduced))
         from scipy import stats
 
+        with np.errstate(invalid="ignore"):  # a negative variance (numerical) is NaN, as in statsmodels
+            bse, bse_robust = np.sqrt(np.diag(reduced)), np.sqrt(np.diag(robust))
+
         return GeeFit(
-            params=beta, bse=bse, bse_robust=np.sqrt(np.diag(robust)),
+            params=beta, bse=bse, bse_robust=bse_robust,
             pvalues_z=2.0 * stats.norm.sf(np.abs(beta / bse)), cov=reduced, dep_param=rho,
             converged=norm < ctol, n_groups=self.n_groups, messages=(),
         )  # fmt: skip

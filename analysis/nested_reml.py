@@ -81,12 +81,10 @@ class NestedReml:
 
     def optimum(self) -> tuple[np.ndarray, bool]:
         """The REML estimate of (γ_game[, γ_player]) and whether the optimiser converged
-        (L-BFGS-B from 1, bounded below by 0: an optimum on the boundary is reached, not
+        (SLSQP from 1, bounded below by 0: an optimum on the boundary is reached, not
         approached)."""
         size = 2 if self.nested else 1
-        found = optimize.minimize(
-            self.criterion, np.ones(size), method="L-BFGS-B", bounds=[(0.0, None)] * size
-        )
+        found = optimize.minimize(self.criterion, np.ones(size), method="SLSQP", bounds=[(0.0, None)] * size)
         ok = bool(found.success) and np.isfinite(found.fun)
         return np.asarray(found.x, dtype=float), ok
 

@@ -226,8 +226,8 @@ class MixedFit:
 
 MIXED_STRUCTURES = ("game+player", "game")
 """Random-intercept structures tried in order by :func:`mixed_linear_slope_fallback`."""
-FIRST_OPTIMIZER = "l-bfgs-b"
-"""The mixed model's optimiser: L-BFGS-B bounded at 0 on the REML criterion from sufficient
+FIRST_OPTIMIZER = "slsqp"
+"""The mixed model's optimiser: SLSQP bounded at 0 on the REML criterion from sufficient
 statistics (:class:`analysis.nested_reml.NestedReml`); the optimum is often on that boundary,
 where statsmodels' default BFGS stopped unconverged in 7 of 14 cells of a benchmark export."""
 FALLBACK_OPTIMIZER = "powell"

@@ -180,15 +180,20 @@ def _long(obs: pd.DataFrame, replaced: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------- the run
 
 
-def _timed(function):
+def _timed(function, what: str = ""):
     wall, cpu = time.perf_counter(), time.process_time()
     value = function()
-    return value, (time.perf_counter() - wall, time.process_time() - cpu)
+    spent = (time.perf_counter() - wall, time.process_time() - cpu)
+    if what:  # as it goes (a long run shows its steps before the table)
+        print(f"  {what}: {spent[0]:.2f} s wall, {spent[1]:.2f} s cpu", file=sys.stderr, flush=True)
+    return value, spent
 
 
 BEFORE = """
 import sys, time, json
+import statsmodels.api, statsmodels.formula.api  # imported before the clock, as in the parent
 import wordplay_audit as wa
+from wordplay_audit.analysis.balderdash import summary, trend
 data = wa.read_balderdash(sys.argv[1], texts=False)
 labels = wa.read_labels(sys.argv[1] + "/labels.csv")
 wall, cpu = time.perf_counter(), time.process_time()
@@ -211,6 +216,9 @@ def before(folder: Path, package: Path) -> tuple[float, float]:
 
 
 def run(folder: Path, size: int, seed: int, package: Path | None = None) -> list[dict]:
+    import statsmodels.api  # noqa: F401  (imported before any clock, in the child too)
+    import statsmodels.formula.api  # noqa: F401
+
     import wordplay_audit as wa
     from wordplay_audit.analysis.balderdash.recompute import replace_labels
     from wordplay_audit.analysis.balderdash.summary import OUTCOME_QUESTION, pseudo_counts
@@ -218,10 +226,12 @@ def run(folder: Path, size: int, seed: int, package: Path | None = None) -> list
     write_export(folder, size, seed=seed)
     data = wa.read_balderdash(folder, texts=False)
     labels = wa.read_labels(folder / "labels.csv")
-    metrics, t_metrics = _timed(lambda: wa.balderdash_metrics(data))
-    recompute, t_recompute = _timed(lambda: wa.balderdash_recompute(data, labels))
-    convergence, t_convergence = _timed(lambda: wa.balderdash_convergence(data, labels, eps=[0.1]))
-    trend, t_trend = _timed(lambda: wa.balderdash_trend(data, labels))
+    metrics, t_metrics = _timed(lambda: wa.balderdash_metrics(data), "metrics")
+    recompute, t_recompute = _timed(lambda: wa.balderdash_recompute(data, labels), "recompute")
+    convergence, t_convergence = _timed(
+        lambda: wa.balderdash_convergence(data, labels, eps=[0.1]), "convergence"
+    )
+    trend, t_trend = _timed(lambda: wa.balderdash_trend(data, labels), "trend")
     people = wa.workflow.balderdash.human_rows(data, labels)
     long = _long(data.obs, replace_labels(data.obs, people))
     se_sp = {
@@ -229,7 +239,7 @@ def run(folder: Path, size: int, seed: int, package: Path | None = None) -> list
         for o, (q, _, _) in OUTCOME_QUESTION.items()
         if q in recompute.audits
     }
-    _, t_plain = _timed(lambda: plain_loop(long, se_sp))
+    _, t_plain = _timed(lambda: plain_loop(long, se_sp), "plain loop")
     parts = tuple(sum(t[k] for t in (t_metrics, t_recompute, t_convergence, t_trend)) for k in (0, 1))
     with tempfile.TemporaryDirectory() as out:
 
@@ -239,7 +249,7 @@ def run(folder: Path, size: int, seed: int, package: Path | None = None) -> list
             )
             result.write(Path(out) / "report")
 
-        _, t_report = _timed(report)
+        _, t_report = _timed(report, "report's own work")
     fell_back = int((trend.analysis.table["mixed_optimizer"] == "lbfgs").sum())
     n = len(data.obs)
     row = lambda step, t, anchor="", a=(np.nan, np.nan), note="": {  # noqa: E731
