@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from wordplay_audit.cli.balderdash_plan import plan_command
-from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, numbers, show
+from wordplay_audit.cli.output import JSON_OPTION, IntervalSeedOpt, SeedOpt, numbers, show
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -69,6 +69,7 @@ def recompute_command(
         Path | None,
         typer.Option("--weights", help="Campaign items.csv with sampling_weight (1/π; adaptive rounds)."),
     ] = None,
+    seed: IntervalSeedOpt = None,
     out: OutOpt = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -78,7 +79,7 @@ def recompute_command(
 
     data, labels = _read(export, words, human)
     table = wa.read_table(weights) if weights is not None else None
-    result = wa.balderdash_recompute(data, labels, design=design, weights=table)
+    result = wa.balderdash_recompute(data, labels, design=design, weights=table, seed=seed)
     show(result, as_json=as_json, write=out, human=str(human), weights=str(weights) if weights else None)
 
 

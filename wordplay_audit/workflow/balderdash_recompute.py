@@ -71,6 +71,7 @@ class BalderdashRecompute(Result):
     consensus: dict[str, dict] = field(default_factory=dict)
     weighted: bool = False
     width_history: pd.DataFrame | None = None
+    seed: int = 0  # of the randomised intervals and the judge audits' bootstrap
 
     def tables(self) -> dict[str, pd.DataFrame]:
         out = {"corrected": self.corrected, "replaced_rates": self.replaced_rates}
@@ -93,6 +94,7 @@ class BalderdashRecompute(Result):
         out = {
             "export": self.export,
             "design": self.design,
+            "seed": self.seed,
             "skipped": self.skipped,
             "judge_audit": self.audits,
             "corrected": self.corrected,
@@ -130,6 +132,9 @@ class BalderdashRecompute(Result):
         lines.append("corrected rates (95 % intervals; exact for the binomial pieces):")
         lines += frame_lines(self.corrected, [c for c in _CORRECTED if c in self.corrected.columns])
         lines += reason_lines(self.corrected)
+        from wordplay_audit.analysis.correction import SEED_NOTE
+
+        lines.append("  " + SEED_NOTE.format(seed=self.seed))
         lines.append(f"replaced labels — {REPLACED_NOTE}:")
         lines += frame_lines(self.replaced_rates)
         if self.weighted:
@@ -209,15 +214,17 @@ def balderdash_recompute(
     *,
     design: Design = "stratified",
     weights: pd.DataFrame | None = None,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> BalderdashRecompute:
     """Audit the judge per model (re-weighted to every judged definition), correct LKR and TDR
     per model and deck with intervals, and recompute the metrics under replaced labels.
 
     ``human``: contract labels with people's answers (``question`` ``reference`` → TDR,
     ``any_sense`` → LKR). ``weights``: a campaign's items table with ``sampling_weight`` (1/π)
-    when the sampling rates changed between rounds (``annotate next``)."""
-    from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+    when the sampling rates changed between rounds (``annotate next``). ``seed``: of the
+    randomised intervals and the judge audits' bootstrap; None (default) draws a fresh one per
+    run, recorded in the result."""
+    from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
     from wordplay_audit.analysis.balderdash.metrics import game_metrics, setting_metrics
     from wordplay_audit.analysis.balderdash.recompute import (
         recompute_scores,
@@ -226,14 +233,16 @@ def balderdash_recompute(
         replaced_round_metrics,
     )
     from wordplay_audit.analysis.balderdash.summary import judge_audit_tables
+    from wordplay_audit.analysis.correction import randomisation_seed
 
     check_choice("design", design, DESIGNS)
+    seed = randomisation_seed(seed)
     labels = human_rows(data, human)
     weighted = _weighted_obs(data, labels, weights, design)
     audits = judge_audit_tables(data.obs, labels, seed=seed)
     replaced = replace_labels(data.obs, labels)
     rescored = recompute_scores(replaced)
-    corrected = corrected_rates(weighted, labels, design=design)
+    corrected = corrected_rates(weighted, labels, design=design, options=CorrectionOptions(seed=seed))
     status = rescored.drop_duplicates(["game_id", "round_id"])["round_status"].value_counts().to_dict()
     skipped = {
         **data.skipped,
@@ -258,6 +267,7 @@ def balderdash_recompute(
         consensus=replaced.attrs.get("consensus", {}),
         weighted=weights is not None,
         width_history=history,
+        seed=seed,
     )
 
 
