@@ -18,6 +18,7 @@ from wordplay_audit.cli.annotate_args import (
     OutOpt,
     RosterOpt,
     foreign_policy,
+    overlap_shares,
     split_names,
 )
 from wordplay_audit.cli.annotate_people import adjudicate_command, raters_command
@@ -53,6 +54,13 @@ def plan_command(
     strata: Annotated[str, typer.Option("--strata", help="Columns to stratify by, comma-separated.")] = "",
     allocation: Annotated[str, typer.Option("--allocation", help="proportional or equal.")] = "proportional",
     overlap: Annotated[int, typer.Option("--overlap", help="Raters per item (k).")] = 2,
+    overlap_share: Annotated[
+        str,
+        typer.Option(
+            "--overlap-share",
+            help="More raters on a share of the items, raters:share (3:0.3: a third rater on 30 percent).",
+        ),
+    ] = "",
     honeypots: Annotated[
         Path | None, typer.Option("--honeypots", help="Items CSV with answers (gold, gold_<question>).")
     ] = None,
@@ -80,6 +88,7 @@ def plan_command(
         strata=names(strata, "strata") if strata else (), allocation=allocation, overlap=overlap,
         honeypots=wa.read_table(honeypots) if honeypots else None, honeypot_rate=honeypot_rate, seed=seed,
         kind=kind, judge_labels=wa.read_labels(judge_labels) if judge_labels else None, name=name,
+        overlap_share=overlap_shares(overlap_share),
     )  # fmt: skip
     show(result, as_json=as_json)
 
