@@ -33,7 +33,10 @@ bound must fall below every small q with probability α/2), but the target here 
 count, so such a post-stratum's v is kept at least α = 1 − ``confidence`` from that end (v ≥ α
 at x = 0, v ≤ 1 − α at x = n): its open side is then never below the randomised bound at v = α,
 where the predictive's quantile is the median of BetaBinomial(U, 1, n) – the median-unbiased
-share. Only a fully labelled cell has a zero-width interval. The cost is coverage where a
+share. Where the predictive itself puts 1 − α/2 on one count (few unlabelled items beside many
+labels: 0 of 180 true, 20 unlabelled, v up to 0.25) the two bounds can still meet; then the
+upper one (the lower at the top) moves by one item. Only a fully labelled cell has a
+zero-width interval. The cost is coverage where a
 unanimous outcome carries the tail: at 20 labels and shares ≥ 0.05 ≤ 0.003 (0.952 → 0.954 at
 300 items, q = 0.05); at 5–10 labels and shares ≤ 0.05 the open side is (all but) never missed,
 coverage 0.97–0.99 (docs/methods/corrected-shares.md, *Unanimous post-strata*).
@@ -253,7 +256,12 @@ def randomised_share_interval(
     else:
         low = _quantile_counts(_cdf([p for p, z in zip(pmfs, none, strict=True) if not z]), confidence)[0]
         high = _quantile_counts(_cdf([p for p, f in zip(pmfs, every, strict=True) if not f]), confidence)[1]
-    return (known_true + float(low[0])) / total, (known_true + float(u[every].sum() + high[0])) / total
+    low_count, high_count = float(low[0]), float(u[every].sum() + high[0])
+    if high_count <= low_count:  # never a zero width with unlabelled items (module doc): one item more
+        high_count, low_count = (
+            (low_count + 1, low_count) if low_count < u.sum() else (high_count, high_count - 1)
+        )
+    return (known_true + low_count) / total, (known_true + high_count) / total
 
 
 def _cdf(pmfs: list) -> np.ndarray:

@@ -72,3 +72,16 @@ def test_the_ratio_interval_keeps_its_open_side_too():
     at_small = randomised_ratio_interval([300, 100], [20, 20], [0, 10], [True, False], v=[0.01, 0.5])
     at_alpha = randomised_ratio_interval([300, 100], [20, 20], [0, 10], [True, False], v=[0.05, 0.5])
     assert at_small == at_alpha
+
+
+def test_few_unlabelled_items_beside_many_labels_keep_one_item_of_width():
+    """0 of 180 labels true, 20 unlabelled, v = 0.1 (≥ α): P(Y = 0) = 1 − v + v·F(0) with F the
+    BetaBinomial(20, 1, 180) cdf, F(0) = 180/200 = 0.9 (by hand), so P(Y = 0) = 0.99 ≥ 0.975 and
+    both quantiles are 0; the upper bound moves to one item."""
+    assert stats.betabinom(20, 1, 180).pmf(0) == pytest.approx(0.9)
+    assert randomised_share_interval([20], [180], [0], v=[0.1], n_total=200) == (0.0, 1 / 200)
+    # at the top: 180 of 180 true, v = 0.9 – the lower bound moves down one item
+    assert randomised_share_interval([20], [180], [180], v=[0.9], known_true=180, n_total=200) == (
+        199 / 200,
+        1.0,
+    )
