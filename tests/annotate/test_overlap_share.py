@@ -104,3 +104,18 @@ def test_a_next_round_follows_the_campaigns_overlap_share():
     new = [f"n{k}" for k in range(40)]
     frame, _, _ = round_assignments(campaign, new, np.random.default_rng(3))
     assert frame.groupby("item_id").size().value_counts().to_dict() == {2: 30, 3: 10}
+
+
+def test_a_round_may_ask_for_its_own_share():
+    from types import SimpleNamespace
+
+    from wordplay_audit.workflow.campaign_assign import round_assignments
+
+    plan = design_campaign(_items(), DesignSpec(n=20, raters=("a", "b", "c")))
+    campaign = SimpleNamespace(manifest={"design": plan.to_dict()}, assignments=plan.assignments, name="c")
+    frame, _, _ = round_assignments(
+        campaign, [f"n{k}" for k in range(40)], np.random.default_rng(3), {3: 0.5}
+    )
+    assert frame.groupby("item_id").size().value_counts().to_dict() == {2: 20, 3: 20}
+    with pytest.raises(ParameterError, match="^overlap_share: "):
+        round_assignments(campaign, ["n1"], np.random.default_rng(3), {4: 0.5})

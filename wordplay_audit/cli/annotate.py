@@ -247,6 +247,10 @@ def next_command(
             "--bands", help="With --sampling uncertainty: score bands per cell × verdict (2; fixed once)."
         ),
     ] = None,
+    overlap_share: Annotated[
+        str,
+        typer.Option("--overlap-share", help="This round's raters:share (3:0.3; default: the campaign's)."),
+    ] = "",
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Adaptive round: put the next --budget items where they shrink the widest interval most, then push."""
@@ -258,6 +262,6 @@ def next_command(
             campaign, budget=budget, labels=labels, targets=split_names(targets, "--target"),
             by=split_names(by, "--by"), seed=seed, objective=objective, confidence=confidence,
             items=wa.read_items(items) if items else None, push=push, review=review, roster=roster,
-            sampling=sampling, bands=bands,
+            sampling=sampling, bands=bands, overlap_share=overlap_shares(overlap_share),
         )  # fmt: skip
     show(result, as_json=as_json)

@@ -23,9 +23,12 @@ def _honeypot_pool(c) -> tuple[pd.DataFrame, list[str]]:
     return inside, [f"{why}: this round's honeypots come from the {len(inside)} already in the campaign"]
 
 
-def round_assignments(c, new_ids: list[str], rng) -> tuple[pd.DataFrame, dict, list[str]]:
-    """The round's assignments (overlap, honeypots, shuffled after each rater's last task), the
-    honeypots' record and items to add, and notes."""
+def round_assignments(
+    c, new_ids: list[str], rng, overlap_share: dict | None = None
+) -> tuple[pd.DataFrame, dict, list[str]]:
+    """The round's assignments (overlap, ``overlap_share`` – default the campaign's –,
+    honeypots, shuffled after each rater's last task), the honeypots' record and items to add,
+    and notes."""
     from wordplay_audit.annotate.design import (
         assign_overlap,
         check_overlap_share,
@@ -37,7 +40,8 @@ def round_assignments(c, new_ids: list[str], rng) -> tuple[pd.DataFrame, dict, l
     design = c.manifest["design"]
     raters = list(design["raters"])
     overlap = int(design["overlap"])
-    shares = check_overlap_share(design.get("overlap_share"), overlap, len(raters))  # the campaign's
+    asked = design.get("overlap_share") if overlap_share is None else overlap_share
+    shares = check_overlap_share(asked, overlap, len(raters))
     ks = item_overlaps(len(new_ids), overlap, shares, rng) if shares else overlap
     sets = assign_overlap(len(new_ids), raters, ks, rng)
     rows = [{"rater": raters[j], "item_id": item_id, "honeypot": False}
