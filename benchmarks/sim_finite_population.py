@@ -52,6 +52,11 @@ def bounds(
         cdf = (1 - w)[:, None] * fa[None, :] + w[:, None] * fb[None, :]
         low[x] = 0 if x == 0 and rules else (cdf < alpha - 1e-12).sum(axis=1)
         high[x] = u if x == n and rules else (cdf < 1 - alpha - 1e-12).sum(axis=1)
+        if rules:  # never a zero width with unlabelled items: one item more
+            meet = high[x] <= low[x]
+            up = meet & (low[x] < u)
+            high[x] = np.where(up, low[x] + 1, high[x])
+            low[x] = np.where(meet & ~up, high[x] - 1, low[x])
         if widen:  # the engine widens its bounds to hold the point
             point = u * x / n
             low[x] = np.minimum(low[x], int(np.floor(point + 1e-9)))
