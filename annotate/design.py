@@ -7,7 +7,11 @@ every round of a campaign uses. Each item of stratum ``h`` then has inclusion pr
 ``π_h = n_h / N_h`` and sampling weight ``w_h = 1 / π_h = N_h / n_h`` (the Horvitz–Thompson
 weight; ``Σ_sample w = N`` over strata that were sampled).
 
-Assignment: each sampled item goes to ``k`` raters. Raters are taken lowest current load first,
+Assignment: each sampled item goes to ``k`` raters (``overlap``; with ``overlap_share``, e.g.
+``{3: 0.3}``, a seeded random share of the items – round(0.3·n) of them – goes to 3 raters
+instead, the rest to ``overlap``: a third rating on part of the sample is what a latent-class
+model of the raters needs to identify their error, at a fraction of a third rating everywhere).
+Raters are taken lowest current load first,
 ties broken towards raters sharing fewer items with those already chosen, then at random; so
 loads differ by at most one, and every pair of raters shares items once the sample is large
 enough (checked: a design with a pair sharing none is refused when ``k ≥ 2``).
@@ -59,6 +63,7 @@ class Design:
     sample: pd.DataFrame  # sampled items with stratum, inclusion_probability, sampling_weight
     assignments: pd.DataFrame  # rater, position, item_id, uid, honeypot
     notes: list[str] = field(default_factory=list)
+    overlap_share: dict[int, float] = field(default_factory=dict)  # raters → share of the items
 
     def to_dict(self) -> dict:
         return {
@@ -68,6 +73,12 @@ class Design:
             "allocation": self.allocation,
             "raters": list(self.raters),
             "overlap": self.overlap,
+            **(
+                {"overlap_share": {str(k): v for k, v in self.overlap_share.items()}}
+                if self.overlap_share
+                else {}
+            ),
+            "items_by_overlap": items_by_overlap(self.assignments),
             "honeypot_rate": self.honeypot_rate,
             "strata": self.strata.to_dict(orient="records"),
             "loads": self.assignments.groupby("rater")
@@ -122,18 +133,66 @@ def stratified_sample(
     return sample.reset_index(drop=True), table
 
 
+def check_overlap_share(overlap_share, overlap: int, n_raters: int) -> dict[int, float]:
+    """``overlap_share`` as {raters: share}, checked: whole numbers above ``overlap`` and at most
+    ``n_raters``, shares in (0, 1] summing to at most 1 (ParameterError naming it otherwise)."""
+    if not overlap_share:
+        return {}
+    if not isinstance(overlap_share, dict):
+        raise ParameterError(f"overlap_share: expected a mapping of raters per item to a share, got {overlap_share!r}")  # fmt: skip
+    out = {}
+    for k, share in overlap_share.items():
+        kk = int(k) if isinstance(k, int | np.integer | str) and str(k).strip().isdigit() else None
+        if kk is None or not overlap < kk <= n_raters:
+            raise ParameterError(f"overlap_share: raters per item {k!r} must be a whole number in {overlap + 1}..{n_raters} (above overlap {overlap}, at most the raters)")  # fmt: skip
+        if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share <= 1:
+            raise ParameterError(f"overlap_share: the share at {kk} raters must lie in (0, 1], got {share!r}")
+        out[kk] = float(share)
+    if sum(out.values()) > 1 + 1e-12:
+        raise ParameterError(f"overlap_share: the shares sum to {sum(out.values()):g} > 1")
+    return dict(sorted(out.items()))
+
+
+def item_overlaps(
+    n_items: int, overlap: int, overlap_share: dict[int, float], rng: np.random.Generator
+) -> np.ndarray:
+    """Raters per item: round(share·n) items at each ``overlap_share`` level, in a seeded random
+    order, ``overlap`` for the rest.
+
+    >>> ks = item_overlaps(10, 2, {3: 0.3}, np.random.default_rng(0))
+    >>> sorted(ks.tolist())
+    [2, 2, 2, 2, 2, 2, 2, 3, 3, 3]
+    """
+    ks = np.full(n_items, overlap, dtype=int)
+    counts = [(k, int(round(share * n_items))) for k, share in overlap_share.items()]
+    order, start = rng.permutation(n_items), 0
+    for k, m in counts:
+        m = min(m, n_items - start)
+        ks[order[start : start + m]] = k
+        start += m
+    return ks
+
+
+def items_by_overlap(assignments: pd.DataFrame) -> dict[str, int]:
+    """How many (non-honeypot) items went to each number of raters: ``{"2": 70, "3": 30}``."""
+    sizes = assignments.loc[~assignments["honeypot"].astype(bool)].groupby("item_id").size()
+    return {str(k): int(v) for k, v in sizes.value_counts().sort_index().items()}
+
+
 def assign_overlap(
-    n_items: int, raters: Sequence[str], k: int, rng: np.random.Generator
+    n_items: int, raters: Sequence[str], k: int | Sequence[int], rng: np.random.Generator
 ) -> list[tuple[int, ...]]:
-    """For each item, the indices of the ``k`` raters it goes to (see the module docstring)."""
+    """For each item, the indices of the ``k`` raters it goes to (see the module docstring);
+    ``k`` one number for every item or one per item (:func:`item_overlaps`)."""
     r = len(raters)
     load = np.zeros(r, dtype=int)
     shared = np.zeros((r, r), dtype=int)
+    per_item = np.broadcast_to(np.asarray(k, dtype=int), (n_items,))
     out = []
-    for _ in range(n_items):
+    for i in range(n_items):
         chosen: list[int] = []
         noise = rng.random(r)
-        for _slot in range(k):
+        for _slot in range(int(per_item[i])):
             best, best_key = -1, None
             for j in range(r):
                 if j in chosen:
@@ -241,6 +300,7 @@ class DesignSpec:
     overlap: int = 2
     honeypot_rate: float = 0.0
     seed: int = 0
+    overlap_share: dict | None = None  # {raters: share of the items}, e.g. {3: 0.3}
 
 
 def design_campaign(
@@ -257,6 +317,7 @@ def design_campaign(
     check_choice("allocation", allocation, ALLOCATIONS)
     raters = tuple(str(r).strip() for r in raters)
     _check(n, raters, overlap, honeypot_rate, len(items))
+    shares = check_overlap_share(spec.overlap_share, overlap, len(raters))
     for column in strata:
         if not isinstance(column, str) or not column.strip():
             raise ParameterError(f"strata: expected column names, got {column!r} among {list(strata)}")
@@ -270,7 +331,8 @@ def design_campaign(
         )
     rng = np.random.default_rng(seed)
     sample, table = stratified_sample(items, n, strata, allocation, rng)
-    sets = assign_overlap(len(sample), raters, overlap, rng)
+    ks = item_overlaps(len(sample), overlap, shares, rng) if shares else overlap
+    sets = assign_overlap(len(sample), raters, ks, rng)
     rows = [
         {"rater": raters[j], "item_id": item_id, "honeypot": False}
         for item_id, members in zip(sample["item_id"], sets, strict=True)
@@ -281,7 +343,17 @@ def design_campaign(
     assignments = _shuffle_queues(pd.DataFrame(rows, columns=["rater", "item_id", "honeypot"]), raters, rng)
     assignments["uid"] = [uid_of(campaign, i) for i in assignments["item_id"]]
     design = Design(
-        seed, n, tuple(strata), allocation, raters, overlap, honeypot_rate, table, sample, assignments
+        seed,
+        n,
+        tuple(strata),
+        allocation,
+        raters,
+        overlap,
+        honeypot_rate,
+        table,
+        sample,
+        assignments,
+        overlap_share=shares,
     )
     uncovered = [p for p, c in pair_counts(assignments[~assignments["honeypot"]], raters).items() if c == 0]
     if overlap >= 2 and uncovered:

@@ -4,7 +4,8 @@
 later and never a silent misreading (``"honeypot": "false"`` is a string, not false).
 
 Checked: the top-level keys and their types; ``sources`` (text paths); ``design`` (``raters``: a
-non-empty list of distinct names, ``overlap`` 1 … raters, ``seed`` ≥ 0, ``strata_columns``: names);
+non-empty list of distinct names, ``overlap`` 1 … raters, optional ``overlap_share`` {raters above
+``overlap``: share in (0, 1], summing to ≤ 1}, ``seed`` ≥ 0, ``strata_columns``: names);
 every assignment (``rater`` one of the design's, ``position`` ≥ 1, ``item_id`` and ``uid`` text,
 ``honeypot`` true/false, one assignment per rater and item); every adaptive round (the fields
 ``annotate next`` and ``status`` read); and against ``items.csv``: its columns, unique item ids,
@@ -106,6 +107,19 @@ def _design(check: _Fields, design: dict) -> set[str]:
     check.need(_is_int(design["seed"]) and design["seed"] >= 0, "design.seed", "a whole number ≥ 0",
                design["seed"])  # fmt: skip
     check.names(design["strata_columns"], "design.strata_columns")
+    shares = design.get("overlap_share", {})  # optional: {"3": 0.3} – raters per item → share of the items
+    check.need(
+        isinstance(shares, dict), "design.overlap_share", "a mapping of raters per item to a share", shares
+    )
+    for k, share in shares.items():
+        field = f"design.overlap_share.{k}"
+        check.need(str(k).isdigit() and _is_int(overlap) and overlap < int(k) <= len(raters), field,
+                   f"a number of raters per item above design.overlap, at most {len(raters)}", k)  # fmt: skip
+        check.need(isinstance(share, int | float) and not isinstance(share, bool) and 0 < share <= 1, field,
+                   "a share in (0, 1]", share)  # fmt: skip
+    check.need(
+        sum(shares.values()) <= 1 + 1e-12, "design.overlap_share", "shares summing to at most 1", shares
+    )
     return set(raters)
 
 

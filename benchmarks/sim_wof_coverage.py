@@ -8,20 +8,25 @@ calls an unsolved game won). People label a sample: within the lost games (``str
 ``labels`` per model, exact matches counted as labelled wins, ``exact_is_true``) or a simple
 random sample of all games (``random``, ``labels`` per model, exact matches not taken as true).
 Raters are perfect: the target is the realised win rate under people's labels of every game.
-Each campaign's intervals are seeded by the campaign index (the engine's ``seed``), so the
-campaigns draw independent v.
+The intervals are drawn the way ``wof recompute`` draws them: each campaign gets a fresh seed of
+the randomised intervals (uniform on 0 … 2³² − 1, as the command's default; drawn from the
+campaign's generator, so the run is reproducible). ``--fixed-seed S`` gives every campaign the
+seed S instead – what the command did before it took a seed (always 0): with the same model
+names and first game, the same v in every campaign.
 
     .venv/bin/python -m benchmarks sim_wof_coverage -- [--campaigns 2000] [--designs A,B,C,D,R]
-        [--seed 20261202] [--out benchmarks/results]
+        [--seed 20261202] [--fixed-seed S] [--out benchmarks/results]
 
 prints per design × model: coverage over the campaigns that printed an interval with its
 Monte-Carlo SE, the share the truth lay below / above the interval, mean width, the share of
 campaigns without an interval, the mean error of the point, the share of campaigns whose
-lost-game labels were unanimous, a verdict (``in`` 93–97 %; ``edge`` outside by at most two
+lost-game labels were unanimous, the share of partly labelled models given a zero-width
+interval (``zero_width``), a verdict (``in`` 93–97 %; ``edge`` outside by at most two
 Monte-Carlo SE; else ``high`` / ``low``) and the exact coverage at the cell's expected sizes
 (:func:`exact_coverage`, no simulation); writes
 ``sim_wof_coverage.csv`` (one row per design × model) and ``sim_wof_coverage.json`` (the same
-with the run's settings and wall time) to ``--out``. Seeded; deterministic.
+with the run's settings and wall time) to ``--out`` (``sim_wof_coverage_fixed_seed.*`` with
+``--fixed-seed``). Seeded; deterministic.
 """
 
 from __future__ import annotations
@@ -112,11 +117,16 @@ SEED = 20261202
 """The campaigns' base seed (``--seed``): campaign c of design X draws from (seed, X, c)."""
 
 
-def campaign_rows(design: Design, name: str, campaign: int, seed: int = SEED) -> pd.DataFrame:
+def campaign_rows(
+    design: Design, name: str, campaign: int, seed: int = SEED, fixed_seed: int | None = None
+) -> pd.DataFrame:
     """Per model of one campaign: the engine's corrected win rate, the realised truth and whether
-    people's labels of its lost games were all one way (``unanimous``)."""
-    games = draw(design, seeded_rng(seed, name, campaign))
-    table = corrected_shares(engine_frame(games, design.kind), cells=["player_model"], seed=campaign)
+    people's labels of its lost games were all one way (``unanimous``); the intervals' seed is a
+    fresh one per campaign (as the command's default) unless ``fixed_seed``."""
+    rng = seeded_rng(seed, name, campaign)
+    games = draw(design, rng)
+    interval_seed = int(rng.integers(2**32)) if fixed_seed is None else fixed_seed
+    table = corrected_shares(engine_frame(games, design.kind), cells=["player_model"], seed=interval_seed)
     by_model = games.groupby("player_model", sort=True)
     lost = games[games["sampled"] & ~games["judge"]].groupby("player_model", sort=True)["solved"]
     unanimous = lost.agg(lambda s: bool(s.all() or not s.any())).reindex(
@@ -127,6 +137,7 @@ def campaign_rows(design: Design, name: str, campaign: int, seed: int = SEED) ->
         unanimous=unanimous.to_numpy(bool),
         design=name,
         campaign=campaign,
+        interval_seed=interval_seed,
     )
 
 
@@ -160,6 +171,7 @@ def summarise(rows: pd.DataFrame) -> pd.DataFrame:
         above=(rows["truth"] > rows["ci_high"] + 1e-12).where(shown),
         width=(rows["ci_high"] - rows["ci_low"]).where(shown),
         error=rows["estimate"] - rows["truth"],
+        zero_width=((rows["ci_high"] - rows["ci_low"] < 1e-12) & (rows["n_labelled"] < rows["n"])).where(shown),
     )  # fmt: skip
     out = []
     for (name, model), part in rows.groupby(["design", "player_model"], sort=True):
@@ -175,6 +187,7 @@ def summarise(rows: pd.DataFrame) -> pd.DataFrame:
             "mean_width": float(part["width"].mean()) if k else np.nan,
             "no_interval": float(1 - part["shown"].mean()), "mean_error": float(part["error"].mean()),
             "unanimous_labels": float(part["unanimous"].mean()),
+            "zero_width": float(part["zero_width"].mean()) if k else np.nan,
         }  # fmt: skip
         below, above = exact_coverage(design, spec)
         row.update(exact_coverage=1 - below - above, exact_below=below, exact_above=above)
@@ -192,10 +205,10 @@ def _verdict(cover: float, se: float) -> str:
     return "high" if cover > 0.97 else "low"
 
 
-def run(names: list[str], campaigns: int, seed: int = SEED) -> pd.DataFrame:
+def run(names: list[str], campaigns: int, seed: int = SEED, fixed_seed: int | None = None) -> pd.DataFrame:
     """Every campaign of the ``names`` designs; one row per design × model × campaign."""
     return pd.concat(
-        [campaign_rows(DESIGNS[name], name, c, seed) for name in names for c in range(campaigns)],
+        [campaign_rows(DESIGNS[name], name, c, seed, fixed_seed) for name in names for c in range(campaigns)],
         ignore_index=True,
     )
 
@@ -205,11 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--campaigns", type=int, default=2000)
     parser.add_argument("--designs", default=",".join(DESIGNS))
     parser.add_argument("--seed", type=int, default=SEED, help="base seed of the campaigns")
+    parser.add_argument("--fixed-seed", type=int, default=None, help="one interval seed for every campaign")
     parser.add_argument("--out", default=None, help="folder for sim_wof_coverage.csv/.json")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.designs.split(",") if n.strip()]
     start = time.time()
-    table = summarise(run(names, args.campaigns, args.seed))
+    table = summarise(run(names, args.campaigns, args.seed, args.fixed_seed))
     seconds = round(time.time() - start, 1)
     print(f"{args.campaigns} campaigns per design (SE of a coverage of 0.95 ≈ {np.sqrt(0.95 * 0.05 / args.campaigns):.4f})")  # fmt: skip
     with pd.option_context("display.width", 200, "display.max_columns", 30):
@@ -219,10 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        table.to_csv(out / "sim_wof_coverage.csv", index=False)
+        stem = "sim_wof_coverage" if args.fixed_seed is None else "sim_wof_coverage_fixed_seed"
+        table.to_csv(out / f"{stem}.csv", index=False)
         meta = {"campaigns": args.campaigns, "designs": {n: DESIGNS[n].title for n in names}, "seconds": seconds,
-                "seed": args.seed, "cells": json.loads(table.to_json(orient="records"))}  # fmt: skip
-        (out / "sim_wof_coverage.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+                "seed": args.seed, "fixed_seed": args.fixed_seed, "cells": json.loads(table.to_json(orient="records"))}  # fmt: skip
+        (out / f"{stem}.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return 0
 
 

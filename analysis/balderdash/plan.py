@@ -18,6 +18,12 @@ FOR = (1 − Se) θ / (1 − p). Its variance is
 
 (the second term is the judge's own noise on the N items), so the half-width z √Var is at most
 h when n ≥ V₁ / (h²/z² − V₀/(N J²)).
+
+*Realised share of the N items* (the corrected-metric engine's target: the share people would
+give the cell's own items, the judge's verdicts on them fixed). The judge's noise drops out and
+the labels are a sample without replacement: Var(θ̂ − θ) = V₁ (1/n − 1/N), so the half-width is
+at most h when n ≥ n₀ / (1 + n₀/N), n₀ = V₁ z²/h² – a share n/N fewer labels than n₀
+(``labels_realised``).
 """
 
 from __future__ import annotations
@@ -81,7 +87,9 @@ def labels_for_corrected_rate(
     V₁ and V₀ vanish and the formula plans 1 label whatever the width), ``n_items`` the cell's number of
     definitions N (infinite by default). Returns ``{"labels": n, "labels_reason": None, ...}``;
     ``labels`` is inf when even labelling all N items cannot reach the width, and
-    ``labels_reason`` then gives the half-width all N labels would leave.
+    ``labels_reason`` then gives the half-width all N labels would leave. ``labels_realised``:
+    the labels for that half-width on the realised share of the N items (module doc; always
+    reachable, at most N; ``labels`` without a finite N).
     """
     for name, value in (("rate", rate), ("se", se), ("sp", sp)):
         if not 0 <= value <= 1:
@@ -115,9 +123,12 @@ def labels_for_corrected_rate(
             f"{floor:.3f} > {halfwidth:g} (the judge's share over N items keeps variance "
             "V₀/(N J²))"
         )
+    n0 = v1 * z**2 / halfwidth**2
+    realised = max(1.0, float(math.ceil(n0 / (1 + n0 / n_items) - 1e-9))) if v1 > 0 else 1.0
     return {
         "labels": n,
         "labels_reason": reason,
+        "labels_realised": min(realised, n_items),
         "rate": rate,
         "halfwidth": halfwidth,
         "se": se,

@@ -30,9 +30,11 @@ from wordplay_audit.analysis.correction.calibration import (
 from wordplay_audit.analysis.correction.engine import NO_LABEL, CellShare, cell_share, corrected_shares
 from wordplay_audit.analysis.correction.intervals import (
     MIN_LABELS,
+    SEED_NOTE,
     TOO_FEW,
     accuracy_draws,
     generating_accuracy_draws,
+    randomisation_seed,
     rogan_gladen_interval,
     se_sp_from_true,
     seeded_rng,
@@ -52,6 +54,7 @@ from wordplay_audit.analysis.correction.rogan_gladen import rogan_gladen
 __all__ = [
     "MIN_LABELS",
     "NO_LABEL",
+    "SEED_NOTE",
     "TOO_FEW",
     "CellShare",
     "cell_share",
@@ -62,6 +65,7 @@ __all__ = [
     "generating_accuracy_draws",
     "rogan_gladen_interval",
     "se_sp_from_true",
+    "randomisation_seed",
     "seeded_rng",
     "stratified_share_interval",
     "true_count_draws",

@@ -81,6 +81,33 @@ cannot show the drift."""
 DEFAULT_DRAWS = 4000
 
 
+SEED_NOTE = (
+    "randomised intervals: seed {seed} (a fresh one per run unless given; pass it to reproduce this run)"
+)
+"""The line a command prints under its corrected intervals (the seed is also in ``--json``)."""
+
+
+def randomisation_seed(seed: int | None) -> int:
+    """The seed of a command's randomised intervals: ``seed`` checked (a whole number in
+    0 … 2³² − 1), or a fresh one from the operating system when None. A randomised exact interval
+    covers at the nominal level averaged over its randomisation, so a fixed default seed (the
+    same v for every campaign with the same model names) would leave each user one draw of it;
+    commands draw a fresh seed and record it, and the same seed reproduces a run.
+
+    >>> randomisation_seed(7)
+    7
+    >>> 0 <= randomisation_seed(None) < 2**32
+    True
+    """
+    if seed is None:
+        import secrets
+
+        return secrets.randbelow(2**32)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**32:
+        raise ParameterError(f"seed: expected a whole number in 0 … 4294967295 or None, got {seed!r}")
+    return int(seed)
+
+
 def seeded_rng(seed: int, *keys: object) -> np.random.Generator:
     """A generator that depends only on ``seed`` and ``keys`` (e.g. the model name)."""
     return np.random.default_rng([seed, *(zlib.crc32(str(k).encode()) for k in keys)])

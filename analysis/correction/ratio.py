@@ -33,7 +33,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from wordplay_audit.analysis.correction.calibration import _cdf, _whole_predictive, log_factorials
+from wordplay_audit.analysis.correction.calibration import (
+    _cdf,
+    _whole_predictive,
+    log_factorials,
+    open_side_v,
+)
 from wordplay_audit.errors import check_level
 
 __all__ = ["randomised_ratio_interval", "ratio_cdf"]
@@ -153,7 +158,7 @@ def randomised_ratio_interval(
     if v is None:
         rng = rng if rng is not None else np.random.default_rng(0)
         v = rng.random(len(u))
-    v = np.asarray(v, dtype=float)
+    v = open_side_v(np.asarray(v, dtype=float), (a <= 0) & (n > 0), (a >= n) & (n > 0), confidence)
     log_fact = log_factorials(int((u + n).max(initial=0)) + 2)
     pmf = {}  # (post-stratum, side) → pmf of W_s for that bound's convolution
     for s in np.flatnonzero(u > 0):

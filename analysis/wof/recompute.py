@@ -44,7 +44,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.analysis.correction import corrected_shares, poststratified_accuracy
+from wordplay_audit.analysis.correction import corrected_shares, poststratified_accuracy, randomisation_seed
 from wordplay_audit.analysis.judge_audit import DEFAULT_QUESTION, audit_frame, boolean_labels, confusion_table
 from wordplay_audit.analysis.proportions import mcnemar_exact_p, z_value
 from wordplay_audit.corpora.consensus import consensus
@@ -66,11 +66,13 @@ class WinRecompute:
     design: str
     confidence: float
     skipped: dict[str, int] = field(default_factory=dict)
+    seed: int = 0  # of the randomised intervals and the paired bootstrap
 
     def to_dict(self) -> dict:
         return {
             "design": self.design,
             "confidence": self.confidence,
+            "seed": self.seed,
             "skipped": self.skipped,
             "judge_audit": self.audit.to_dict(orient="records"),
             "win_rates": self.rates.to_dict(orient="records"),
@@ -196,15 +198,20 @@ def recompute_wins(
     exact_is_true: bool = True,
     confidence: float = 0.95,
     completion: pd.Series | None = None,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> WinRecompute:
     """Audit the exact-match judge and recompute win rates per model (module docstring).
+
+    ``seed`` seeds the randomised intervals (each model's v from (seed, its first game)) and the
+    paired bootstrap; None (default) draws a fresh one
+    (:func:`~wordplay_audit.analysis.correction.randomisation_seed`), recorded in the result.
 
     ``completion`` (item_id → percent of the riddle shown at the final guess, e.g.
     :func:`wordplay_audit.analysis.wof.metrics.per_game`'s ``completion``) adds the completion at
     a win under the judge's and under the replaced labels."""
     check_choice("design", design, DESIGNS)
     z_value(confidence)  # checks the level
+    seed = randomisation_seed(seed)
     require_columns(items, ("item_id", "player_model", "reference"), "items")
     taken = pd.DataFrame(columns=["item_id", "rater", "rater_type", "label"])
     if exact_is_true and design == "stratified":
@@ -219,7 +226,7 @@ def recompute_wins(
     if completion is not None:
         rates = rates.merge(_completion_at_win(frame, completion), on="model", how="left")
     tests = mcnemar_tests(frame, confidence=confidence, seed=seed)
-    return WinRecompute(audit, rates, tests, design, confidence, skipped)
+    return WinRecompute(audit, rates, tests, design, confidence, skipped, seed)
 
 
 def _completion_at_win(frame: pd.DataFrame, completion: pd.Series) -> pd.DataFrame:

@@ -200,7 +200,14 @@ def test_agreement_and_recompute_on_pulled_labels(campaign, run_cli):
     assert code == 0, err
     assert json.loads(out)
     code, out, err = run_cli(
-        "balderdash", "recompute", str(tmp / "sim"), "--human", str(tmp / "pulled" / "labels.csv"), "--json"
+        "balderdash",
+        "recompute",
+        "--seed",
+        "0",
+        str(tmp / "sim"),
+        "--human",
+        str(tmp / "pulled" / "labels.csv"),
+        "--json",
     )
     assert code == 0, err
     truth = json.loads((tmp / "sim" / "truth.json").read_text())["true_rates"]

@@ -109,7 +109,7 @@ def test_pull_writes_the_final_labels_table(balderdash_pulled):
 
 def test_balderdash_recompute_takes_pulled_final_csv(balderdash_pulled):
     tmp, run = balderdash_pulled["tmp"], balderdash_pulled["run"]
-    base = ["balderdash", "recompute", str(balderdash_pulled["sim"]), "--human"]
+    base = ["balderdash", "recompute", "--seed", "0", str(balderdash_pulled["sim"]), "--human"]
     code, out, err = run(*base, str(tmp / "pulled" / "final.csv"), "--json")
     assert code == 0, err  # was: "final.csv: labels table lacks column 'rater'"
     from_final = json.loads(out)
@@ -180,7 +180,7 @@ def test_wof_recompute_takes_pulled_final_csv(tmp_path, run_cli):
             tasks.append((a["uid"], [{**_choices("correct", said)}]))
         exports[rater] = _export(tmp_path / f"{rater}.json", tasks)
     _import(run_cli, tmp_path / "camp", exports, tmp_path / "pulled")
-    base = ["wof", "recompute", *reports, "--human"]
+    base = ["wof", "recompute", "--seed", "0", *reports, "--human"]
     code, out, err = run_cli(*base, str(tmp_path / "pulled" / "final.csv"), "--json")
     assert code == 0, err  # was: "final.csv: labels table lacks column 'rater'"
     from_final = json.loads(out)

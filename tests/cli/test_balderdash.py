@@ -44,7 +44,14 @@ def test_metrics_json(run_cli, export_dir):
 
 def test_recompute_json(run_cli, export_dir):
     code, out, err = run_cli(
-        "balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
+        "balderdash",
+        "recompute",
+        "--seed",
+        "0",
+        str(export_dir),
+        "--human",
+        str(export_dir / "labels.csv"),
+        "--json",
     )
     assert code == 0, err
     data = json.loads(out)
@@ -235,7 +242,7 @@ def test_simulate_design_refused_under_its_own_name(run_cli, tmp_path):
 def test_labels_naming_unknown_items(run_cli, export_dir, tmp_path):
     bad = tmp_path / "labels.csv"
     bad.write_text("item_id,rater,rater_type,label\nbd:99:1:1,r1,human,true\n", encoding="utf-8")
-    code, _, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(bad))
+    code, _, err = run_cli("balderdash", "recompute", "--seed", "0", str(export_dir), "--human", str(bad))
     assert code == 2 and "line 2" in err and "names no definition" in err
 
 
@@ -274,7 +281,9 @@ def test_convergence_json_reference_only_says_cannot_tell(run_cli, export_dir, t
 
 def test_recompute_json_reference_only_has_no_pooled_flags_for_lkr(run_cli, export_dir, tmp_path):
     path = _reference_only(export_dir, tmp_path)
-    code, out, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(path), "--json")
+    code, out, err = run_cli(
+        "balderdash", "recompute", "--seed", "0", str(export_dir), "--human", str(path), "--json"
+    )
     assert code == 0, err
     data = json.loads(out)
     assert set(data["judge_audit"]) == {"reference"}
@@ -293,11 +302,18 @@ def test_recompute_json_reference_only_has_no_pooled_flags_for_lkr(run_cli, expo
 
 def test_recompute_text_leads_with_the_reweighted_fnr_interval(run_cli, export_dir):
     code, out, err = run_cli(
-        "balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv")
+        "balderdash", "recompute", "--seed", "0", str(export_dir), "--human", str(export_dir / "labels.csv")
     )
     assert code == 0, err
     code, js, err = run_cli(
-        "balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
+        "balderdash",
+        "recompute",
+        "--seed",
+        "0",
+        str(export_dir),
+        "--human",
+        str(export_dir / "labels.csv"),
+        "--json",
     )
     audit = json.loads(js)["judge_audit"]["reference"]
     lines = out.splitlines()
@@ -384,7 +400,7 @@ def test_recompute_names_the_file_line_of_a_repeated_rating(run_cli, export_dir,
             f"{b},r1,human,false"]  # fmt: skip
     path = tmp_path / "twice.csv"
     path.write_text("item_id,rater,rater_type,label\n" + "\n".join(rows) + "\n")
-    code, out, err = run_cli("balderdash", "recompute", str(export_dir), "--human", str(path))
+    code, out, err = run_cli("balderdash", "recompute", "--seed", "0", str(export_dir), "--human", str(path))
     assert code == 2 and out == ""
     assert err == (
         f"error: {path} line 5: rater 'r1' rated item {a!r} twice (keep one rating per rater and item; "
@@ -401,14 +417,21 @@ def test_recompute_counts_the_judge_rows_it_leaves_out(run_cli, export_dir, tmp_
     assert ",judge," in judge
     path = tmp_path / "with_judge.csv"
     path.write_text(text + "\n".join(judge.replace(first.split(",")[0], i, 1) for i in _ids(text, 3)) + "\n")
-    base = ["balderdash", "recompute", str(export_dir), "--human", str(path)]
+    base = ["balderdash", "recompute", "--seed", "0", str(export_dir), "--human", str(path)]
     code, out, err = run_cli(*base, "--json")
     assert code == 0, err
     assert json.loads(out)["skipped"]["judge_rows_in_human_file"] == 3
     code, out, err = run_cli(*base)
     assert code == 0 and "left out 3 judge row(s) of the human labels (people's labels only)" in out, err
     code, out, err = run_cli(
-        "balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"
+        "balderdash",
+        "recompute",
+        "--seed",
+        "0",
+        str(export_dir),
+        "--human",
+        str(export_dir / "labels.csv"),
+        "--json",
     )
     assert json.loads(out)["skipped"]["judge_rows_in_human_file"] == 0
 

@@ -109,10 +109,13 @@ def test_broken_line_stops_with_file_and_line(run_cli, tmp_path):
         (["wof", "metrics", "{tmp}/absent"], "no such file or folder"),
         (["wof", "metrics", "{tmp}", "--on-error", "ignore"], "--on-error: expected one of raise, skip"),
         (
-            ["wof", "recompute", "{tmp}", "--human", "{tmp}/h.csv", "--confidence", "nan"],
+            ["wof", "recompute", "--seed", "0", "{tmp}", "--human", "{tmp}/h.csv", "--confidence", "nan"],
             "--confidence: expected a level",
         ),
-        (["wof", "recompute", "{tmp}", "--human", "{tmp}/h.csv", "--confidence", "1"], "--confidence:"),
+        (
+            ["wof", "recompute", "--seed", "0", "{tmp}", "--human", "{tmp}/h.csv", "--confidence", "1"],
+            "--confidence:",
+        ),
         (
             ["wof", "simulate", "--out", "{tmp}/o", "--policy", "smart"],
             "--policy: expected one of frequent-consonant, random, overconfident",
@@ -221,7 +224,7 @@ def test_wof_recompute_duplicate_rating_names_file_and_line(run_cli, tmp_path):
         "wof:alpha:4,p,human,false\n",  # line 6: p rates wof:alpha:4 a second time
         encoding="utf-8",
     )
-    code, out, err = run_cli("wof", "recompute", str(logs), "--human", str(human))
+    code, out, err = run_cli("wof", "recompute", "--seed", "0", str(logs), "--human", str(human))
     assert code == 2 and out == "" and _one_line(err)
     assert f"{human} line 6: rater 'p' rated item 'wof:alpha:4' twice" in err
 

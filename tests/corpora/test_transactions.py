@@ -255,7 +255,7 @@ def test_out_onto_the_commands_own_input_is_refused(run_cli, tmp_path, monkeypat
         ["balderdash", "items", "sim", "--out", "sim"],
         ["balderdash", "items", "sim", "--out=sim"],
         ["balderdash", "items", str(tmp_path / "sim"), "--out", "./sim/"],
-        ["balderdash", "recompute", "sim", "--human", "sim/labels.csv", "--out", "sim"],
+        ["balderdash", "recompute", "--seed", "0", "sim", "--human", "sim/labels.csv", "--out", "sim"],
         ["analyze", "aggregate", "sim/people.csv", "--out", "sim/people.csv"],
     ):
         code, out, err = run_cli(*args)

@@ -18,6 +18,7 @@ from wordplay_audit.cli.annotate_args import (
     OutOpt,
     RosterOpt,
     foreign_policy,
+    overlap_shares,
     split_names,
 )
 from wordplay_audit.cli.annotate_people import adjudicate_command, raters_command
@@ -53,6 +54,13 @@ def plan_command(
     strata: Annotated[str, typer.Option("--strata", help="Columns to stratify by, comma-separated.")] = "",
     allocation: Annotated[str, typer.Option("--allocation", help="proportional or equal.")] = "proportional",
     overlap: Annotated[int, typer.Option("--overlap", help="Raters per item (k).")] = 2,
+    overlap_share: Annotated[
+        str,
+        typer.Option(
+            "--overlap-share",
+            help="More raters on a share of the items, raters:share (3:0.3: a third rater on 30 percent).",
+        ),
+    ] = "",
     honeypots: Annotated[
         Path | None, typer.Option("--honeypots", help="Items CSV with answers (gold, gold_<question>).")
     ] = None,
@@ -80,6 +88,7 @@ def plan_command(
         strata=names(strata, "strata") if strata else (), allocation=allocation, overlap=overlap,
         honeypots=wa.read_table(honeypots) if honeypots else None, honeypot_rate=honeypot_rate, seed=seed,
         kind=kind, judge_labels=wa.read_labels(judge_labels) if judge_labels else None, name=name,
+        overlap_share=overlap_shares(overlap_share),
     )  # fmt: skip
     show(result, as_json=as_json)
 
@@ -238,6 +247,10 @@ def next_command(
             "--bands", help="With --sampling uncertainty: score bands per cell × verdict (2; fixed once)."
         ),
     ] = None,
+    overlap_share: Annotated[
+        str,
+        typer.Option("--overlap-share", help="This round's raters:share (3:0.3; default: the campaign's)."),
+    ] = "",
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Adaptive round: put the next --budget items where they shrink the widest interval most, then push."""
@@ -249,6 +262,6 @@ def next_command(
             campaign, budget=budget, labels=labels, targets=split_names(targets, "--target"),
             by=split_names(by, "--by"), seed=seed, objective=objective, confidence=confidence,
             items=wa.read_items(items) if items else None, push=push, review=review, roster=roster,
-            sampling=sampling, bands=bands,
+            sampling=sampling, bands=bands, overlap_share=overlap_shares(overlap_share),
         )  # fmt: skip
     show(result, as_json=as_json)

@@ -41,6 +41,20 @@ def split_names(text: str, option: str, *, what: str = "names") -> list[str]:
 PULL_FLAGS = {"^roster": "--roster", "foreign='leave_out'": "--foreign leave-out"}
 
 
+def overlap_shares(text: str) -> dict[int, float] | None:
+    """``--overlap-share 3:0.3[,4:0.1]`` as ``{3: 0.3, 4: 0.1}`` (None when empty)."""
+    out: dict[int, float] = {}
+    for part in [p.strip() for p in (text or "").split(",") if p.strip()]:
+        k, _, share = part.partition(":")
+        try:
+            out[int(k)] = float(share)
+        except ValueError:
+            raise ParameterError(
+                f"overlap_share: expected raters:share pairs such as 3:0.3, got {part!r}"
+            ) from None
+    return out or None
+
+
 def foreign_policy(value: str) -> str:
     """``--foreign``'s value as the library's ``foreign`` (``leave-out`` → ``leave_out``)."""
     return check_choice("--foreign", value, ("refuse", "leave-out")).replace("-", "_")

@@ -14,7 +14,7 @@ import typer
 
 from wordplay_audit.cli.balderdash_known import known_command, known_items_command
 from wordplay_audit.cli.balderdash_plan import plan_command
-from wordplay_audit.cli.output import JSON_OPTION, SeedOpt, numbers, show
+from wordplay_audit.cli.output import JSON_OPTION, IntervalSeedOpt, SeedOpt, numbers, show
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -79,6 +79,7 @@ def recompute_command(
         str,
         typer.Option("--truth", help="consensus (people's settled label) or latent (rater error carried)."),
     ] = "consensus",
+    seed: IntervalSeedOpt = None,
     out: OutOpt = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -88,7 +89,7 @@ def recompute_command(
 
     data, labels = _read(export, words, human)
     table = wa.read_table(weights) if weights is not None else None
-    result = wa.balderdash_recompute(data, labels, design=design, weights=table, truth=truth)
+    result = wa.balderdash_recompute(data, labels, design=design, weights=table, truth=truth, seed=seed)
     show(result, as_json=as_json, write=out, human=str(human), weights=str(weights) if weights else None)
 
 

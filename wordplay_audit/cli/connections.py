@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from wordplay_audit.cli.output import JSON_OPTION, show
+from wordplay_audit.cli.output import JSON_OPTION, IntervalSeedOpt, show
 
 app = typer.Typer(
     rich_markup_mode=None, help="The NYT Connections study: read, score, audit.", no_args_is_help=True
@@ -58,7 +58,7 @@ def recompute_command(
         str, typer.Option("--match", help="exact (case-sensitive, as the study) or casefold.")
     ] = "exact",
     confidence: Annotated[float, typer.Option("--confidence", help="Interval level.")] = 0.95,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the randomised intervals.")] = 0,
+    seed: IntervalSeedOpt = None,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Categorical-reasoning scores and Table 2 under a judge corrected by a human sample, under

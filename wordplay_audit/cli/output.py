@@ -54,6 +54,11 @@ ProgressOpt = Annotated[
 ]
 
 SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=2**32 - 1, help="Random seed (0 ≤ seed < 2³²).")]
+IntervalSeedOpt = Annotated[
+    int | None,
+    typer.Option("--seed", min=0, max=2**32 - 1,
+                 help="Seed of the randomised intervals (0 ≤ seed < 2³²; default: a fresh one, printed and in --json)."),
+]  # fmt: skip
 
 
 def show(result: Any, *, as_json: bool, write: Path | None = None, **extra: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from wordplay_audit.cli.output import JSON_OPTION, show
+from wordplay_audit.cli.output import JSON_OPTION, IntervalSeedOpt, show
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -111,6 +111,7 @@ def recompute_command(
         ),
     ] = True,
     confidence: Annotated[float, typer.Option("--confidence", help="Interval level.")] = 0.95,
+    seed: IntervalSeedOpt = None,
     on_error: OnErrorOpt = "raise",
     out: Annotated[Path | None, typer.Option("--out", help="Folder for the tables and report.html.")] = None,
     as_json: bool = JSON_OPTION,
@@ -120,5 +121,5 @@ def recompute_command(
     import wordplay_audit as wa
 
     result = wa.wof_recompute(lambda: wa.read_wof(reports, on_error=on_error), lambda: wa.read_labels(human, accept_final=True),
-                              design=design, exact_is_true=exact_is_true, confidence=confidence)  # fmt: skip
+                              design=design, exact_is_true=exact_is_true, confidence=confidence, seed=seed)  # fmt: skip
     show(result, as_json=as_json, write=out, human=str(human))

@@ -76,6 +76,7 @@ class BalderdashRecompute(Result):
     dependence: dict[str, pd.DataFrame] = field(default_factory=dict)  # truth='latent': the pair check
     rescored: pd.DataFrame | None = field(default=None, repr=False)
     """The player-rounds under replaced labels, rescored (what the report's curves draw)."""
+    seed: int = 0  # of the randomised intervals and the judge audits' bootstrap
 
     def tables(self) -> dict[str, pd.DataFrame]:
         out = {"corrected": self.corrected, "replaced_rates": self.replaced_rates}
@@ -99,6 +100,7 @@ class BalderdashRecompute(Result):
             "truth": self.truth,
             "export": self.export,
             "design": self.design,
+            "seed": self.seed,
             "skipped": self.skipped,
             "judge_audit": self.audits,
             "corrected": self.corrected,
@@ -148,6 +150,9 @@ class BalderdashRecompute(Result):
         )
         lines += frame_lines(self.corrected, [c for c in _CORRECTED if c in self.corrected.columns])
         lines += reason_lines(self.corrected)
+        from wordplay_audit.analysis.correction import SEED_NOTE
+
+        lines.append("  " + SEED_NOTE.format(seed=self.seed))
         lines.append(f"replaced labels — {REPLACED_NOTE}:")
         lines += frame_lines(self.replaced_rates)
         if self.weighted:
@@ -252,7 +257,7 @@ def balderdash_recompute(
     *,
     design: Design = "stratified",
     weights: pd.DataFrame | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     truth: str = "consensus",
     n_boot: int = 1000,
 ) -> BalderdashRecompute:
@@ -266,8 +271,9 @@ def balderdash_recompute(
     ``"latent"`` (the true label; people's ratings and the judge's verdict its imperfect
     measurements; needs each rater's labels and a design that identifies their error;
     ``n_boot`` resamples, :mod:`~wordplay_audit.analysis.balderdash.latent_cells`). The tables
-    keep their columns either way."""
-    from wordplay_audit.analysis.balderdash.corrected import corrected_rates
+    keep their columns either way. ``seed``: of the randomised intervals and the bootstraps; None
+    (default) draws a fresh one per run, recorded in the result."""
+    from wordplay_audit.analysis.balderdash.corrected import CorrectionOptions, corrected_rates
     from wordplay_audit.analysis.balderdash.metrics import game_metrics, setting_metrics
     from wordplay_audit.analysis.balderdash.recompute import (
         recompute_scores,
@@ -276,9 +282,11 @@ def balderdash_recompute(
         replaced_round_metrics,
     )
     from wordplay_audit.analysis.balderdash.summary import judge_audit_tables
+    from wordplay_audit.analysis.correction import randomisation_seed
 
     check_choice("design", design, DESIGNS)
     check_choice("truth", truth, TRUTH)
+    seed = randomisation_seed(seed)
     labels = human_rows(data, human)
     weighted = _weighted_obs(data, labels, weights, design)
     replaced = replace_labels(data.obs, labels)
@@ -291,7 +299,7 @@ def balderdash_recompute(
         corrected, audits, raters, dependence = found
     else:
         audits = judge_audit_tables(data.obs, labels, seed=seed)
-        corrected = corrected_rates(weighted, labels, design=design)
+        corrected = corrected_rates(weighted, labels, design=design, options=CorrectionOptions(seed=seed))
     status = rescored.drop_duplicates(["game_id", "round_id"])["round_status"].value_counts().to_dict()
     skipped = {
         **data.skipped,
@@ -320,6 +328,7 @@ def balderdash_recompute(
         raters=raters,
         dependence=dependence,
         rescored=rescored,
+        seed=seed,
     )
 
 

@@ -174,7 +174,13 @@ class BalderdashPlan(Result):
             f"FNR {s['fnr']:.2f} ± {s['fnr_halfwidth']:.3f}: {a['true_definitions']:.0f} true definitions per "
             f"model, {a['labels']:.0f} labels at true share {s['true_share']:.2f}",
             f"corrected rate {s['rate']:.2f} ± {s['rate_halfwidth']:.3f} (Se {s['se']:.2f}, Sp {s['sp']:.2f}): "
-            + (b["labels_reason"] or f"{b['labels']:.0f} random labels per model"),
+            + (b["labels_reason"] or f"{b['labels']:.0f} random labels per model")
+            + (
+                f"; for the realised share of the {b['n_items']:g} definitions (the corrected engine's target, "
+                f"sampled without replacement): {b['labels_realised']:.0f}"
+                if math.isfinite(b["n_items"])
+                else ""
+            ),
             f"trend test power: {percent(c['power'], digits=0)} ± {percent(c['se'], digits=0)} for a log-odds "
             f"change of {s['trend_slope']:g} (odds × {c['odds_ratio']:.1f}) with {s['games']} games × "
             f"{s['rounds']} rounds × {s['players']} players (two-stage t; the GEE t-test has somewhat less)",

@@ -100,6 +100,14 @@ class CampaignPlan(Result):
             f"campaign {m['campaign']} ({m['kind']}): {d['n']} items, {len(d['raters'])} raters, overlap "
             f"{d['overlap']}, seed {d['seed']} -> {self.folder}",
             "items per rater: " + ", ".join(f"{r} {n}" for r, n in d["loads"].items()),
+            *(
+                [
+                    "items by raters per item: "
+                    + ", ".join(f"{n} at {k}" for k, n in d["items_by_overlap"].items())
+                ]
+                if d.get("overlap_share")
+                else []
+            ),
             "items shared by each pair of raters: "
             + ", ".join(f"{p} {n}" for p, n in d["pairs_sharing"].items()),
         ]
@@ -131,11 +139,15 @@ def plan_campaign(
     kind: str | None = None,
     judge_labels: pd.DataFrame | None = None,
     name: str | None = None,
+    overlap_share: dict[int, float] | None = None,
 ) -> CampaignPlan:
     """Draw a seeded stratified sample of ``n`` items (``strata`` columns, ``allocation``
     proportional or equal), give each to ``overlap`` of ``raters``, mix honeypots (items with
     answers) into each queue at ``honeypot_rate``, shuffle the queues, and write the campaign
-    folder ``out`` in one step. ``judge_labels``: verdicts shown to raters with ``review``."""
+    folder ``out`` in one step. ``judge_labels``: verdicts shown to raters with ``review``.
+    ``overlap_share``: more raters on a share of the items, ``{raters: share}`` – ``overlap=2,
+    overlap_share={3: 0.3}`` gives a seeded random 30 % of the sample a third rater (the rest 2);
+    recorded in the manifest's design and used by every ``annotate next`` round."""
     from wordplay_audit.annotate.campaign import check_campaign_name
     from wordplay_audit.annotate.design import DesignSpec
     from wordplay_audit.annotate.plan import plan_campaign as plan
@@ -144,7 +156,7 @@ def plan_campaign(
 
     name = check_campaign_name(Path(out).resolve().name if name is None else name, from_out=name is None)
     spec = DesignSpec(n=n, raters=_names(raters, "raters"), strata=list(strata), allocation=allocation,
-                      overlap=overlap, honeypot_rate=honeypot_rate, seed=seed)  # fmt: skip
+                      overlap=overlap, honeypot_rate=honeypot_rate, seed=seed, overlap_share=overlap_share)  # fmt: skip
     with output_folder(out, option="out") as staging:
         manifest = plan(items, staging, spec, honeypots=honeypots, kind=kind, judge_labels=judge_labels, name=name,
                         population=lambda chosen: _population_source(chosen, staging))  # fmt: skip

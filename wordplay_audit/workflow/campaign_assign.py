@@ -23,14 +23,27 @@ def _honeypot_pool(c) -> tuple[pd.DataFrame, list[str]]:
     return inside, [f"{why}: this round's honeypots come from the {len(inside)} already in the campaign"]
 
 
-def round_assignments(c, new_ids: list[str], rng) -> tuple[pd.DataFrame, dict, list[str]]:
-    """The round's assignments (overlap, honeypots, shuffled after each rater's last task), the
-    honeypots' record and items to add, and notes."""
-    from wordplay_audit.annotate.design import assign_overlap, pick_honeypots, shuffled_round
+def round_assignments(
+    c, new_ids: list[str], rng, overlap_share: dict | None = None
+) -> tuple[pd.DataFrame, dict, list[str]]:
+    """The round's assignments (overlap, ``overlap_share`` – default the campaign's –,
+    honeypots, shuffled after each rater's last task), the honeypots' record and items to add,
+    and notes."""
+    from wordplay_audit.annotate.design import (
+        assign_overlap,
+        check_overlap_share,
+        item_overlaps,
+        pick_honeypots,
+        shuffled_round,
+    )
 
     design = c.manifest["design"]
     raters = list(design["raters"])
-    sets = assign_overlap(len(new_ids), raters, int(design["overlap"]), rng)
+    overlap = int(design["overlap"])
+    asked = design.get("overlap_share") if overlap_share is None else overlap_share
+    shares = check_overlap_share(asked, overlap, len(raters))
+    ks = item_overlaps(len(new_ids), overlap, shares, rng) if shares else overlap
+    sets = assign_overlap(len(new_ids), raters, ks, rng)
     rows = [{"rater": raters[j], "item_id": item_id, "honeypot": False}
             for item_id, members in zip(new_ids, sets, strict=True) for j in members]  # fmt: skip
     rate = float(design.get("honeypot_rate") or 0.0)

@@ -135,6 +135,7 @@ def next_round(
     server=None,
     sampling: Sampling = "adaptive",
     bands: int | None = None,
+    overlap_share: dict[int, float] | None = None,
 ) -> NextRound:
     """Draw the next ``budget`` items of an adaptive campaign where they shrink the widest
     (``objective="max"``) or the summed (``"sum"``) predicted half-width of the ``targets``
@@ -152,11 +153,13 @@ def next_round(
     ``final.csv``); ``items``: the population the campaign was planned from (default: the one
     its manifest records); ``push``: None pushes when the campaign has a project on the server
     (``server``, default ``LABEL_STUDIO_URL`` when set), True always, False never; ``review``
-    and ``roster`` as in :func:`~wordplay_audit.workflow.campaign.push_campaign`."""
+    and ``roster`` as in :func:`~wordplay_audit.workflow.campaign.push_campaign`;
+    ``overlap_share``: more raters on a share of this round's items (``{3: 0.3}``; default the
+    campaign's, :func:`~wordplay_audit.workflow.campaign.plan_campaign`), recorded in the round."""
     folder = campaign if isinstance(campaign, str | Path) else campaign.folder
     spec = NextSpec(budget=budget, labels=labels, targets=tuple(targets), by=tuple(by), seed=seed,
                     objective=objective, confidence=confidence, items=items, sampling=sampling,
-                    bands=bands)  # fmt: skip
+                    bands=bands, overlap_share=overlap_share)  # fmt: skip
     record = run_next(Path(folder), spec, push=push, review=review, roster=roster, server=server)
     return NextRound(str(folder), record)
 
@@ -252,7 +255,9 @@ def _next_record(c, staging: Path, spec: NextSpec, labels: pd.DataFrame) -> dict
     }
     judge, notes = _judge_labels(c, new_ids)
     notes = [*ties_notes(record["human_labels"]), *notes]
-    assignments, pots, pot_notes = round_assignments(c, new_ids, rng)
+    assignments, pots, pot_notes = round_assignments(c, new_ids, rng, spec.overlap_share)
+    if spec.overlap_share is not None:
+        record["overlap_share"] = {str(k): v for k, v in spec.overlap_share.items()}
     record["honeypots"] = pots["record"]
     record["notes"] = [*record["notes"], *notes, *pot_notes]
     _write_round(c, staging, pop, record, judge, assignments, pots["items"], design)

@@ -10,8 +10,9 @@ population has it) × the judge's other decision (when the population has both),
 weighted by the campaign's 1/π (``sampling_weight``, every round included), with the randomised
 exact interval (seeded by the group's first item id, stream ``rg``) and the engine's rule of 5
 labels per post-stratum. For a Balderdash campaign whose groups are ``player_model × deck`` it
-is the number ``balderdash recompute --weights <campaign>/items.csv`` prints as ``rg`` for that
-model × deck cell (the engine on a cell of whole sampling strata, same post-strata, same seed);
+is the number ``balderdash recompute --weights <campaign>/items.csv --seed 0`` prints as ``rg``
+for that model × deck cell (the engine on a cell of whole sampling strata, same post-strata; the
+status seeds its intervals with 0, the recompute with a fresh seed unless given);
 where the groups or post-strata differ (a model across decks; no ``judge_knows``) the output
 says so. ``fnr`` = B̂/(Â + B̂) from the engine's corrected true counts of the judge-false (B̂)
 and judge-true (Â) verdicts of the group: a ratio with no calibrated interval here

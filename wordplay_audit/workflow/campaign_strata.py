@@ -55,6 +55,7 @@ class NextSpec:
     items: pd.DataFrame | str | Path | None = None
     sampling: str = "adaptive"
     bands: int | None = None
+    overlap_share: dict | None = None  # this round's; None: the campaign's (manifest design)
 
     def check(self) -> None:
         """ParameterError naming the parameter for a setting outside its range."""

@@ -148,6 +148,7 @@ class ConnectionsRecompute(Result):
 
     source: str
     result: Any  # analysis.connections.recompute.CategoricalRecompute
+    seed: int = 0  # of the randomised intervals
 
     def tables(self) -> dict[str, pd.DataFrame]:
         table1 = pd.DataFrame(
@@ -169,7 +170,7 @@ class ConnectionsRecompute(Result):
             }
             for r in self.result.models.to_dict(orient="records")
         ]  # fmt: skip
-        return plain({"data": self.source, "confidence": self.result.confidence, "models": models,
+        return plain({"data": self.source, "confidence": self.result.confidence, "seed": self.seed, "models": models,
                       "table2": self.result.table2, "table1": self.result.table1, "counts": self.result.counts})  # fmt: skip
 
     def summary(self) -> list[str]:
@@ -211,6 +212,9 @@ class ConnectionsRecompute(Result):
             lines.append(f"taxonomy: {raters} on {agreement['categories_labelled']} categories, Fleiss' kappa "
                          f"{said} (paper: {agreement['paper_kappa']}), ties {agreement['human_ties']}")  # fmt: skip
             lines.append("Table 1: " + ", ".join(f"{k} {v}" for k, v in self.result.table1.items()))
+        from wordplay_audit.analysis.correction import SEED_NOTE
+
+        lines.append(SEED_NOTE.format(seed=self.seed))
         return lines
 
 
@@ -222,20 +226,23 @@ def connections_recompute(
     taxonomy: pd.DataFrame | None = None,
     match: Match = "exact",
     confidence: float = 0.95,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> ConnectionsRecompute:
     """The categorical-reasoning score per model and Table 2 recomputed: under ``judge_labels``
     (any judge's verdicts on the ``category_name`` items of :func:`connections_items`; default:
     the study's own decisions) corrected by ``human`` (people's labels on a sample of the items,
     or a panel's on all: one label per item by majority); with ``taxonomy`` (knowledge-type
     labels of several linguists on the ``knowledge_type`` items) Tables 1 and 2 under their
-    consensus and their Fleiss' κ beside the paper's 0.78."""
+    consensus and their Fleiss' κ beside the paper's 0.78. ``seed``: of the randomised intervals;
+    None (default) draws a fresh one per run, recorded in the result."""
     from wordplay_audit.analysis.connections import MATCH_MODES, analyze_connections, match_groups
     from wordplay_audit.analysis.connections.recompute import recompute_categorical
+    from wordplay_audit.analysis.correction import randomisation_seed
     from wordplay_audit.errors import check_choice, check_level
 
     check_choice("match", match, MATCH_MODES)
     check_level(confidence)
+    seed = randomisation_seed(seed)
     source = str(data) if isinstance(data, str | Path) else str(getattr(data, "folder", "connections data"))
     if isinstance(data, str | Path):
         data = read_connections(data)
@@ -243,4 +250,4 @@ def connections_recompute(
         judge_labels = analyze_connections(data, match=match, plots=False).labels
     result = recompute_categorical(data, match_groups(data, match=match), judge_labels, human, taxonomy=taxonomy,
                                    confidence=confidence, seed=seed)  # fmt: skip
-    return ConnectionsRecompute(source, result)
+    return ConnectionsRecompute(source, result, seed)

@@ -178,7 +178,9 @@ def wof_part(folder: str | Path, *, seed: int = 0, games: int = 48) -> tuple[dic
         }
     )
     people.to_csv(folder / "labels.csv", index=False)
-    result = recompute_wins(items, judge, people, completion=metrics.games.set_index("item_id")["completion"])
+    result = recompute_wins(
+        items, judge, people, completion=metrics.games.set_index("item_id")["completion"], seed=seed
+    )
     section = wof_section(
         metrics, result, title="Wheel of Fortune (simulated LLMike runs)", skipped=log.skipped
     )

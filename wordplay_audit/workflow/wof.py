@@ -238,6 +238,9 @@ class WofRecompute(Result):
                 for shown, models in part.groupby(part[value].notna() if value in part else False):
                     what = f"{value} interval" if shown else value
                     lines.append(f"  {what} not shown for {', '.join(models['model'])}: {reason}")
+        from wordplay_audit.analysis.correction import SEED_NOTE
+
+        lines.append("  " + SEED_NOTE.format(seed=self.result.seed))
         lines.append("McNemar tests (paired riddles):")
         lines += frame_lines(self.result.mcnemar, ["model_a", "model_b", "labels", "pairs", "difference",
                                                    "difference_low", "difference_high", "p_value"])  # fmt: skip
@@ -262,11 +265,14 @@ def wof_recompute(
     design: Literal["stratified", "random"] = "stratified",
     exact_is_true: bool = True,
     confidence: float = 0.95,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> WofRecompute:
     """Audit the exact-match judge against ``human`` (people's true/false labels on the
     ``guess`` items of :func:`wof_items`) and recompute win rates per model. ``log`` and
-    ``human`` may be functions returning them (called once the parameters are checked)."""
+    ``human`` may be functions returning them (called once the parameters are checked).
+    ``seed``: of the randomised intervals and the paired bootstrap; None (default) draws a fresh
+    one per run, recorded in the result (``seed`` in ``to_dict()``; give it to reproduce a run)."""
+    from wordplay_audit.analysis.correction import randomisation_seed
     from wordplay_audit.analysis.judge_audit import boolean_labels
     from wordplay_audit.analysis.wof.metrics import per_game
     from wordplay_audit.analysis.wof.recompute import recompute_wins
@@ -277,6 +283,7 @@ def wof_recompute(
 
     check_choice("design", design, ("stratified", "random"))
     check_level(confidence)
+    seed = randomisation_seed(seed)
     log, human = loaded(log), loaded(human)
     source = str(human.attrs.get("source") or "human")
     items, judge = guess_items(log.moves)

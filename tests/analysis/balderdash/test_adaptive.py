@@ -156,7 +156,16 @@ def test_recompute_with_uniform_weights_matches_plain(run_cli, export_dir, tmp_p
     path, _ = _weights_file(
         tmp_path, export_dir, extra=[{"item_id": "hp1", "honeypot": "true", "sampling_weight": ""}]
     )
-    args = ["balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv"), "--json"]
+    args = [
+        "balderdash",
+        "recompute",
+        "--seed",
+        "0",
+        str(export_dir),
+        "--human",
+        str(export_dir / "labels.csv"),
+        "--json",
+    ]
     code, out, err = run_cli(*args)
     assert code == 0, err
     code_w, out_w, err_w = run_cli(*args, "--weights", str(path))
@@ -170,7 +179,15 @@ def test_recompute_out_writes_the_width_report(run_cli, export_dir, tmp_path):
     path, _ = _weights_file(tmp_path, export_dir)
     (tmp_path / "manifest.json").write_text(json.dumps(_manifest()), encoding="utf-8")
     out = tmp_path / "out"
-    args = ["balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv")]
+    args = [
+        "balderdash",
+        "recompute",
+        "--seed",
+        "0",
+        str(export_dir),
+        "--human",
+        str(export_dir / "labels.csv"),
+    ]
     code, stdout, err = run_cli(*args, "--weights", str(path), "--out", str(out), "--json")
     assert code == 0, err
     files = json.loads(stdout)["files"]
@@ -200,7 +217,15 @@ def test_recompute_bad_weights_exit_2(run_cli, export_dir, tmp_path, case, needl
     path, ids = _weights_file(tmp_path, export_dir, weight="0.5" if case == "small" else "2")
     if case == "missing":
         pd.read_csv(path, dtype=str).iloc[1:].to_csv(path, index=False)
-    args = ["balderdash", "recompute", str(export_dir), "--human", str(export_dir / "labels.csv")]
+    args = [
+        "balderdash",
+        "recompute",
+        "--seed",
+        "0",
+        str(export_dir),
+        "--human",
+        str(export_dir / "labels.csv"),
+    ]
     code, out, err = run_cli(*args, "--weights", str(path))
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and needle in err and str(path) in err

@@ -145,3 +145,19 @@ def test_plan_refuses_a_rate_at_the_boundary(run_cli):
             labels_for_corrected_rate(rate, 0.05, se=0.74, sp=0.97)
     code, out, err = run_cli("balderdash", "plan", "--rate", "0")
     assert code == 2 and err.strip() == "error: --rate: expected a number in (0, 1), got 0.0"
+
+
+def test_realised_share_plan_counts_the_finite_population_by_hand():
+    """θ = 0.5, Se 0.74, Sp 0.97, h = 0.05: p = 0.385, PPV = 0.37/0.385, FOR = 0.13/0.615,
+    V₁ = p·PPV(1 − PPV) + (1 − p)·FOR(1 − FOR) = 0.116936; n₀ = V₁·z²/h² = 179.68 (180 labels).
+    For the realised share of N = 500: n₀/(1 + n₀/500) = 132.18 → 133, while the generating
+    rate's plan (judge noise V₀/(N J²)) is out of reach at N = 500."""
+    p = 0.74 * 0.5 + 0.03 * 0.5
+    ppv, fomr = 0.37 / p, 0.13 / (1 - p)
+    v1 = p * ppv * (1 - ppv) + (1 - p) * fomr * (1 - fomr)
+    n0 = v1 * 1.959963984540054**2 / 0.05**2
+    assert round(v1, 6) == 0.116936 and round(n0, 2) == 179.68
+    plan = labels_for_corrected_rate(0.5, 0.05, se=0.74, sp=0.97, n_items=500)
+    assert plan["labels_realised"] == math.ceil(n0 / (1 + n0 / 500)) == 133
+    assert math.isinf(plan["labels"])
+    assert labels_for_corrected_rate(0.5, 0.05, se=0.74, sp=0.97)["labels_realised"] == 180

@@ -76,7 +76,7 @@ def test_cli_json_keys_and_zero_width_identity(run_cli, connections_dir, tmp_pat
     _data, _matched, result = study
     labels = _category_labels(result)
     labels.to_csv(tmp_path / "decisions.csv", index=False)
-    code, out, err = run_cli("connections", "recompute", "--data", str(connections_dir), "--human",
+    code, out, err = run_cli("connections", "recompute", "--seed", "0", "--data", str(connections_dir), "--human",
                              str(tmp_path / "decisions.csv"), "--json")  # fmt: skip
     assert code == 0, err
     models = {m["model"]: m for m in json.loads(out)["models"]}
@@ -220,7 +220,7 @@ def test_a_panel_a_final_labels_table_and_its_hand_majority_give_the_same_scores
     # the CLI reads pull's final.csv (the final labels table) for --human
     final.to_csv(tmp_path / "final.csv", index=False)
     judge.to_csv(tmp_path / "judge.csv", index=False)
-    code, out, err = run_cli("connections", "recompute", "--data", str(connections_dir), "--judge-labels",
+    code, out, err = run_cli("connections", "recompute", "--seed", "0", "--data", str(connections_dir), "--judge-labels",
                              str(tmp_path / "judge.csv"), "--human", str(tmp_path / "final.csv"), "--json")  # fmt: skip
     assert code == 0, err
     gpt4o = next(m for m in json.loads(out)["models"] if m["model"] == "gpt4o")

@@ -89,7 +89,14 @@ def test_loop_through_annotate_file_mode(run_cli, tmp_path, wof_dir):
     )
     assert code == 0, err
     code, text, err = run_cli(
-        "wof", "recompute", str(sim), "--human", str(tmp_path / "pulled" / "labels.csv"), "--json"
+        "wof",
+        "recompute",
+        "--seed",
+        "0",
+        str(sim),
+        "--human",
+        str(tmp_path / "pulled" / "labels.csv"),
+        "--json",
     )
     assert code == 0, err
     payload = json.loads(text)

@@ -81,7 +81,7 @@ def test_random_sample_post_stratified_on_the_verdict_by_hand():
         13: False,
     }
     items, judge, human = _tables("r", exact, labels)
-    row = recompute_wins(items, judge, human, design="random").rates.set_index("model").loc["r"]
+    row = recompute_wins(items, judge, human, design="random", seed=0).rates.set_index("model").loc["r"]
     # K = 8 labelled true; unlabelled: 3 exact wins at 5/5, 6 losses at 3/6
     assert row["corrected"] == pytest.approx((8 + 3 * 5 / 5 + 6 * 3 / 6) / 20)
     v_lost, v_won = _v(0, "wof:r:0", 2)  # one v per verdict with unlabelled games, False first
@@ -92,7 +92,7 @@ def test_random_sample_post_stratified_on_the_verdict_by_hand():
     assert row["corrected_low"] == pytest.approx(min((8 + lo) / 20, row["corrected"]))
     assert row["corrected_high"] == pytest.approx(max((8 + hi) / 20, row["corrected"]))
     # stratified, the 3 unlabelled exact wins are taken as true: only the losses are predicted
-    strat = recompute_wins(items, judge, human).rates.set_index("model").loc["r"]
+    strat = recompute_wins(items, judge, human, seed=0).rates.set_index("model").loc["r"]
     lo, hi = (_quantile(_pmf(6, 6, 3, _v(0, "wof:r:0", 1)[0]), q) for q in (0.025, 0.975))
     assert strat["corrected"] == pytest.approx(0.7)
     assert (strat["corrected_low"], strat["corrected_high"]) == pytest.approx(
@@ -103,7 +103,7 @@ def test_random_sample_post_stratified_on_the_verdict_by_hand():
 def test_random_design_without_enough_labels_of_a_verdict():
     exact = [True] * 8 + [False] * 12
     items, judge, human = _tables("r", exact, {0: True, 8: True, 9: False, 10: False, 11: True, 12: False})
-    row = recompute_wins(items, judge, human, design="random").rates.set_index("model").loc["r"]
+    row = recompute_wins(items, judge, human, design="random", seed=0).rates.set_index("model").loc["r"]
     # one label among the 7 unlabelled exact wins (fewer than 5): the point, no interval
     assert row["corrected"] == pytest.approx((3 + 7 * 1 + 7 * 2 / 5) / 20)
     assert math.isnan(row["corrected_low"]) and row["corrected_reason"] == TOO_FEW.format(k=5)
@@ -118,7 +118,7 @@ def test_text_output_says_why_there_is_no_interval(run_cli, tmp_path):
         "item_id,rater,rater_type,label\nwof:alpha:2,ann,human,false\nwof:alpha:4,ann,human,true\n",
         encoding="utf-8",
     )
-    code, out, err = run_cli("wof", "recompute", str(logs), "--human", str(labels))
+    code, out, err = run_cli("wof", "recompute", "--seed", "0", str(logs), "--human", str(labels))
     assert code == 0, err
     assert "win rates (95 % intervals, stratified design):" in out
     rows = {

@@ -53,7 +53,7 @@ def _people():
 @pytest.fixture(scope="module")
 def result():
     items, judge = _items_and_judge()
-    return recompute_wins(items, judge, _people())
+    return recompute_wins(items, judge, _people(), seed=0)
 
 
 def test_rates_by_hand(result):
@@ -98,7 +98,7 @@ def test_mcnemar_by_hand(result):
 def test_options_checked():
     items, judge = _items_and_judge()
     with pytest.raises(ParameterError, match="design: expected one of stratified, random"):
-        recompute_wins(items, judge, _people(), design="quota")
+        recompute_wins(items, judge, _people(), design="quota", seed=0)
 
 
 @pytest.mark.slow
@@ -133,7 +133,9 @@ def test_the_loop_on_simulated_near_misses(run_cli, tmp_path, wof_dir):
         ]
     )
     labels.to_csv(tmp_path / "labels.csv", index=False)
-    code, out, err = run_cli("wof", "recompute", str(sim), "--human", str(tmp_path / "labels.csv"), "--json")
+    code, out, err = run_cli(
+        "wof", "recompute", "--seed", "0", str(sim), "--human", str(tmp_path / "labels.csv"), "--json"
+    )
     assert code == 0, err
     payload = json.loads(out)
     audit = {a["player_model"]: a for a in payload["judge_audit"]}
@@ -158,17 +160,19 @@ def test_cli_recompute_bad_labels(run_cli, tmp_path):
         "item_id,rater,rater_type,label\nwof:alpha:4,ann,human,true\nwof:gamma:0,ann,human,true\n",
         encoding="utf-8",
     )
-    code, out, err = run_cli("wof", "recompute", str(logs), "--human", str(bad))
+    code, out, err = run_cli("wof", "recompute", "--seed", "0", str(logs), "--human", str(bad))
     assert code == 2 and err.count("\n") == 1 and f"{bad} line 3:" in err and "wof:gamma:0" in err
     judge_only = tmp_path / "judge.csv"
     judge_only.write_text("item_id,rater,rater_type,label\nwof:alpha:4,x,judge,true\n", encoding="utf-8")
-    code, out, err = run_cli("wof", "recompute", str(logs), "--human", str(judge_only))
+    code, out, err = run_cli("wof", "recompute", "--seed", "0", str(logs), "--human", str(judge_only))
     assert code == 2 and "holds no people's labels" in err
-    code, out, err = run_cli("wof", "recompute", str(logs), "--human", str(bad), "--design", "quota")
+    code, out, err = run_cli(
+        "wof", "recompute", "--seed", "0", str(logs), "--human", str(bad), "--design", "quota"
+    )
     assert code == 2 and "--design: expected one of stratified, random" in err
     maybe = tmp_path / "maybe.csv"
     maybe.write_text("item_id,rater,rater_type,label\nwof:alpha:4,ann,human,maybe\n", encoding="utf-8")
-    code, out, err = run_cli("wof", "recompute", str(logs), "--human", str(maybe))
+    code, out, err = run_cli("wof", "recompute", "--seed", "0", str(logs), "--human", str(maybe))
     assert code == 2 and f"{maybe} line 2:" in err
 
 
@@ -176,7 +180,7 @@ def test_completion_at_win_under_both_labelings():
     items, judge = _items_and_judge()
     shown = {"wof:a:0": 50.0, "wof:a:1": 100.0, "wof:a:5": 30.0, "wof:a:6": 70.0}
     completion = pd.Series({i: shown.get(i, 10.0) for i in items["item_id"]})
-    rates = recompute_wins(items, judge, _people(), completion=completion).rates.set_index("model")
+    rates = recompute_wins(items, judge, _people(), completion=completion, seed=0).rates.set_index("model")
     assert rates.loc["a", "completion_judge"] == pytest.approx((50 + 100) / 2)  # exact wins r0, r1
     assert rates.loc["a", "completion_replaced"] == pytest.approx((50 + 100 + 30 + 70) / 4)  # + r5, r6
     assert rates.loc["b", "completion_replaced"] == pytest.approx(10.0)

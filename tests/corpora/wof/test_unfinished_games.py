@@ -121,7 +121,7 @@ def test_recompute_counts_and_names_the_unfinished_game(run_cli, tmp_path):
     path = died_in_last_game(tmp_path / "run.jsonl")
     human = tmp_path / "human.csv"  # a person calls game 78 (ICE CREAMS) a win
     human.write_text("item_id,rater,rater_type,label\nwof:run:78,ann,human,true\n", encoding="utf-8")
-    code, out, err = run_cli("wof", "recompute", str(path), "--human", str(human), "--json")
+    code, out, err = run_cli("wof", "recompute", "--seed", "0", str(path), "--human", str(human), "--json")
     assert code == 0, err
     payload = json.loads(out)
     rates = payload["win_rates"][0]
@@ -129,7 +129,7 @@ def test_recompute_counts_and_names_the_unfinished_game(run_cli, tmp_path):
     assert rates["replaced"] == pytest.approx(71 / 79)
     assert payload["skipped"]["unfinished_games"] == 1
     assert payload["unfinished"][0]["item_id"] == "wof:run:79"
-    code, out, err = run_cli("wof", "recompute", str(path), "--human", str(human))
+    code, out, err = run_cli("wof", "recompute", "--seed", "0", str(path), "--human", str(human))
     assert code == 0, err
     assert f"1 unfinished game (not counted as played, won or lost): wof:run:79 ({path} line 276)" in out
 
