@@ -365,11 +365,3 @@ def logit_slope_lr(endog: np.ndarray, x: np.ndarray) -> LogitSlope:
         n=n,
         messages=_messages(caught),
     )
-
-
-def mcnemar_exact_p(table: list[list[int]]) -> float:
-    """Exact McNemar p-value (two-sided binomial test on the discordant cells b and c) of a
-    2×2 table [[a, b], [c, d]], via ``statsmodels.stats.contingency_tables.mcnemar``."""
-    from statsmodels.stats.contingency_tables import mcnemar
-
-    return float(mcnemar(np.asarray(table), exact=True).pvalue)
