@@ -144,7 +144,8 @@ def record(url: str, items: list[Query], path: Path) -> None:
             reply = response.json()
             for volatile in ("id", "created"):
                 reply.pop(volatile, None)
-            lines.append({"item_id": q.item_id, "kind": q.kind, "request": body, "response": reply})
+            lines.append({"item_id": q.item_id, "kind": q.kind, "context": q.context, "reference": q.reference,
+                          "candidate": q.candidate, "request": body, "response": reply})  # fmt: skip
     path.parent.mkdir(parents=True, exist_ok=True)
     text = "".join(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n" for line in lines)
     path.write_text(text, encoding="utf-8")
