@@ -84,7 +84,14 @@ def per_model(audit: dict) -> pd.DataFrame:
 
 
 def uncertainty_round(
-    folder: Path, items: pd.DataFrame, labels: pd.DataFrame, human: pd.DataFrame, *, plan: int, budget: int
+    folder: Path,
+    items: pd.DataFrame,
+    labels: pd.DataFrame,
+    human: pd.DataFrame,
+    *,
+    plan: int,
+    budget: int,
+    by: list[str] | None = None,
 ) -> dict:
     """Plan the judged items as a campaign, then one uncertainty round on the judge's scores."""
     import wordplay_audit as wa
@@ -93,11 +100,18 @@ def uncertainty_round(
     pop = items.merge(judged[["item_id", "label", "score"]], on="item_id").rename(
         columns={"label": "judge_verdict"}
     )
-    wa.plan_campaign(pop, out=folder, n=plan, raters=["ann"], overlap=1, strata=["player_model", "judge_verdict"],
-                     seed=0)  # fmt: skip
+    by = [] if by is None else by  # a campaign of 100 scored items: the verdict × 2 score bands
+    wa.plan_campaign(
+        pop, out=folder, n=plan, raters=["ann"], overlap=1, strata=[*by, "judge_verdict"], seed=0
+    )
     planned = pd.read_csv(folder / "items.csv", dtype=str)["item_id"]
     final = human[human["item_id"].isin(planned)].assign(question="")[["item_id", "question", "label"]]
-    result = wa.next_round(folder, budget=budget, labels=final, sampling="uncertainty", seed=1, push=False)
+    try:
+        result = wa.next_round(
+            folder, budget=budget, labels=final, sampling="uncertainty", seed=1, push=False, by=by
+        )
+    except wa.ParameterError as exc:  # too few scored items for the strata: said, not hidden
+        return {"left_out_unscored": int(len(items) - len(pop)), "error": str(exc)}
     manifest = json.loads((folder / "manifest.json").read_text())
     strata = manifest["uncertainty"]["strata"] if "strata" in manifest.get("uncertainty", {}) else None
     return {"left_out_unscored": int(len(items) - len(pop)), "round": result.to_dict(), "strata": strata}
