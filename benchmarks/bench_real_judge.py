@@ -43,6 +43,7 @@ REPO = Path(__file__).resolve().parents[1]
 VENV = REPO / "var" / "judge-venv"
 SHARED = Path(os.environ.get("WORDPLAY_AUDIT_SHARED", REPO.parent / "shared" / "corpora"))
 RESULTS = REPO / "benchmarks" / "results" / "bench_real_judge.csv"
+FAITHFULNESS = REPO / "benchmarks" / "results" / "bench_real_judge_faithfulness.csv"
 
 
 def connections_items() -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -231,7 +232,15 @@ def main() -> None:
                 chosen = pd.concat([spread(cx, args.record_items - half), spread(bd, half)])
                 record(url, queries(chosen.sort_values("item_id")), args.record)
             elif args.faithfulness:
-                faithfulness(url, queries(spread(cx, args.faithfulness, seed=1)), args.venv)
+                row = faithfulness(url, queries(spread(cx, args.faithfulness, seed=1)), args.venv)
+                with FAITHFULNESS.open("w", newline="") as out:
+                    out.write("# benchmarks/bench_real_judge.py --faithfulness: the server's answer-token log-probabilities "
+                              "against transformers' forward pass of the same GGUF\n"
+                              f"# command: .venv/bin/python -m benchmarks bench_real_judge -- --faithfulness "
+                              f"{args.faithfulness}\n")  # fmt: skip
+                    writer = csv.DictWriter(out, fieldnames=list(row))
+                    writer.writeheader()
+                    writer.writerow(row)
             else:
                 levels = [int(x) for x in args.concurrency.split(",")]
                 rows = throughput(url, queries(spread(cx, args.items, seed=2)), levels)
