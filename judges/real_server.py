@@ -113,6 +113,9 @@ class RealServer:
         self.stop()
 
     def start(self) -> RealServer:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            if sock.connect_ex(("127.0.0.1", self.port)) == 0:  # another server would answer for ours
+                raise RuntimeError(f"port: 127.0.0.1:{self.port} is already in use")
         command = server_command(self.venv, port=self.port, threads=self.threads)
         env = {**os.environ, "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"}
         with open(self.log, "wb") as log:
@@ -138,7 +141,7 @@ class RealServer:
                 tail = self.log.read_text(errors="replace")[-1500:]
                 raise RuntimeError(f"the judge server exited with {self._proc.returncode}:\n{tail}")
             try:
-                if MODEL in self.models():
+                if MODEL in self.models() and self._proc is not None and self._proc.poll() is None:
                     return
             except (urllib.error.URLError, OSError, ValueError):
                 pass
@@ -174,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"{server.base_url}  (model {MODEL}; log {server.log}; Ctrl-C stops)", flush=True)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # `kill PID` stops the server too
     try:
         while server._proc is not None and server._proc.poll() is None:
             time.sleep(1)
