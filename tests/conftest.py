@@ -5,8 +5,9 @@ beside the checkout). Where it is absent they skip with the reason shown; with
 ``WORDPLAY_AUDIT_REQUIRE_SHARED=1`` (set by ``.ci/run``) its absence is a failure instead.
 
 Markers (``pyproject.toml``): ``slow`` (a long simulation, or over about 5 s), ``server`` (the
-Label Studio server), ``browser`` (Chromium). ``make test`` runs ``-m "not slow and not server and
-not browser"``, ``make test-all`` everything.
+Label Studio server), ``browser`` (Chromium), ``realjudge`` (the real model server,
+``tests/judges/conftest.py``). ``make test`` runs ``-m "not slow and not server and not browser
+and not realjudge"``, ``make test-all`` everything.
 """
 
 from __future__ import annotations
