@@ -58,7 +58,7 @@ def graded_statistics(
     and Kendall's *W* (tie-corrected) of ``table``. *W* ranks numeric labels, or with
     ``ordered`` (an ordinal, interval or ratio level) the declared category order. With the
     labels DataFrame ``labels``, each judge's score against the people's mean label
-    (:mod:`.judge_scores`)."""
+    (:mod:`wordplay_audit.analysis.agreement.judge_scores`)."""
     if forms is None or (not isinstance(forms, str) and len(forms) == 0):
         off = "not requested (icc off)"
         return Graded(None, off, None, off, None, off)

@@ -18,7 +18,7 @@ ICC3k    :math:`(MS_R-MS_E)/MS_R`                                              a
 
 The F tests are of ICC = 0 (one-sided). Intervals: the exact F intervals of Shrout & Fleiss
 (1979) for ICC1, ICC3 and their *k* forms; for ICC2 and ICC2k the generalized confidence interval
-(:func:`_icc2_generalized`), because McGraw & Wong's (1996) Satterthwaite interval — kept beside
+(``_icc2_generalized``), because McGraw & Wong's (1996) Satterthwaite interval — kept beside
 it as ``mcgraw_wong`` (its average-measure bounds the Spearman–Brown transforms of the single
 ones, equal to their Table 7), the one R psych, irr and pingouin print — covers 87–93 % with
 two to five raters whose offsets vary (``benchmarks/results/sim_icc_coverage.csv``). Names as R psych and pingouin: ICC1 = ICC(1,1), ICC2 = ICC(2,1) =
@@ -56,6 +56,7 @@ __all__ = [
     "mean_squares",
 ]
 
+#: An ICC form by its name (Shrout & Fleiss 1979; McGraw & Wong 1996).
 ICCForm = Literal["ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k"]
 #: The six forms, in the order R psych and pingouin print them.
 ICC_FORMS: tuple[str, ...] = get_args(ICCForm)

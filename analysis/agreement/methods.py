@@ -2,16 +2,17 @@
 --method`` fit, each giving one row per item and the per-rater (and, where the model has them,
 per-item) parameters it learned.
 
-| method | estimator | needs | per rater | per item |
-|---|---|---|---|---|
-| ``dawid-skene`` | :class:`~.dawid_skene.DawidSkene` | (``gold`` anchors) | confusion | posterior |
-| ``one-coin`` | :class:`~.one_coin.OneCoinDawidSkene` | | accuracy | posterior |
-| ``mace`` | :class:`~.mace.MACE` | | competence | posterior |
-| ``glad`` | :class:`~.glad.GLAD` | | ability α | posterior, difficulty |
-| ``wawa`` | :class:`~.wawa.Wawa` | | skill | weighted share |
-| ``zero-based-skill`` | :class:`~.zero_based_skill.ZeroBasedSkill` | | skill | weighted share |
-| ``gold-majority`` | :class:`~.gold_majority_vote.GoldMajorityVote` | ``gold`` | skill | weighted share |
-| ``weighted-majority`` | :class:`~.weighted_vote.WeightedMajorityVote` | ``skills`` | skill (given) | weighted share |
+* ``dawid-skene``: :class:`~.dawid_skene.DawidSkene` (``gold`` anchors it) – per rater a
+  confusion matrix, per item the posterior;
+* ``one-coin``: :class:`~wordplay_audit.analysis.agreement.one_coin.OneCoinDawidSkene` – one
+  accuracy per rater, the posterior;
+* ``mace``: :class:`~wordplay_audit.analysis.agreement.mace.MACE` – competence, the posterior;
+* ``glad``: :class:`~.glad.GLAD` – ability α per rater, per item the posterior and difficulty;
+* ``wawa``, ``zero-based-skill``: :class:`~.wawa.Wawa`, :class:`~.zero_based_skill.ZeroBasedSkill`
+  – a skill per rater, per item the weighted share;
+* ``gold-majority``: :class:`~.gold_majority_vote.GoldMajorityVote` (needs ``gold``) – skills on
+  the gold items;
+* ``weighted-majority``: :class:`~.weighted_vote.WeightedMajorityVote` (needs ``skills``).
 
 (Majority vote with its tie policy and adjudications is :class:`~.aggregation.MajorityVote`,
 which gives the final labels table instead.)
@@ -41,6 +42,7 @@ ModelMethod = Literal[
     "gold-majority",
     "weighted-majority",
 ]
+#: Every :data:`ModelMethod`, in order.
 MODEL_METHODS: tuple[str, ...] = get_args(ModelMethod)
 
 
