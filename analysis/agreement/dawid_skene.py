@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.errors import InputError, ParameterError
+from wordplay_audit.errors import ParameterError
 
 from ._common import RaterType, check_rater_type, check_whole
 from .aggregation import _Estimator
-from .quality import gold_labels
+from .quality import gold_codes
 from .tables import RatingTable, as_rating_table
 
 if TYPE_CHECKING:  # scipy is imported where the design is built
@@ -209,23 +209,6 @@ class _EM:
             if tol is not None and len(history) > 1 and history[-1] - history[-2] < tol:
                 break
         return post, priors, errs, history
-
-
-def gold_codes(table: RatingTable, gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> np.ndarray:
-    """Each item's known class code (``(n,)``, -1 where not gold); InputError for a gold label
-    outside the categories. Gold items nobody rated are ignored."""
-    series = gold_labels(gold)
-    codes = pd.Index(np.asarray(table.categories).astype(str)).get_indexer(series.to_numpy())
-    if (codes < 0).any():
-        bad = int(np.flatnonzero(codes < 0)[0])
-        raise InputError(
-            f"gold: item {series.index[bad]!r} has label {series.iloc[bad]!r}, not one of the "
-            f"categories {list(table.categories)}"
-        )
-    known = np.full(table.n_items, -1, dtype=np.int64)
-    where = pd.Index(pd.Series(table.item_ids).astype(str)).get_indexer(series.index)
-    known[where[where >= 0]] = codes[where >= 0]
-    return known
 
 
 def _rating_design(

@@ -21,7 +21,7 @@ import pandas as pd
 from wordplay_audit.errors import InputError, ParameterError
 
 from ._common import RaterType, check_rater_type
-from .quality import gold_labels
+from .quality import gold_codes
 from .tables import RatingTable, as_rating_table
 from .weighted_vote import _SkillVote, rater_accuracy
 
@@ -70,17 +70,7 @@ class GoldMajorityVote(_SkillVote):
         table = as_rating_table(
             labels, categories=self.categories, rater_type=check_rater_type(self.rater_type)
         )
-        gold = gold_labels(self.gold)
-        codes = pd.Index(table.categories.astype(str)).get_indexer(gold.to_numpy())
-        unknown = gold[codes < 0]
-        if len(unknown):
-            raise InputError(
-                f"gold: item {unknown.index[0]!r} has label {unknown.iloc[0]!r}, not one of the "
-                f"categories {list(table.categories)}"
-            )
-        truth = np.full(table.n_items, -1, dtype=np.int64)
-        where = pd.Index(pd.Series(table.item_ids).astype(str)).get_indexer(gold.index)
-        truth[where[where >= 0]] = codes[where >= 0]
+        truth = gold_codes(table, self.gold)
         if not (truth >= 0).any():
             raise InputError("gold: none of the gold items was rated")
         skills = rater_accuracy(table, truth)

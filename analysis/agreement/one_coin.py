@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .dawid_skene import _EM, DawidSkene, _rating_design, gold_codes
+from .dawid_skene import _EM, DawidSkene, _rating_design
+from .quality import gold_codes
 from .tables import RatingTable, as_rating_table
 
 __all__ = ["OneCoinDawidSkene"]

@@ -15,7 +15,7 @@ from .kappa import cohen_kappa
 from .pairwise import RatingPairs, rating_pairs
 from .tables import RatingTable, as_rating_table
 
-__all__ = ["rater_quality", "gold_labels", "consensus_confusion"]
+__all__ = ["gold_codes", "rater_quality", "gold_labels", "consensus_confusion"]
 
 
 def gold_labels(gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> pd.Series:
@@ -49,6 +49,23 @@ def gold_labels(gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> pd.Series
         where = place(gold, pos, what="gold") if isinstance(gold, pd.DataFrame) else ""
         raise InputError(f"{where}gold labels name item {series.index[pos]!r} twice")
     return series.astype(str).str.strip()
+
+
+def gold_codes(table: RatingTable, gold: pd.Series | pd.DataFrame | Mapping[str, str]) -> np.ndarray:
+    """Each item's known class code (``(n,)``, -1 where not gold); InputError for a gold label
+    outside the categories. Gold items nobody rated are ignored."""
+    series = gold_labels(gold)
+    codes = pd.Index(np.asarray(table.categories).astype(str)).get_indexer(series.to_numpy())
+    if (codes < 0).any():
+        bad = int(np.flatnonzero(codes < 0)[0])
+        raise InputError(
+            f"gold: item {series.index[bad]!r} has label {series.iloc[bad]!r}, not one of the "
+            f"categories {list(table.categories)}"
+        )
+    known = np.full(table.n_items, -1, dtype=np.int64)
+    where = pd.Index(pd.Series(table.item_ids).astype(str)).get_indexer(series.index)
+    known[where[where >= 0]] = codes[where >= 0]
+    return known
 
 
 def _check_filled(frame: pd.DataFrame | None, series: pd.Series, column: str) -> None:

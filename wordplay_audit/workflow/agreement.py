@@ -13,7 +13,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -21,6 +21,11 @@ import pandas as pd
 from wordplay_audit.errors import InputError, ParameterError, about, check_choice
 from wordplay_audit.workflow.results import Result, plain
 from wordplay_audit.workflow.text import frame_lines
+
+#: A consensus method of :func:`consensus` (majority vote, or an estimator of
+#: :mod:`wordplay_audit.analysis.agreement.methods`).
+ConsensusMethod = Literal["majority", "dawid-skene", "one-coin", "mace", "glad", "wawa", "zero-based-skill",
+                          "gold-majority", "weighted-majority"]  # fmt: skip
 
 __all__ = ["Agreement", "Consensus", "agreement", "consensus", "select_labels"]
 
@@ -274,17 +279,7 @@ class Consensus(Result):
 def consensus(
     labels: pd.DataFrame,
     *,
-    method: Literal[
-        "majority",
-        "dawid-skene",
-        "one-coin",
-        "mace",
-        "glad",
-        "wawa",
-        "zero-based-skill",
-        "gold-majority",
-        "weighted-majority",
-    ] = "majority",
+    method: ConsensusMethod = "majority",
     tie: Literal["adjudicate", "first", "random"] = "adjudicate",
     seed: int = 0,
     n_iter: int = 100,
@@ -347,8 +342,7 @@ def consensus(
     return Consensus(method, table, details, left_out, raters, note)
 
 
-CONSENSUS_METHODS = ("majority", "dawid-skene", "one-coin", "mace", "glad", "wawa", "zero-based-skill",
-                     "gold-majority", "weighted-majority")  # fmt: skip
+CONSENSUS_METHODS: tuple[str, ...] = get_args(ConsensusMethod)
 
 
 def rater_accuracy(
