@@ -104,13 +104,19 @@ class DawidSkene(_Estimator):
         known = None if self.gold is None else gold_codes(table, self.gold)
         design, freq, inverse, first = _rating_design(table, known)
         clamp = None if known is None else known[first]
-        em = _EM(design, freq.astype(float), table.n_raters, table.n_categories, clamp)
+        em = self._em(design, freq.astype(float), table.n_raters, table.n_categories, clamp)
         post, priors, errs, history = em.run(n_iter, tol)
         self._store(table, post[inverse], priors, errs)
         self.log_likelihood_ = history
         self.n_iter_ = len(history)
         self.n_ratings_ = pd.Series(em.sizes[inverse], index=self.labels_.index, name="n_ratings")
+        self._table = table
         return self
+
+    @property
+    def _em(self) -> type[_EM]:
+        """The EM iterations this model runs (a subclass restricts the M-step)."""
+        return _EM
 
     def _store(self, table: RatingTable, full_post: np.ndarray, priors: np.ndarray, errs: np.ndarray) -> None:
         names = pd.Index(table.categories, name="label")

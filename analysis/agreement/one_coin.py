@@ -8,9 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .dawid_skene import _EM, DawidSkene, _rating_design
-from .quality import gold_codes
-from .tables import RatingTable, as_rating_table
+from .dawid_skene import _EM, DawidSkene
+from .tables import RatingTable
 
 __all__ = ["OneCoinDawidSkene"]
 
@@ -45,21 +44,15 @@ class OneCoinDawidSkene(DawidSkene):
     e.g. Raykar et al. (2010), JMLR 11:1297.
     """
 
+    @property
+    def _em(self) -> type[_EM]:
+        return _OneCoinEM
+
     def fit(self, labels: pd.DataFrame | RatingTable) -> OneCoinDawidSkene:
         """Fit on a labels table (or a prepared :class:`RatingTable`); returns ``self``."""
-        n_iter, tol = self._check_params()
-        table = as_rating_table(labels, categories=self.categories, rater_type=self.rater_type)
-        known = None if self.gold is None else gold_codes(table, self.gold)
-        design, freq, inverse, first = _rating_design(table, known)
-        clamp = None if known is None else known[first]
-        em = _OneCoinEM(design, freq.astype(float), table.n_raters, table.n_categories, clamp)
-        post, priors, errs, history = em.run(n_iter, tol)
-        self._store(table, post[inverse], priors, errs)
-        self.log_likelihood_ = history
-        self.n_iter_ = len(history)
-        self.n_ratings_ = pd.Series(em.sizes[inverse], index=self.labels_.index, name="n_ratings")
+        super().fit(labels)
         diag = np.diagonal(self.errors_, axis1=1, axis2=2)[:, 0]
         self.skills_ = pd.Series(
-            diag, index=pd.Index([str(r) for r in table.raters], name="rater"), name="skill"
+            diag, index=pd.Index([str(r) for r in self._table.raters], name="rater"), name="skill"
         )
         return self
