@@ -18,7 +18,6 @@ item per generated definition with the judge's True/False as its labels.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from wordplay_audit.corpora.balderdash.words import _read_csv
+from wordplay_audit.corpora.balderdash.words import _read_csv, _senses
 from wordplay_audit.corpora.contract import validate_items
 from wordplay_audit.errors import InputError
 
@@ -76,19 +75,6 @@ def _code(raw: str, path: Path, line: int, column: str) -> int:
             f"{path} line {line}: column {column!r} is {raw[:40]!r}; expected True, False, -1 (no definition) or -2 (no judgement)"  # fmt: skip
         )
     return CODES[text]
-
-
-def _senses(raw: str, path: Path, line: int) -> list[str]:
-    raw = raw.strip()
-    if not raw.startswith("["):
-        return [raw] if raw else []
-    try:
-        senses = ast.literal_eval(raw)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        raise InputError(f"{path} line {line}: column 'def' is not a Python list literal") from None
-    if not isinstance(senses, list) or not all(isinstance(s, str) for s in senses):
-        raise InputError(f"{path} line {line}: column 'def' must be a list of strings")
-    return [s.strip() for s in senses]
 
 
 def _check_columns(frame: pd.DataFrame, path: Path) -> None:
